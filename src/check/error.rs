@@ -1,0 +1,522 @@
+//! Every problem the checker reports, one enum per area, each variant with its stable code,
+//! message, labels and help right here (the registry of codes is `crate::diag::codes`).
+//!
+//! Message style is rustc's: lowercase, no trailing period, identifiers in backticks; the
+//! primary label says what is wrong at that spot, `help` says how to fix it, and secondary
+//! labels point at related places ("first defined here").
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
+use thiserror::Error;
+
+use crate::diag::Diag;
+use crate::syntax::Span;
+
+/// Names: unknown, duplicated, unbound, of the wrong kind, or defined in terms of themselves.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ResolveError {
+    #[error("unknown name `{name}`")]
+    #[diagnostic(code(E0101))]
+    UnknownName {
+        name: String,
+        #[label("not declared")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("no axis `{name}` on this board")]
+    #[diagnostic(code(E0101))]
+    UnknownAxis {
+        name: String,
+        #[label("not an axis")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("unknown function `{name}`")]
+    #[diagnostic(code(E0101))]
+    UnknownFunction {
+        name: String,
+        #[label("not a built-in function")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("`{name}` is defined more than once")]
+    #[diagnostic(
+        code(E0102),
+        help("every declared name, option word, player, axis and variable must be unique")
+    )]
+    Duplicate {
+        name: String,
+        #[label(primary, "defined again here")]
+        span: Span,
+        #[label("first defined here")]
+        first: Span,
+    },
+
+    #[error("`{name}` is a built-in name")]
+    #[diagnostic(code(E0102), help("choose another name"))]
+    Builtin {
+        name: String,
+        #[label("cannot be redefined")]
+        span: Span,
+    },
+
+    #[error("`{name}` is already the name of a cell")]
+    #[diagnostic(code(E0102), help("choose a name that is not a cell name"))]
+    CellName {
+        name: String,
+        #[label("a cell of the board has this name")]
+        span: Span,
+    },
+
+    #[error("variable `{name}` is used before it is picked")]
+    #[diagnostic(code(E0103), help("move the `pick` of `{name}` before this use"))]
+    UsedBeforePick {
+        name: String,
+        #[label(primary, "not bound yet")]
+        span: Span,
+        #[label("picked only here")]
+        pick: Span,
+    },
+
+    #[error("variable `{name}` may be unbound here")]
+    #[diagnostic(
+        code(E0103),
+        help(
+            "pick `{name}` in every branch of the `either` or `first`; variables picked inside \
+             `if` or `repeat` are not visible after them"
+        )
+    )]
+    MaybeUnbound {
+        name: String,
+        #[label(primary, "not bound on every path to here")]
+        span: Span,
+        #[label("bound here on some paths only")]
+        pick: Span,
+    },
+
+    #[error("axis `{name}` is used before its range")]
+    #[diagnostic(code(E0103), help("a cell range may use only the axes listed before it"))]
+    AxisBeforeRange {
+        name: String,
+        #[label(primary, "its range comes later")]
+        span: Span,
+        #[label("the range of `{name}`")]
+        range: Span,
+    },
+
+    #[error("expected {expected}, found {found}")]
+    #[diagnostic(code(E0104))]
+    WrongKind {
+        expected: String,
+        found: String,
+        #[label("not {expected}")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("`{name}` is defined in terms of itself")]
+    #[diagnostic(
+        code(E0105),
+        help("a definition, zone or relation may not refer back to itself, directly or indirectly")
+    )]
+    Cycle {
+        name: String,
+        #[label(primary, "refers back to `{name}` here")]
+        span: Span,
+        #[label("`{name}` is defined here")]
+        decl: Span,
+    },
+}
+
+/// Types: mismatches, arities, vector lengths and counter indexing.
+#[derive(Debug, Error, Diagnostic)]
+pub enum TypeError {
+    #[error("mismatched types")]
+    #[diagnostic(code(E0201))]
+    Mismatch {
+        expected: String,
+        found: String,
+        #[label("expected {expected}, found {found}")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("`{op}` cannot compare {found}")]
+    #[diagnostic(
+        code(E0201),
+        help("`==` and `!=` compare integers, players, option words and cells")
+    )]
+    NotComparable {
+        op: &'static str,
+        found: String,
+        #[label("this is {found}")]
+        span: Span,
+    },
+
+    #[error("a template cannot show {found}")]
+    #[diagnostic(
+        code(E0201),
+        help("a `{{...}}` hole may hold an integer, a cell, a player, an option word or `letter(...)`")
+    )]
+    NotWritable {
+        found: String,
+        #[label("this is {found}")]
+        span: Span,
+    },
+
+    #[error("`{func}` takes {expected} but {supplied} supplied")]
+    #[diagnostic(code(E0202), help("the signature is `{signature}`"))]
+    Arity {
+        func: String,
+        expected: String,
+        supplied: String,
+        signature: &'static str,
+        #[label("expected {expected}")]
+        span: Span,
+    },
+
+    #[error("vector has {found} but the board has {axes} axes")]
+    #[diagnostic(code(E0203), help("write one component per axis, in the order `{axis_list}`"))]
+    VectorLength {
+        /// "1 component", "3 components".
+        found: String,
+        axes: usize,
+        axis_list: String,
+        #[label("expected {axes} components")]
+        span: Span,
+    },
+
+    #[error("per-player counter `{name}` needs a player index")]
+    #[diagnostic(code(E0204), help("write `{name}[mover]`, `{name}[opponent]` or another player"))]
+    NeedsIndex {
+        name: String,
+        #[label("missing `[player]`")]
+        span: Span,
+    },
+
+    #[error("{what} cannot be indexed")]
+    #[diagnostic(code(E0204), help("only counters declared `per player` take `[player]`"))]
+    NotIndexable {
+        what: String,
+        #[label("not a per-player counter")]
+        span: Span,
+    },
+}
+
+/// Option declarations.
+#[derive(Debug, Error, Diagnostic)]
+pub enum OptionDeclError {
+    #[error("default `{value}` of option `{name}` is not one of its values")]
+    #[diagnostic(code(E0301))]
+    BadDefault {
+        name: String,
+        value: String,
+        #[label("not {accepted}")]
+        span: Span,
+        accepted: String,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("option range `{lo}..{hi}` is empty")]
+    #[diagnostic(code(E0302), help("write the smaller bound first: `{hi}..{lo}`"))]
+    EmptyRange {
+        lo: i64,
+        hi: i64,
+        #[label("the lower bound is above the upper bound")]
+        span: Span,
+    },
+
+    #[error("option `{name}` lists `{word}` twice")]
+    #[diagnostic(code(E0302), help("remove the repeated word"))]
+    DuplicateWord {
+        name: String,
+        word: String,
+        #[label(primary, "listed again here")]
+        span: Span,
+        #[label("first listed here")]
+        first: Span,
+    },
+}
+
+/// The board, its cells, zones and geometry.
+#[derive(Debug, Error, Diagnostic)]
+pub enum BoardError {
+    #[error("the board has no cells with the default options")]
+    #[diagnostic(code(E0401), help("check the cell ranges and the `if` filter"))]
+    NoCells {
+        #[label("this board is empty")]
+        span: Span,
+    },
+
+    #[error("two cells are named `{name}`")]
+    #[diagnostic(
+        code(E0402),
+        help("use every axis in the name template, e.g. `name \"{{letter(x)}}{{y + 1}}\"`")
+    )]
+    DuplicateCellName {
+        name: String,
+        #[label("gives the same name to two cells")]
+        span: Span,
+    },
+
+    #[error("the board has more than {max} cells")]
+    #[diagnostic(code(E0403), help("shrink the ranges or filter cells with `if`"))]
+    TooManyCells {
+        max: usize,
+        #[label("these ranges make too many cells")]
+        span: Span,
+    },
+
+    #[error("{what} must be constant")]
+    #[diagnostic(code(E0404))]
+    NotConstant {
+        what: String,
+        reason: String,
+        #[label("{reason}")]
+        span: Span,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("zone `{name}` is empty with the default options")]
+    #[diagnostic(
+        code(W0405),
+        severity(Warning),
+        help("check the zone's cells and conditions against the board")
+    )]
+    EmptyZone {
+        name: String,
+        #[label("contains no cells")]
+        span: Span,
+    },
+
+    #[error("{what} links no two cells of the board")]
+    #[diagnostic(
+        code(W0406),
+        severity(Warning),
+        help("no cell has a neighbour this way; check the components against the axes `{axis_list}`")
+    )]
+    NoLinks {
+        what: String,
+        axis_list: String,
+        #[label("a direction the board's topology lacks")]
+        span: Span,
+    },
+
+    #[error("cell range for `{found}` where axis `{expected}` is expected")]
+    #[diagnostic(code(E0407), help("give one range per axis, in the order of `axes`"))]
+    RangeAxis {
+        expected: String,
+        found: String,
+        #[label("expected a range for `{expected}`")]
+        span: Span,
+    },
+
+    #[error("axis `{name}` has no cell range")]
+    #[diagnostic(code(E0407), help("add `{name} in LO..HI` to `cells`"))]
+    MissingRange {
+        name: String,
+        #[label("declared here")]
+        span: Span,
+    },
+
+    #[error("cell range for `{name}`, which is not an axis")]
+    #[diagnostic(code(E0407), help("declare the axis in `axes`, or remove the range"))]
+    ExtraRange {
+        name: String,
+        #[label("no axis left for this range")]
+        span: Span,
+    },
+
+    #[error("the board cannot be built with the default options")]
+    #[diagnostic(code(E0408), help("{help}"))]
+    Evaluation {
+        reason: String,
+        help: String,
+        #[label("{reason}")]
+        span: Span,
+    },
+
+    #[error("pattern `{name}` fits nowhere on the board")]
+    #[diagnostic(
+        code(W0409),
+        severity(Warning),
+        help("no cell is the anchor of a whole instance of this shape; check its vectors")
+    )]
+    PatternFitsNowhere {
+        name: String,
+        #[label("no instance on the board")]
+        span: Span,
+    },
+}
+
+/// The game as a whole: players, required declarations, ending, statement structure.
+#[derive(Debug, Error, Diagnostic)]
+pub enum GameError {
+    #[error("the game declares no players")]
+    #[diagnostic(code(E0501), help("add `players White, Black`, naming the player who starts first"))]
+    NoPlayers,
+
+    #[error("a game has exactly 2 players, but {count} are declared")]
+    #[diagnostic(code(E0501), help("name two players, the one who starts first"))]
+    PlayerCount {
+        count: usize,
+        #[label("expected 2 players")]
+        span: Span,
+    },
+
+    #[error("the game has no `{what}` declaration")]
+    #[diagnostic(code(E0502), help("add `{example}`"))]
+    Missing {
+        what: &'static str,
+        example: &'static str,
+    },
+
+    #[error("`{what}` is declared more than once")]
+    #[diagnostic(code(E0502), help("merge the declarations into one"))]
+    Twice {
+        what: &'static str,
+        #[label(primary, "declared again here")]
+        span: Span,
+        #[label("first declared here")]
+        first: Span,
+    },
+
+    #[error("the game can never end")]
+    #[diagnostic(
+        code(E0503),
+        help("end the game with `win`, `lose` or `draw`, e.g. `on no moves {{ lose mover }}`")
+    )]
+    NeverEnds {
+        #[label("no `win`, `lose` or `draw` anywhere in the rules")]
+        span: Span,
+    },
+
+    #[error("unreachable statement")]
+    #[diagnostic(
+        code(W0504),
+        severity(Warning),
+        help("remove it, or move it before the statement that ends the game")
+    )]
+    Unreachable {
+        #[label(primary, "unreachable")]
+        span: Span,
+        #[label("the game ends here")]
+        end: Span,
+    },
+
+    #[error("`repeat {min}..{max}` never runs its body")]
+    #[diagnostic(code(E0505), help("the upper bound is the most times the body runs; make it at least 1, e.g. `repeat 0..1`"))]
+    RepeatNever {
+        min: u32,
+        max: u32,
+        #[label("the upper bound is 0")]
+        span: Span,
+    },
+
+    #[error("repeat range `{min}..{max}` is empty")]
+    #[diagnostic(code(E0505), help("write the smaller bound first: `repeat {max}..{min}`"))]
+    RepeatEmpty {
+        min: u32,
+        max: u32,
+        #[label("the lower bound is above the upper bound")]
+        span: Span,
+    },
+}
+
+/// Lints: legal but probably mistaken.
+#[derive(Debug, Error, Diagnostic)]
+pub enum Lint {
+    #[error("{kind} `{name}` is never used")]
+    #[diagnostic(
+        code(W0601),
+        severity(Warning),
+        help("remove the declaration, or use it in the rules")
+    )]
+    Unused {
+        kind: &'static str,
+        name: String,
+        #[label("declared here")]
+        span: Span,
+    },
+}
+
+/// A problem found inside a `define` body while checking one of its uses: the inner problem,
+/// plus a label at the use (a define is expanded where it is used, so its meaning there matters).
+pub struct InDefine {
+    pub inner: Diag,
+    pub define: String,
+    pub use_span: Span,
+}
+
+impl fmt::Debug for InDefine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InDefine")
+            .field("inner", &self.inner)
+            .field("define", &self.define)
+            .field("use_span", &self.use_span)
+            .finish()
+    }
+}
+
+impl fmt::Display for InDefine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.inner, f)
+    }
+}
+
+impl std::error::Error for InDefine {}
+
+impl Diagnostic for InDefine {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.inner.code()
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        self.inner.severity()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.inner.help()
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.inner.source_code()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let mut labels: Vec<LabeledSpan> = self
+            .inner
+            .labels()
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        // The inner problem's main label stays the one the header points at.
+        if !labels.iter().any(LabeledSpan::primary) {
+            if let Some(first) = labels.first_mut() {
+                *first = LabeledSpan::new_primary_with_span(
+                    first.label().map(str::to_string),
+                    *first.inner(),
+                );
+            }
+        }
+        labels.push(LabeledSpan::new_with_span(
+            Some(format!("in this use of `{}`", self.define)),
+            self.use_span,
+        ));
+        Some(Box::new(labels.into_iter()))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        self.inner.related()
+    }
+}

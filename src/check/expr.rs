@@ -1,0 +1,677 @@
+//! Expression types: every expression is inferred bottom-up and checked against what its
+//! context expects. Defines are macros, so a define's body is checked at each use, in the
+//! context of that use.
+
+use super::error::{BoardError, ResolveError, TypeError};
+use super::names::{builtin_value, Sym};
+use super::suggest;
+use super::{Axes, Checker, Constant, Cx};
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, ItemKind, Template, TemplatePart, UnaryOp};
+use crate::syntax::{Ident, Span};
+
+/// The type of an expression. The last group are kinds of names that only built-in functions
+/// and statements take as arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Int,
+    Bool,
+    Cell,
+    Cells,
+    Player,
+    /// A word of the option with this index.
+    Enum(usize),
+    Text,
+    Piece,
+    Direction,
+    Relation,
+    Pattern,
+    /// Already reported: compatible with everything so one mistake gives one error.
+    Error,
+}
+
+impl Ty {
+    fn is_kind(self) -> bool {
+        matches!(self, Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern)
+    }
+
+    /// Whether a value of type `self` may stand where `want` is expected.
+    fn fits(self, want: Ty) -> bool {
+        self == want || self == Ty::Error || want == Ty::Error || (self == Ty::Cell && want == Ty::Cells)
+    }
+}
+
+/// A built-in function: name, argument types (the trailing ones after `required` optional),
+/// result, and the signature shown in help.
+struct Builtin {
+    name: &'static str,
+    args: &'static [Ty],
+    required: usize,
+    result: Ty,
+    signature: &'static str,
+}
+
+const FUNCTIONS: &[Builtin] = &[
+    Builtin {
+        name: "all",
+        args: &[Ty::Relation, Ty::Cells],
+        required: 2,
+        result: Ty::Cells,
+        signature: "all(relation, cells) -> cells",
+    },
+    Builtin {
+        name: "any",
+        args: &[Ty::Relation, Ty::Cells],
+        required: 2,
+        result: Ty::Cells,
+        signature: "any(relation, cells) -> cells",
+    },
+    Builtin {
+        name: "completes",
+        args: &[Ty::Pattern, Ty::Cell, Ty::Cells],
+        required: 3,
+        result: Ty::Bool,
+        signature: "completes(pattern, cell, cells) -> bool",
+    },
+    Builtin {
+        name: "count",
+        args: &[Ty::Cells],
+        required: 1,
+        result: Ty::Int,
+        signature: "count(cells) -> int",
+    },
+    Builtin {
+        name: "letter",
+        args: &[Ty::Int],
+        required: 1,
+        result: Ty::Text,
+        signature: "letter(int) -> text",
+    },
+    Builtin {
+        name: "none",
+        args: &[Ty::Relation, Ty::Cells],
+        required: 2,
+        result: Ty::Cells,
+        signature: "none(relation, cells) -> cells",
+    },
+    Builtin {
+        name: "owner",
+        args: &[Ty::Cell],
+        required: 1,
+        result: Ty::Player,
+        signature: "owner(cell) -> player",
+    },
+    Builtin {
+        name: "pieces",
+        args: &[Ty::Piece, Ty::Player],
+        required: 1,
+        result: Ty::Cells,
+        signature: "pieces(piece) -> cells` or `pieces(piece, player) -> cells",
+    },
+    Builtin {
+        name: "step",
+        args: &[Ty::Relation, Ty::Cells],
+        required: 2,
+        result: Ty::Cells,
+        signature: "step(relation, cells) -> cells",
+    },
+];
+
+fn count_words(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+impl Checker<'_> {
+    /// "`int`", "a `variant` word", "a piece".
+    pub(super) fn describe_ty(&self, t: Ty) -> String {
+        match t {
+            Ty::Int => "`int`".into(),
+            Ty::Bool => "`bool`".into(),
+            Ty::Cell => "`cell`".into(),
+            Ty::Cells => "`cells`".into(),
+            Ty::Player => "`player`".into(),
+            Ty::Text => "`text`".into(),
+            Ty::Enum(o) => match self.options.get(o) {
+                Some(decl) => format!("a `{}` word", decl.name.name),
+                None => "an option word".into(),
+            },
+            Ty::Piece => "a piece".into(),
+            Ty::Direction => "a direction".into(),
+            Ty::Relation => "a relation".into(),
+            Ty::Pattern => "a pattern".into(),
+            Ty::Error => "an erroneous value".into(),
+        }
+    }
+
+    /// Describes an expression of type `t`: a name by what it names, anything else by type.
+    pub(super) fn describe_expr(&self, e: &Expr, t: Ty) -> String {
+        match &e.kind {
+            ExprKind::Name(id) if t.is_kind() || self.names.contains_key(&id.name) => {
+                self.describe_name(&id.name)
+            }
+            _ => self.describe_ty(t),
+        }
+    }
+
+    /// Checks that `e` has type `want` (a cell stands for a one-cell set).
+    pub(super) fn expect(&mut self, e: &Expr, want: Ty, cx: Cx) -> Ty {
+        let found = self.infer(e, cx);
+        if found.fits(want) {
+            return found;
+        }
+        self.mismatch(e, want, found);
+        Ty::Error
+    }
+
+    fn mismatch(&mut self, e: &Expr, want: Ty, found: Ty) {
+        if want.is_kind() || found.is_kind() {
+            let help = match (want, found) {
+                (Ty::Relation, Ty::Direction) => {
+                    Some("declare a relation with this direction: `relation r = ...`".to_string())
+                }
+                (Ty::Direction, Ty::Relation) => Some(
+                    "`line` follows one direction; declare `direction d = (...)` and use it"
+                        .to_string(),
+                ),
+                (Ty::Cells | Ty::Cell, Ty::Piece) => match &e.kind {
+                    ExprKind::Name(id) => {
+                        Some(format!("the cells holding this piece are `pieces({})`", id.name))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            self.report(ResolveError::WrongKind {
+                expected: self.describe_ty(want),
+                found: self.describe_expr(e, found),
+                span: e.span,
+                help,
+            });
+            return;
+        }
+        let help = match (want, found) {
+            (Ty::Cell, Ty::Cells) => {
+                Some("choose one cell of the set with `pick c in ...` and use `c`".to_string())
+            }
+            (Ty::Bool, Ty::Cells) => {
+                Some("to test whether the set has cells, write `count(...) > 0`".to_string())
+            }
+            (Ty::Bool, Ty::Int) => Some("compare the number, e.g. `... > 0`".to_string()),
+            (Ty::Int, Ty::Cells | Ty::Cell) => {
+                Some("to count cells, write `count(...)`".to_string())
+            }
+            (Ty::Player, Ty::Cell) => {
+                Some("the owner of the piece on a cell is `owner(...)`".to_string())
+            }
+            (Ty::Enum(o), Ty::Enum(_)) => self.options.get(o).map(|decl| {
+                format!(
+                    "option `{}` takes {}",
+                    decl.name.name,
+                    super::options::accepted(decl)
+                )
+            }),
+            _ => None,
+        };
+        self.report(TypeError::Mismatch {
+            expected: self.describe_ty(want),
+            found: self.describe_ty(found),
+            span: e.span,
+            help,
+        });
+    }
+
+    /// Reports that a constant expression uses something that is not constant (once per
+    /// expression).
+    pub(super) fn not_constant(&mut self, cx: Cx, span: Span, reason: String) {
+        let Some(constant) = cx.constant else {
+            return;
+        };
+        if self.constant_reported {
+            return;
+        }
+        self.constant_reported = true;
+        let item_name = |i: usize| {
+            self.file
+                .items
+                .get(i)
+                .and_then(|it| it.kind.declared_name())
+                .map_or_else(String::new, |n| n.name.clone())
+        };
+        let (what, help) = match constant {
+            Constant::Board => (
+                "the board declaration".to_string(),
+                "cell ranges, the `if` filter and the name may use only integers, options, \
+                 earlier axes and `letter`",
+            ),
+            Constant::Zone(i) => (
+                format!("zone `{}`", item_name(i)),
+                "a zone may use only cell names, `cells`, other zones, `|`, `&`, `-` and `where` \
+                 conditions on axes and options",
+            ),
+            Constant::Counter(i) => (
+                format!("the start value of counter `{}`", item_name(i)),
+                "a counter starts from integers and options; change it during play with `=`, `+=` \
+                 or `-=`",
+            ),
+        };
+        self.report(BoardError::NotConstant {
+            what,
+            reason,
+            span,
+            help: Some(help.to_string()),
+        });
+    }
+
+    /// Infers the type of an expression, reporting what is wrong inside it.
+    pub(super) fn infer(&mut self, e: &Expr, cx: Cx) -> Ty {
+        match &e.kind {
+            ExprKind::Int(_) => Ty::Int,
+            ExprKind::Name(id) => self.name(id, cx),
+            ExprKind::Call { func, args } => self.call(func, args, e.span, cx),
+            ExprKind::CellSet(items) => {
+                for item in items {
+                    self.expect(item, Ty::Cell, cx);
+                }
+                Ty::Cells
+            }
+            ExprKind::Unary { op, operand } => match op {
+                UnaryOp::Not => {
+                    self.expect(operand, Ty::Bool, cx);
+                    Ty::Bool
+                }
+                UnaryOp::Neg => {
+                    self.expect(operand, Ty::Int, cx);
+                    Ty::Int
+                }
+            },
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, cx),
+            ExprKind::Field { base, field } => {
+                self.expect(base, Ty::Cell, cx);
+                if self.board.is_none() || self.axis_index(&field.name).is_some() {
+                    return Ty::Int;
+                }
+                let axes: Vec<&str> = self
+                    .board
+                    .map(|b| b.axes.iter().map(|a| a.name.as_str()).collect())
+                    .unwrap_or_default();
+                let help = match suggest::closest(&field.name, axes) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the axes are `{}`", self.axis_list()),
+                };
+                self.report(ResolveError::UnknownAxis {
+                    name: field.name.clone(),
+                    span: field.span,
+                    help: Some(help),
+                });
+                Ty::Error
+            }
+            ExprKind::Index { base, index } => self.index(base, index, cx),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, cx: Cx) -> Ty {
+        match op {
+            BinaryOp::Where => {
+                self.expect(lhs, Ty::Cells, cx);
+                self.expect(rhs, Ty::Bool, cx.with_axes(Axes::All));
+                Ty::Cells
+            }
+            BinaryOp::Or | BinaryOp::And => {
+                self.expect(lhs, Ty::Bool, cx);
+                self.expect(rhs, Ty::Bool, cx);
+                Ty::Bool
+            }
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let l = self.infer(lhs, cx);
+                match l {
+                    Ty::Int | Ty::Player | Ty::Enum(_) | Ty::Cell => {
+                        self.expect(rhs, l, cx);
+                    }
+                    Ty::Error => {
+                        self.infer(rhs, cx);
+                    }
+                    _ => {
+                        self.report(TypeError::NotComparable {
+                            op: op.symbol(),
+                            found: self.describe_expr(lhs, l),
+                            span: lhs.span,
+                        });
+                        self.infer(rhs, cx);
+                    }
+                }
+                Ty::Bool
+            }
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                self.expect(lhs, Ty::Int, cx);
+                self.expect(rhs, Ty::Int, cx);
+                Ty::Bool
+            }
+            BinaryOp::In => {
+                self.expect(lhs, Ty::Cell, cx);
+                self.expect(rhs, Ty::Cells, cx);
+                Ty::Bool
+            }
+            BinaryOp::Union | BinaryOp::Inter => {
+                self.expect(lhs, Ty::Cells, cx);
+                self.expect(rhs, Ty::Cells, cx);
+                Ty::Cells
+            }
+            BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                self.expect(lhs, Ty::Int, cx);
+                self.expect(rhs, Ty::Int, cx);
+                Ty::Int
+            }
+            BinaryOp::Sub => match self.infer(lhs, cx) {
+                Ty::Int => {
+                    self.expect(rhs, Ty::Int, cx);
+                    Ty::Int
+                }
+                Ty::Cell | Ty::Cells => {
+                    self.expect(rhs, Ty::Cells, cx);
+                    Ty::Cells
+                }
+                Ty::Error => {
+                    self.infer(rhs, cx);
+                    Ty::Error
+                }
+                other => {
+                    let found = self.describe_expr(lhs, other);
+                    let span = lhs.span;
+                    if other.is_kind() {
+                        self.report(ResolveError::WrongKind {
+                            expected: "`int` or `cells`".into(),
+                            found,
+                            span,
+                            help: None,
+                        });
+                    } else {
+                        self.report(TypeError::Mismatch {
+                            expected: "`int` or `cells`".into(),
+                            found,
+                            span,
+                            help: None,
+                        });
+                    }
+                    self.infer(rhs, cx);
+                    Ty::Error
+                }
+            },
+        }
+    }
+
+    /// `counter[player]`.
+    fn index(&mut self, base: &Expr, index: &Expr, cx: Cx) -> Ty {
+        self.expect(index, Ty::Player, cx);
+        if let ExprKind::Name(id) = &base.kind {
+            if self.lookup_var(&id.name).is_none() {
+                if let Some((_, Sym::Counter { per_player })) = self.use_global(&id.name) {
+                    if cx.constant.is_some() {
+                        let reason = format!("`{}` changes during play", id.name);
+                        self.not_constant(cx, id.span, reason);
+                    } else if !per_player {
+                        self.report(TypeError::NotIndexable {
+                            what: format!("counter `{}`", id.name),
+                            span: base.span,
+                        });
+                    }
+                    return Ty::Int;
+                }
+            }
+        }
+        let t = self.infer(base, cx);
+        if t != Ty::Error {
+            self.report(TypeError::NotIndexable {
+                what: self.describe_expr(base, t),
+                span: base.span,
+            });
+        }
+        Ty::Error
+    }
+
+    /// Resolves a name used as a value.
+    pub(super) fn name(&mut self, id: &Ident, cx: Cx) -> Ty {
+        let n = id.name.as_str();
+        if let Some(j) = self.axis_index(n) {
+            match cx.axes {
+                Axes::All => return Ty::Int,
+                Axes::Upto(i) if j < i => return Ty::Int,
+                Axes::Upto(_) => {
+                    let range = self
+                        .board
+                        .and_then(|b| b.ranges.iter().find(|r| r.axis.name == n))
+                        .map_or(id.span, |r| Span {
+                            start: r.axis.span.start,
+                            end: r.hi.span.end,
+                        });
+                    self.report(ResolveError::AxisBeforeRange {
+                        name: n.to_string(),
+                        span: id.span,
+                        range,
+                    });
+                    return Ty::Int;
+                }
+                Axes::Hidden => {}
+            }
+        }
+        let position = |what: &str| format!("{what} `{n}` depends on the position");
+        if self.lookup_var(n).is_some() {
+            self.not_constant(cx, id.span, position("variable"));
+            return Ty::Cell;
+        }
+        if let Some((index, sym)) = self.use_global(n) {
+            return self.global(id, index, sym, cx);
+        }
+        if let Some(t) = builtin_value(n) {
+            if cx.constant == Some(Constant::Board) || (n != "cells" && cx.constant.is_some()) {
+                let reason = if n == "cells" {
+                    "the cells are not known while the board is built".to_string()
+                } else {
+                    position("built-in")
+                };
+                self.not_constant(cx, id.span, reason);
+            }
+            return t;
+        }
+        if self.is_cell_name(n) {
+            if cx.constant == Some(Constant::Board) {
+                let reason = "cells are not known while the board is built".to_string();
+                self.not_constant(cx, id.span, reason);
+            }
+            return Ty::Cell;
+        }
+        if let Some(pick) = self.lookup_partial(n) {
+            self.report(ResolveError::MaybeUnbound {
+                name: n.to_string(),
+                span: id.span,
+                pick,
+            });
+            return Ty::Error;
+        }
+        if let Some(&pick) = self.picks.get(n) {
+            if !self.lenient {
+                self.report(ResolveError::UsedBeforePick {
+                    name: n.to_string(),
+                    span: id.span,
+                    pick,
+                });
+            }
+            return Ty::Error;
+        }
+        let could_be_cell = self.cells_unknown && cx.constant != Some(Constant::Board);
+        if !self.lenient && !could_be_cell {
+            self.unknown_name(id, cx.axes);
+        }
+        Ty::Error
+    }
+
+    fn global(&mut self, id: &Ident, index: usize, sym: Sym, cx: Cx) -> Ty {
+        let n = id.name.as_str();
+        let in_board = cx.constant == Some(Constant::Board);
+        let unavailable = |kind: &str| format!("{kind} `{n}` is not known while the board is built");
+        match sym {
+            Sym::Option { index, is_enum } => {
+                if is_enum {
+                    Ty::Enum(index)
+                } else {
+                    Ty::Int
+                }
+            }
+            Sym::Word { option } => Ty::Enum(option),
+            Sym::Player => {
+                if in_board {
+                    self.not_constant(cx, id.span, unavailable("player"));
+                }
+                Ty::Player
+            }
+            Sym::Direction => Ty::Direction,
+            Sym::Relation { .. } => Ty::Relation,
+            Sym::Pattern => Ty::Pattern,
+            Sym::Piece => Ty::Piece,
+            Sym::Zone { .. } => {
+                if in_board {
+                    self.not_constant(cx, id.span, unavailable("zone"));
+                }
+                Ty::Cells
+            }
+            Sym::Counter { per_player } => {
+                if cx.constant.is_some() {
+                    self.not_constant(cx, id.span, format!("counter `{n}` changes during play"));
+                } else if per_player {
+                    self.report(TypeError::NeedsIndex {
+                        name: n.to_string(),
+                        span: id.span,
+                    });
+                }
+                Ty::Int
+            }
+            Sym::Define { item } => self.expand(id, index, item, cx),
+        }
+    }
+
+    /// Checks a define's body in the context of one of its uses.
+    fn expand(&mut self, id: &Ident, entry: usize, item: usize, cx: Cx) -> Ty {
+        if self.cyclic.contains(&id.name)
+            || self.expanding.iter().any(|(e, _)| *e == entry)
+            || self.expanding.len() > 64
+        {
+            return Ty::Error;
+        }
+        let Some(ItemKind::Define { expr, .. }) = self.file.items.get(item).map(|i| &i.kind) else {
+            return Ty::Error;
+        };
+        self.expanding.push((entry, id.span));
+        let t = self.infer(expr, cx);
+        self.expanding.pop();
+        t
+    }
+
+    fn call(&mut self, func: &Ident, args: &[Expr], span: Span, cx: Cx) -> Ty {
+        let Some(f) = FUNCTIONS.iter().find(|f| f.name == func.name) else {
+            if self.names.contains_key(&func.name) || builtin_value(&func.name).is_some() {
+                self.report(ResolveError::WrongKind {
+                    expected: "a function".into(),
+                    found: self.describe_name(&func.name),
+                    span: func.span,
+                    help: Some(format!(
+                        "the built-in functions are {}",
+                        FUNCTIONS
+                            .iter()
+                            .map(|f| format!("`{}`", f.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                });
+            } else {
+                let help = suggest::closest(&func.name, FUNCTIONS.iter().map(|f| f.name))
+                    .map(|s| format!("did you mean `{s}`?"));
+                self.report(ResolveError::UnknownFunction {
+                    name: func.name.clone(),
+                    span: func.span,
+                    help,
+                });
+            }
+            for a in args {
+                self.infer(a, cx);
+            }
+            return Ty::Error;
+        };
+        let constant_ok = f.name == "letter" && cx.constant == Some(Constant::Board);
+        if cx.constant.is_some() && !constant_ok {
+            self.not_constant(cx, func.span, format!("`{}` is not allowed here", f.name));
+        }
+        if args.len() < f.required || args.len() > f.args.len() {
+            let expected = if f.required == f.args.len() {
+                count_words(f.required, "argument")
+            } else {
+                format!("{} or {} arguments", f.required, f.args.len())
+            };
+            let supplied = match args.len() {
+                1 => "1 argument was".to_string(),
+                n => format!("{n} arguments were"),
+            };
+            self.report(TypeError::Arity {
+                func: f.name.to_string(),
+                expected,
+                supplied,
+                signature: f.signature,
+                span,
+            });
+        }
+        for (i, a) in args.iter().enumerate() {
+            match f.args.get(i) {
+                Some(want) => {
+                    self.expect(a, *want, cx);
+                }
+                None => {
+                    self.infer(a, cx);
+                }
+            }
+        }
+        f.result
+    }
+
+    /// Checks a template's holes: each must be something that can be shown as text.
+    pub(super) fn template(&mut self, t: &Template, cx: Cx) {
+        for part in &t.parts {
+            if let TemplatePart::Hole(e) = part {
+                let ty = self.infer(e, cx);
+                if !matches!(
+                    ty,
+                    Ty::Int | Ty::Cell | Ty::Player | Ty::Enum(_) | Ty::Text | Ty::Error
+                ) {
+                    self.report(TypeError::NotWritable {
+                        found: self.describe_expr(e, ty),
+                        span: e.span,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Resolves a name that must be of one kind (`put ball ...`): reports another kind
+    /// (E0104) or an unknown name (E0101).
+    pub(super) fn expect_kind(&mut self, id: &Ident, want: Sym, help: Option<String>) {
+        if self.lookup_var(&id.name).is_none() {
+            if let Some((_, sym)) = self.use_global(&id.name) {
+                if std::mem::discriminant(&sym) == std::mem::discriminant(&want) {
+                    return;
+                }
+            } else if builtin_value(&id.name).is_none()
+                && !self.is_cell_name(&id.name)
+                && self.axis_index(&id.name).is_none()
+            {
+                self.unknown_name(id, Axes::Hidden);
+                return;
+            }
+        }
+        self.report(ResolveError::WrongKind {
+            expected: format!("a {}", want.kind()),
+            found: self.describe_name(&id.name),
+            span: id.span,
+            help,
+        });
+    }
+}

@@ -1,0 +1,291 @@
+//! The game as a whole: required declarations, options, definition cycles, the programs, whether
+//! the game can end, and unused declarations.
+
+use super::board::head;
+use super::error::{GameError, Lint, OptionDeclError, ResolveError};
+use super::names::Sym;
+use super::stmt::ends_game;
+use super::suggest;
+use super::{options, Axes, Checker, Cx};
+use crate::syntax::ast::{Expr, ExprKind, ItemKind, OptionType, OptionValue, RelItem};
+use crate::syntax::{Ident, Span};
+
+/// Every name an expression refers to (not function names or `.axis` fields).
+fn names_in<'e>(e: &'e Expr, out: &mut Vec<&'e Ident>) {
+    match &e.kind {
+        ExprKind::Int(_) => {}
+        ExprKind::Name(id) => out.push(id),
+        ExprKind::Call { args, .. } | ExprKind::CellSet(args) => {
+            for a in args {
+                names_in(a, out);
+            }
+        }
+        ExprKind::Unary { operand, .. } => names_in(operand, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            names_in(lhs, out);
+            names_in(rhs, out);
+        }
+        ExprKind::Field { base, .. } => names_in(base, out),
+        ExprKind::Index { base, index } => {
+            names_in(base, out);
+            names_in(index, out);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `players`, `game`, `turn`, `setup` and `on no moves`: present or unique as required.
+    pub(super) fn check_structure(&mut self) {
+        let file = self.file;
+        let mut players: Option<Span> = None;
+        let mut game: Option<Span> = None;
+        let mut turn: Option<Span> = None;
+        let mut setup: Option<Span> = None;
+        let mut no_moves: Option<Span> = None;
+        for item in &file.items {
+            let (slot, what, span) = match &item.kind {
+                ItemKind::Players(names) => {
+                    if players.is_none() && names.len() != 2 {
+                        let end = names.last().map_or(item.span.end, |n| n.span.end);
+                        self.report(GameError::PlayerCount {
+                            count: names.len(),
+                            span: Span {
+                                start: item.span.start,
+                                end: end.min(item.span.end),
+                            },
+                        });
+                    }
+                    (&mut players, "players", head(item.span, 7))
+                }
+                ItemKind::Game { .. } => (&mut game, "game", head(item.span, 4)),
+                ItemKind::Turn(_) => (&mut turn, "turn", head(item.span, 4)),
+                ItemKind::Setup(_) => (&mut setup, "setup", head(item.span, 5)),
+                ItemKind::NoMoves(b) => (
+                    &mut no_moves,
+                    "on no moves",
+                    Span {
+                        start: item.span.start,
+                        end: b.span.start.saturating_sub(1).max(item.span.start + 2),
+                    },
+                ),
+                _ => continue,
+            };
+            match *slot {
+                Some(first) => self.report(GameError::Twice { what, span, first }),
+                None => *slot = Some(span),
+            }
+        }
+        if players.is_none() {
+            self.report(GameError::NoPlayers);
+        }
+        if turn.is_none() {
+            self.report(GameError::Missing {
+                what: "turn",
+                example: "turn { pick c in empty  put stone at c }",
+            });
+        }
+    }
+
+    /// Option types and defaults.
+    pub(super) fn check_options(&mut self) {
+        for o in self.options.clone() {
+            let value = match &o.default {
+                OptionValue::Int(v, _) => v.to_string(),
+                OptionValue::Word(w) => w.name.clone(),
+            };
+            let mut default_checkable = true;
+            match &o.ty {
+                OptionType::Enum(words) => {
+                    for (i, w) in words.iter().enumerate() {
+                        if let Some(first) = words[..i].iter().find(|x| x.name == w.name) {
+                            self.report(OptionDeclError::DuplicateWord {
+                                name: o.name.name.clone(),
+                                word: w.name.clone(),
+                                span: w.span,
+                                first: first.span,
+                            });
+                        }
+                    }
+                }
+                OptionType::Range { lo, hi, span } => {
+                    if lo > hi {
+                        self.report(OptionDeclError::EmptyRange {
+                            lo: *lo,
+                            hi: *hi,
+                            span: *span,
+                        });
+                        self.options_ok = false;
+                        default_checkable = false;
+                    }
+                }
+            }
+            if !default_checkable || options::default_value(o).is_some() {
+                continue;
+            }
+            self.options_ok = false;
+            let accepted = options::accepted(o);
+            let suggestion = match (&o.ty, &o.default) {
+                (OptionType::Enum(words), OptionValue::Word(w)) => {
+                    suggest::closest(&w.name, words.iter().map(|x| x.name.as_str()))
+                }
+                _ => None,
+            };
+            let help = match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the option takes {accepted}"),
+            };
+            self.report(OptionDeclError::BadDefault {
+                name: o.name.name.clone(),
+                value,
+                span: o.default.span(),
+                accepted,
+                help: Some(help),
+            });
+        }
+    }
+
+    /// The declared names a zone, define or relation refers to, with where.
+    fn references(&self, entry: usize) -> Vec<(usize, Span)> {
+        let item = match self.entries[entry].sym {
+            Sym::Zone { item } | Sym::Define { item } | Sym::Relation { item } => item,
+            _ => return Vec::new(),
+        };
+        let mut ids: Vec<&Ident> = Vec::new();
+        match self.file.items.get(item).map(|i| &i.kind) {
+            Some(ItemKind::Zone { cells: e, .. } | ItemKind::Define { expr: e, .. }) => {
+                names_in(e, &mut ids);
+            }
+            Some(ItemKind::Relation { members, .. }) => {
+                ids.extend(members.iter().filter_map(|m| match m {
+                    RelItem::Name(id) => Some(id),
+                    RelItem::Vector(_) => None,
+                }));
+            }
+            _ => {}
+        }
+        ids.into_iter()
+            .filter(|id| self.axis_index(&id.name).is_none())
+            .filter_map(|id| {
+                let &target = self.names.get(&id.name)?;
+                matches!(
+                    self.entries[target].sym,
+                    Sym::Zone { .. } | Sym::Define { .. } | Sym::Relation { .. }
+                )
+                .then_some((target, id.span))
+            })
+            .collect()
+    }
+
+    /// Zones, defines and relations defined in terms of themselves (E0105), once per cycle.
+    pub(super) fn find_cycles(&mut self) {
+        let mut state = vec![0_u8; self.entries.len()];
+        let mut stack = Vec::new();
+        for n in 0..self.entries.len() {
+            if state[n] == 0 {
+                self.visit(n, &mut state, &mut stack);
+            }
+        }
+    }
+
+    fn visit(&mut self, n: usize, state: &mut Vec<u8>, stack: &mut Vec<usize>) {
+        state[n] = 1;
+        stack.push(n);
+        for (target, span) in self.references(n) {
+            match state[target] {
+                0 => self.visit(target, state, stack),
+                1 => {
+                    let from = stack.iter().position(|&x| x == target).unwrap_or(0);
+                    let members: Vec<String> = stack[from..]
+                        .iter()
+                        .map(|&m| self.entries[m].name.clone())
+                        .collect();
+                    if members.iter().all(|m| !self.cyclic.contains(m)) {
+                        self.report(ResolveError::Cycle {
+                            name: self.entries[target].name.clone(),
+                            span,
+                            decl: self.entries[target].span,
+                        });
+                    }
+                    self.cyclic.extend(members);
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state[n] = 2;
+    }
+
+    /// The turn, setup and on-no-moves programs.
+    pub(super) fn check_programs(&mut self) {
+        let file = self.file;
+        for item in &file.items {
+            if let ItemKind::Setup(b) | ItemKind::Turn(b) | ItemKind::NoMoves(b) = &item.kind {
+                self.program(b);
+            }
+        }
+    }
+
+    /// A game whose rules never say `win`, `lose` or `draw` can never end (E0503).
+    pub(super) fn check_ending(&mut self) {
+        let file = self.file;
+        let mut turn = None;
+        let mut ends = false;
+        for item in &file.items {
+            match &item.kind {
+                ItemKind::Turn(b) => {
+                    turn.get_or_insert(item.span);
+                    ends |= ends_game(b);
+                }
+                ItemKind::Setup(b) | ItemKind::NoMoves(b) => ends |= ends_game(b),
+                _ => {}
+            }
+        }
+        if let (Some(span), false) = (turn, ends) {
+            self.report(GameError::NeverEnds {
+                span: head(span, 4),
+            });
+        }
+    }
+
+    /// Defines that are never used are still checked, as far as makes sense without a use:
+    /// names that might be variables at a use are not reported.
+    pub(super) fn check_unused_defines(&mut self) {
+        for entry in 0..self.entries.len() {
+            let Sym::Define { item } = self.entries[entry].sym else {
+                continue;
+            };
+            if self.entries[entry].used || self.cyclic.contains(&self.entries[entry].name) {
+                continue;
+            }
+            let Some(ItemKind::Define { expr, .. }) = self.file.items.get(item).map(|i| &i.kind)
+            else {
+                continue;
+            };
+            self.lenient = true;
+            self.frames.clear();
+            self.picks.clear();
+            self.infer(
+                expr,
+                Cx {
+                    axes: Axes::All,
+                    constant: None,
+                },
+            );
+            self.lenient = false;
+        }
+    }
+
+    /// Declarations nobody refers to (W0601).
+    pub(super) fn lint_unused(&mut self) {
+        let unused: Vec<(&'static str, String, Span)> = self
+            .entries
+            .iter()
+            .filter(|e| !e.used && !matches!(e.sym, Sym::Player | Sym::Word { .. }))
+            .filter(|e| !self.cyclic.contains(&e.name))
+            .map(|e| (e.sym.kind(), e.name.clone(), e.span))
+            .collect();
+        for (kind, name, span) in unused {
+            self.report(Lint::Unused { kind, name, span });
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The board's cells, enumerated from the `board` declaration for one choice of options.
+
+use std::collections::HashMap;
+
+use super::consteval::{Const, ConstEnv, ConstError};
+use crate::syntax::ast::Board;
+use crate::syntax::Span;
+
+/// The most cells a board may have (the runtime's cell sets are this wide).
+pub const MAX_CELLS: usize = 256;
+
+/// Every cell of a board, in declaration order, with coordinates and names.
+#[derive(Clone, Debug, Default)]
+pub struct Geometry {
+    pub axes: Vec<String>,
+    /// `coords[cell][axis]`
+    pub coords: Vec<Vec<i64>>,
+    pub names: Vec<String>,
+    pub by_coords: HashMap<Vec<i64>, usize>,
+    pub by_name: HashMap<String, usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GeometryError {
+    Const(ConstError),
+    /// Two cells got the same name; the second cell's coordinates are given.
+    DuplicateName { name: String, span: Span },
+    TooManyCells { span: Span },
+}
+
+impl From<ConstError> for GeometryError {
+    fn from(e: ConstError) -> Self {
+        GeometryError::Const(e)
+    }
+}
+
+impl Geometry {
+    /// Enumerates the cells: nested ranges in axis order, then the filter, then the name.
+    ///
+    /// # Errors
+    /// A range bound or name that is not constant, duplicate names, or too many cells.
+    pub fn build(board: &Board, options: &ConstEnv) -> Result<Geometry, GeometryError> {
+        let mut g = Geometry {
+            axes: board.axes.iter().map(|a| a.name.clone()).collect(),
+            ..Geometry::default()
+        };
+        let mut env = options.clone();
+        let mut coord = Vec::with_capacity(board.ranges.len());
+        enumerate(board, 0, &mut env, &mut coord, &mut g)?;
+        Ok(g)
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.coords.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.coords.is_empty()
+    }
+
+    /// The cell at `from + step`, if it exists.
+    #[must_use]
+    pub fn offset(&self, from: usize, step: &[i64]) -> Option<usize> {
+        if step.len() != self.axes.len() {
+            return None;
+        }
+        let target: Vec<i64> = self.coords[from]
+            .iter()
+            .zip(step)
+            .map(|(a, b)| a + b)
+            .collect();
+        self.by_coords.get(&target).copied()
+    }
+}
+
+fn enumerate(
+    board: &Board,
+    depth: usize,
+    env: &mut ConstEnv,
+    coord: &mut Vec<i64>,
+    g: &mut Geometry,
+) -> Result<(), GeometryError> {
+    if depth == board.ranges.len() {
+        if let Some(filter) = &board.filter {
+            if !env.bool(filter)? {
+                return Ok(());
+            }
+        }
+        if g.coords.len() >= MAX_CELLS {
+            return Err(GeometryError::TooManyCells {
+                span: board.ranges[0].span.merge(board.ranges[depth - 1].span),
+            });
+        }
+        let name = env.render(&board.name)?;
+        let id = g.coords.len();
+        if g.by_name.insert(name.clone(), id).is_some() {
+            return Err(GeometryError::DuplicateName {
+                name,
+                span: board.name.span,
+            });
+        }
+        g.by_coords.insert(coord.clone(), id);
+        g.coords.push(coord.clone());
+        g.names.push(name);
+        return Ok(());
+    }
+    let range = &board.ranges[depth];
+    let lo = env.int(&range.lo)?;
+    let hi = env.int(&range.hi)?;
+    for v in lo..=hi {
+        env.set(&range.axis.name, Const::Int(v));
+        coord.push(v);
+        enumerate(board, depth + 1, env, coord, g)?;
+        coord.pop();
+    }
+    env.values.remove(&range.axis.name);
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! Stage 2: AST → checked game. Resolution, types, options, geometry; all problems reported.
+//!
+//! [`check`] runs the passes below over one file and collects every problem instead of
+//! stopping at the first; a pass that depends on an earlier one (e.g. cell names on the board)
+//! quietly skips what the earlier problem made meaningless, so one mistake gives one report.
+//!
+//! | pass                    | file        | codes                        |
+//! |-------------------------|-------------|------------------------------|
+//! | declarations, structure | `game.rs`   | E0102, E0501, E0502          |
+//! | options                 | `game.rs`   | E0301, E0302                 |
+//! | board and geometry      | `board.rs`  | E0401–E0403, E0407, E0408    |
+//! | cycles                  | `game.rs`   | E0105                        |
+//! | directions, patterns    | `board.rs`  | E0203, W0406, W0409          |
+//! | zones, counters         | `board.rs`  | E0404, W0405                 |
+//! | expressions             | `expr.rs`   | E0101, E0103, E0104, E0201–E0204 |
+//! | statements              | `stmt.rs`   | E0102, E0103, W0504, E0505   |
+//! | ending, unused          | `game.rs`   | E0503, W0601                 |
+
+mod board;
+pub mod consteval;
+pub mod error;
+mod expr;
+mod game;
+pub mod geometry;
+mod names;
+pub mod options;
+mod stmt;
+mod suggest;
+pub mod zones;
+
+use std::collections::{HashMap, HashSet};
+
+use miette::Diagnostic;
+
+use crate::diag::Diag;
+use crate::syntax::ast;
+use crate::syntax::Span;
+
+use error::InDefine;
+use geometry::Geometry;
+use names::Entry;
+
+/// A game file that passed the checker: lowering may rely on its names and types being right.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub file: ast::File,
+}
+
+/// Checks a parsed file. Returns the checked game only if there is no error (warnings allowed),
+/// and every problem found, errors and warnings, in source order.
+#[must_use]
+pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
+    let mut c = Checker::new(file);
+    c.run();
+    let diags = c.finish();
+    if crate::diag::has_errors(&diags) {
+        (None, diags)
+    } else {
+        (Some(Checked { file: file.clone() }), diags)
+    }
+}
+
+/// Which board axes an expression may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Axes {
+    /// Outside the board and `where` conditions.
+    Hidden,
+    /// In the range of the axis with this index: only the axes before it.
+    Upto(usize),
+    /// In the board's filter and name, and on the right of `where`.
+    All,
+}
+
+/// What must be constant, when an expression must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Constant {
+    /// The board declaration: integers, options, axes, `letter`.
+    Board,
+    /// The zone declared by this item.
+    Zone(usize),
+    /// The start value of the counter declared by this item.
+    Counter(usize),
+}
+
+/// The context of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cx {
+    axes: Axes,
+    constant: Option<Constant>,
+}
+
+impl Cx {
+    /// Turn, setup and on-no-moves programs.
+    const PLAY: Cx = Cx {
+        axes: Axes::Hidden,
+        constant: None,
+    };
+
+    fn with_axes(self, axes: Axes) -> Cx {
+        Cx { axes, ..self }
+    }
+}
+
+/// Variables bound in one block.
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    bound: Vec<(String, Span)>,
+    /// Bound on some paths only (inside `if`, `repeat` or some branches of `either`).
+    partial: Vec<(String, Span)>,
+}
+
+struct Checker<'a> {
+    file: &'a ast::File,
+    diags: Vec<Diag>,
+    seen: HashSet<(String, usize, usize)>,
+
+    /// Declared names → index into `entries`.
+    names: HashMap<String, usize>,
+    entries: Vec<Entry>,
+    options: Vec<&'a ast::OptionDecl>,
+    options_ok: bool,
+
+    board: Option<&'a ast::Board>,
+    /// Set once the board is known to be missing or broken: cell names cannot be told apart
+    /// from unknown names then, so unknown names are not reported.
+    cells_unknown: bool,
+    geometry: Option<Geometry>,
+
+    /// Zones, defines and relations that are part of a definition cycle (already reported).
+    cyclic: HashSet<String>,
+
+    frames: Vec<Frame>,
+    /// Every variable picked anywhere in the program being checked, with its first pick.
+    picks: HashMap<String, Span>,
+    /// Defines being expanded, outermost first, with the span of their use.
+    expanding: Vec<(usize, Span)>,
+    /// Checking a define that is never used: names that may be variables are not reported.
+    lenient: bool,
+    /// One "must be constant" report per constant expression.
+    constant_reported: bool,
+}
+
+impl<'a> Checker<'a> {
+    fn new(file: &'a ast::File) -> Self {
+        Checker {
+            file,
+            diags: Vec::new(),
+            seen: HashSet::new(),
+            names: HashMap::new(),
+            entries: Vec::new(),
+            options: Vec::new(),
+            options_ok: true,
+            board: None,
+            cells_unknown: false,
+            geometry: None,
+            cyclic: HashSet::new(),
+            frames: Vec::new(),
+            picks: HashMap::new(),
+            expanding: Vec::new(),
+            lenient: false,
+            constant_reported: false,
+        }
+    }
+
+    fn run(&mut self) {
+        self.declare_all();
+        self.check_structure();
+        self.check_options();
+        self.check_board();
+        self.find_cycles();
+        self.check_geometry_items();
+        self.check_zones();
+        self.check_counters();
+        self.check_programs();
+        self.check_ending();
+        self.check_unused_defines();
+        self.lint_unused();
+    }
+
+    /// Diagnostics in source order (problems without a span first), each reported once.
+    fn finish(self) -> Vec<Diag> {
+        let mut keyed: Vec<(usize, Diag)> = self
+            .diags
+            .into_iter()
+            .map(|d| (primary_span(d.as_ref()).map_or(0, |s| s.0), d))
+            .collect();
+        keyed.sort_by_key(|(start, _)| *start);
+        keyed.into_iter().map(|(_, d)| d).collect()
+    }
+
+    /// Records a problem, unless the same problem (code and main span) was already recorded.
+    /// Inside a define expansion the problem gets a label at the define's use.
+    fn report<E>(&mut self, e: E)
+    where
+        E: Diagnostic + Send + Sync + 'static,
+    {
+        let mut diag: Diag = Box::new(e);
+        if let Some(&(entry, use_span)) = self.expanding.first() {
+            diag = Box::new(InDefine {
+                inner: diag,
+                define: self.entries[entry].name.clone(),
+                use_span,
+            });
+        }
+        let code = crate::diag::code_of(diag.as_ref()).unwrap_or_default();
+        let (start, len) = primary_span(diag.as_ref()).unwrap_or((0, 0));
+        if self.seen.insert((code, start, len)) {
+            self.diags.push(diag);
+        }
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags
+            .iter()
+            .filter(|d| crate::diag::severity(d.as_ref()) == miette::Severity::Error)
+            .count()
+    }
+}
+
+/// Offset and length of the label the header of a diagnostic points at.
+fn primary_span(d: &dyn Diagnostic) -> Option<(usize, usize)> {
+    let labels: Vec<miette::LabeledSpan> = d.labels()?.collect();
+    let l = labels
+        .iter()
+        .find(|l| l.primary())
+        .or_else(|| labels.first())?;
+    Some((l.offset(), l.len()))
+}

@@ -1,0 +1,261 @@
+//! The global namespace: declared names, built-in names, variables in scope, and the
+//! "did you mean" search over all of them.
+
+use super::error::ResolveError;
+use super::expr::Ty;
+use super::suggest;
+use super::{Axes, Checker};
+use crate::syntax::ast::{ItemKind, OptionType};
+use crate::syntax::{Ident, Span};
+
+/// What a declared name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sym {
+    Option { index: usize, is_enum: bool },
+    Word { option: usize },
+    Player,
+    Direction,
+    Relation { item: usize },
+    Pattern,
+    Zone { item: usize },
+    Piece,
+    Counter { per_player: bool },
+    Define { item: usize },
+}
+
+impl Sym {
+    pub(super) fn kind(self) -> &'static str {
+        match self {
+            Sym::Option { .. } => "option",
+            Sym::Word { .. } => "option word",
+            Sym::Player => "player",
+            Sym::Direction => "direction",
+            Sym::Relation { .. } => "relation",
+            Sym::Pattern => "pattern",
+            Sym::Zone { .. } => "zone",
+            Sym::Piece => "piece",
+            Sym::Counter { .. } => "counter",
+            Sym::Define { .. } => "definition",
+        }
+    }
+}
+
+/// One declared name.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub name: String,
+    pub sym: Sym,
+    pub span: Span,
+    pub used: bool,
+}
+
+/// Names with a meaning in every expression, and their types.
+pub(super) const BUILTIN_VALUES: &[(&str, Ty)] = &[
+    ("cells", Ty::Cells),
+    ("empty", Ty::Cells),
+    ("enemy", Ty::Cells),
+    ("mover", Ty::Player),
+    ("occupied", Ty::Cells),
+    ("opponent", Ty::Player),
+    ("own", Ty::Cells),
+];
+
+pub(super) fn builtin_value(name: &str) -> Option<Ty> {
+    BUILTIN_VALUES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+}
+
+impl Checker<'_> {
+    /// Declares every name in file order, reporting duplicates (E0102).
+    pub(super) fn declare_all(&mut self) {
+        let file = self.file;
+        let mut players_seen = false;
+        for (item_index, item) in file.items.iter().enumerate() {
+            match &item.kind {
+                ItemKind::Players(players) => {
+                    // A second `players` is E0502; its names are not declared again.
+                    if !players_seen {
+                        for p in players {
+                            self.declare(p, Sym::Player);
+                        }
+                    }
+                    players_seen = true;
+                }
+                ItemKind::Option(o) => {
+                    let index = self.options.len();
+                    self.options.push(o);
+                    let is_enum = matches!(o.ty, OptionType::Enum(_));
+                    self.declare(&o.name, Sym::Option { index, is_enum });
+                    if let OptionType::Enum(words) = &o.ty {
+                        for (i, w) in words.iter().enumerate() {
+                            // A word repeated within one option is E0302, reported with options.
+                            if words[..i].iter().all(|x| x.name != w.name) {
+                                self.declare(w, Sym::Word { option: index });
+                            }
+                        }
+                    }
+                }
+                ItemKind::Direction { name, .. } => self.declare(name, Sym::Direction),
+                ItemKind::Relation { name, .. } => {
+                    self.declare(name, Sym::Relation { item: item_index });
+                }
+                ItemKind::Pattern { name, .. } => self.declare(name, Sym::Pattern),
+                ItemKind::Zone { name, .. } => self.declare(name, Sym::Zone { item: item_index }),
+                ItemKind::Piece { name, .. } => self.declare(name, Sym::Piece),
+                ItemKind::Counter {
+                    name, per_player, ..
+                } => self.declare(
+                    name,
+                    Sym::Counter {
+                        per_player: *per_player,
+                    },
+                ),
+                ItemKind::Define { name, .. } => {
+                    self.declare(name, Sym::Define { item: item_index });
+                }
+                ItemKind::Game { .. }
+                | ItemKind::Board(_)
+                | ItemKind::Setup(_)
+                | ItemKind::Turn(_)
+                | ItemKind::NoMoves(_) => {}
+            }
+        }
+    }
+
+    fn declare(&mut self, id: &Ident, sym: Sym) {
+        if builtin_value(&id.name).is_some() {
+            self.report(ResolveError::Builtin {
+                name: id.name.clone(),
+                span: id.span,
+            });
+            return;
+        }
+        if let Some(&first) = self.names.get(&id.name) {
+            self.report(ResolveError::Duplicate {
+                name: id.name.clone(),
+                span: id.span,
+                first: self.entries[first].span,
+            });
+            return;
+        }
+        self.names.insert(id.name.clone(), self.entries.len());
+        self.entries.push(Entry {
+            name: id.name.clone(),
+            sym,
+            span: id.span,
+            used: false,
+        });
+    }
+
+    /// The declared entry for a name, marking it used.
+    pub(super) fn use_global(&mut self, name: &str) -> Option<(usize, Sym)> {
+        let &index = self.names.get(name)?;
+        let entry = &mut self.entries[index];
+        entry.used = true;
+        Some((index, entry.sym))
+    }
+
+    pub(super) fn axis_index(&self, name: &str) -> Option<usize> {
+        self.board?.axes.iter().position(|a| a.name == name)
+    }
+
+    pub(super) fn axis_list(&self) -> String {
+        self.board.map_or_else(String::new, |b| {
+            b.axes
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    }
+
+    pub(super) fn is_cell_name(&self, name: &str) -> bool {
+        self.geometry
+            .as_ref()
+            .is_some_and(|g| g.by_name.contains_key(name))
+    }
+
+    /// The binding of a variable in scope.
+    pub(super) fn lookup_var(&self, name: &str) -> Option<Span> {
+        self.frames
+            .iter()
+            .rev()
+            .flat_map(|f| f.bound.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    /// Where a variable was bound on some paths only.
+    pub(super) fn lookup_partial(&self, name: &str) -> Option<Span> {
+        self.frames
+            .iter()
+            .rev()
+            .flat_map(|f| f.partial.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    /// Describes what a name stands for, for messages: "zone `top`", "variable `to`".
+    pub(super) fn describe_name(&self, name: &str) -> String {
+        if self.lookup_var(name).is_some() {
+            format!("variable `{name}`")
+        } else if let Some(&i) = self.names.get(name) {
+            format!("{} `{name}`", self.entries[i].sym.kind())
+        } else if let Some(t) = builtin_value(name) {
+            format!("{} `{name}`", self.describe_ty(t))
+        } else if self.axis_index(name).is_some() {
+            format!("axis `{name}`")
+        } else if self.is_cell_name(name) {
+            format!("cell `{name}`")
+        } else {
+            format!("`{name}`")
+        }
+    }
+
+    /// Reports an unknown name (E0101), with the closest name in scope as a suggestion.
+    pub(super) fn unknown_name(&mut self, id: &Ident, axes: Axes) {
+        let help = if self.axis_index(&id.name).is_some() {
+            Some(format!(
+                "`{0}` is a board axis: it names the coordinate of the candidate cell only on the \
+                 right of `where`; elsewhere take it from a cell, e.g. `c.{0}`",
+                id.name
+            ))
+        } else {
+            let suggestion = self.suggest_name(&id.name, axes);
+            // The misspelt use was meant for the suggested declaration: don't also call it unused.
+            if let Some(&i) = suggestion.as_ref().and_then(|s| self.names.get(s)) {
+                self.entries[i].used = true;
+            }
+            suggestion.map(|s| format!("did you mean `{s}`?"))
+        };
+        self.report(ResolveError::UnknownName {
+            name: id.name.clone(),
+            span: id.span,
+            help,
+        });
+    }
+
+    fn suggest_name(&self, name: &str, axes: Axes) -> Option<String> {
+        let mut candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
+        candidates.extend(BUILTIN_VALUES.iter().map(|(n, _)| *n));
+        candidates.extend(
+            self.frames
+                .iter()
+                .flat_map(|f| f.bound.iter().map(|(n, _)| n.as_str())),
+        );
+        if let Some(board) = self.board {
+            let visible = match axes {
+                Axes::Hidden => 0,
+                Axes::Upto(i) => i,
+                Axes::All => board.axes.len(),
+            };
+            candidates.extend(board.axes.iter().take(visible).map(|a| a.name.as_str()));
+        }
+        if let Some(g) = &self.geometry {
+            candidates.extend(g.names.iter().map(String::as_str));
+        }
+        suggest::closest(name, candidates).map(str::to_string)
+    }
+}

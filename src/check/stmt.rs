@@ -1,0 +1,291 @@
+//! Statements of the turn, setup and on-no-moves programs, and the scopes of `pick` variables:
+//! a `pick` binds for the rest of its block; `either`/`first` export what every branch binds;
+//! `distinct` exports its bindings; `if` and `repeat` export nothing.
+
+use std::collections::HashMap;
+
+use super::error::{GameError, ResolveError, TypeError};
+use super::expr::Ty;
+use super::names::{builtin_value, Sym};
+use super::{Checker, Cx, Frame};
+use crate::syntax::ast::{Block, Stmt, StmtKind};
+use crate::syntax::{Ident, Span};
+
+/// Every variable picked in a block, nested blocks included, with its first pick.
+pub(super) fn collect_picks(block: &Block, out: &mut HashMap<String, Span>) {
+    for s in &block.stmts {
+        match &s.kind {
+            StmtKind::Pick { var, .. } => {
+                out.entry(var.name.clone()).or_insert(var.span);
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                collect_picks(then, out);
+                if let Some(o) = otherwise {
+                    collect_picks(o, out);
+                }
+            }
+            StmtKind::Either(bs) | StmtKind::First(bs) => {
+                for b in bs {
+                    collect_picks(b, out);
+                }
+            }
+            StmtKind::Repeat { body: b, .. } | StmtKind::Distinct(b) => collect_picks(b, out),
+            _ => {}
+        }
+    }
+}
+
+/// Whether a block can end the game somewhere (`win`, `lose` or `draw`).
+pub(super) fn ends_game(block: &Block) -> bool {
+    block.stmts.iter().any(|s| match &s.kind {
+        StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw => true,
+        StmtKind::If {
+            then, otherwise, ..
+        } => ends_game(then) || otherwise.as_ref().is_some_and(ends_game),
+        StmtKind::Either(bs) | StmtKind::First(bs) => bs.iter().any(ends_game),
+        StmtKind::Repeat { body: b, .. } | StmtKind::Distinct(b) => ends_game(b),
+        _ => false,
+    })
+}
+
+/// The span of a statement's own text: up to the end of its last expression, or its keyword for
+/// statements with blocks. (A statement's parsed span may run on over the following blanks.)
+pub(super) fn stmt_span(s: &Stmt) -> Span {
+    let upto = |end: u32| Span {
+        start: s.span.start,
+        end: end.clamp(s.span.start, s.span.end),
+    };
+    let keyword = |len: u32| upto(s.span.start + len);
+    match &s.kind {
+        StmtKind::Pick { from: e, .. }
+        | StmtKind::Put { at: e, .. }
+        | StmtKind::Remove { at: e }
+        | StmtKind::Require(e)
+        | StmtKind::If { cond: e, .. }
+        | StmtKind::Win(e)
+        | StmtKind::Lose(e)
+        | StmtKind::Assign { value: e, .. } => upto(e.span.end),
+        StmtKind::Either(_) => keyword(6),
+        StmtKind::First(_) => keyword(5),
+        StmtKind::Repeat { range, .. } => upto(range.end),
+        StmtKind::Distinct(_) => keyword(8),
+        StmtKind::Write(t) => upto(t.span.end),
+        StmtKind::Draw => keyword(4),
+    }
+}
+
+impl Checker<'_> {
+    /// Checks a whole program (the block of `turn`, `setup` or `on no moves`).
+    pub(super) fn program(&mut self, block: &Block) {
+        self.picks.clear();
+        collect_picks(block, &mut self.picks);
+        self.frames.clear();
+        self.block(block);
+        self.picks.clear();
+    }
+
+    /// Checks a block in a new scope and returns what it bound.
+    fn block(&mut self, block: &Block) -> Frame {
+        self.frames.push(Frame::default());
+        let mut ended: Option<Span> = None;
+        let mut warned = false;
+        for s in &block.stmts {
+            if let Some(end) = ended {
+                if !warned {
+                    warned = true;
+                    self.report(GameError::Unreachable {
+                        span: stmt_span(s),
+                        end,
+                    });
+                }
+            }
+            self.stmt(s);
+            if ended.is_none()
+                && matches!(s.kind, StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw)
+            {
+                ended = Some(stmt_span(s));
+            }
+        }
+        self.frames.pop().unwrap_or_default()
+    }
+
+    fn current(&mut self) -> &mut Frame {
+        if self.frames.is_empty() {
+            self.frames.push(Frame::default());
+        }
+        let last = self.frames.len() - 1;
+        &mut self.frames[last]
+    }
+
+    /// Keeps what a nested block bound as bound on some paths only.
+    fn keep_partial(&mut self, inner: Frame) {
+        let frame = self.current();
+        frame.partial.extend(inner.bound);
+        frame.partial.extend(inner.partial);
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        let cx = Cx::PLAY;
+        match &s.kind {
+            StmtKind::Pick { var, from } => {
+                self.expect(from, Ty::Cells, cx);
+                self.bind(var);
+            }
+            StmtKind::Put { piece, owner, at } => {
+                self.expect_kind(piece, Sym::Piece, None);
+                if let Some(o) = owner {
+                    self.expect(o, Ty::Player, cx);
+                }
+                self.expect(at, Ty::Cell, cx);
+            }
+            StmtKind::Remove { at } => {
+                self.expect(at, Ty::Cell, cx);
+            }
+            StmtKind::Require(e) => {
+                self.expect(e, Ty::Bool, cx);
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expect(cond, Ty::Bool, cx);
+                let f = self.block(then);
+                self.keep_partial(f);
+                if let Some(o) = otherwise {
+                    let f = self.block(o);
+                    self.keep_partial(f);
+                }
+            }
+            StmtKind::Either(branches) | StmtKind::First(branches) => {
+                let frames: Vec<Frame> = branches.iter().map(|b| self.block(b)).collect();
+                self.merge_branches(frames);
+            }
+            StmtKind::Repeat {
+                min,
+                max,
+                range,
+                body,
+            } => {
+                if *max == 0 {
+                    self.report(GameError::RepeatNever {
+                        min: *min,
+                        max: *max,
+                        span: *range,
+                    });
+                } else if min > max {
+                    self.report(GameError::RepeatEmpty {
+                        min: *min,
+                        max: *max,
+                        span: *range,
+                    });
+                }
+                let f = self.block(body);
+                self.keep_partial(f);
+            }
+            StmtKind::Distinct(body) => {
+                let f = self.block(body);
+                let frame = self.current();
+                frame.bound.extend(f.bound);
+                frame.partial.extend(f.partial);
+            }
+            StmtKind::Write(t) => self.template(t, cx),
+            StmtKind::Win(p) | StmtKind::Lose(p) => {
+                self.expect(p, Ty::Player, cx);
+            }
+            StmtKind::Draw => {}
+            StmtKind::Assign {
+                target,
+                index,
+                op: _,
+                value,
+            } => {
+                self.assign_target(target, index.is_some());
+                if let Some(i) = index {
+                    self.expect(i, Ty::Player, cx);
+                }
+                self.expect(value, Ty::Int, cx);
+            }
+        }
+    }
+
+    /// After `either`/`first`: bound if every branch binds it, else bound on some paths only.
+    fn merge_branches(&mut self, frames: Vec<Frame>) {
+        let mut bound = Vec::new();
+        let mut partial = Vec::new();
+        if let Some((first, rest)) = frames.split_first() {
+            for (name, span) in &first.bound {
+                if rest.iter().all(|f| f.bound.iter().any(|(n, _)| n == name)) {
+                    bound.push((name.clone(), *span));
+                }
+            }
+        }
+        for f in frames {
+            for (name, span) in f.bound.into_iter().chain(f.partial) {
+                if !bound.iter().any(|(n, _)| *n == name) {
+                    partial.push((name, span));
+                }
+            }
+        }
+        let frame = self.current();
+        frame.bound.extend(bound);
+        frame.partial.extend(partial);
+    }
+
+    /// Binds a `pick` variable, reporting a clash with any other name (E0102).
+    fn bind(&mut self, var: &Ident) {
+        let name = var.name.clone();
+        let first = self
+            .lookup_var(&name)
+            .or_else(|| self.names.get(&name).map(|&i| self.entries[i].span))
+            .or_else(|| {
+                let j = self.axis_index(&name)?;
+                self.board.map(|b| b.axes[j].span)
+            });
+        if let Some(first) = first {
+            self.report(ResolveError::Duplicate {
+                name: name.clone(),
+                span: var.span,
+                first,
+            });
+        } else if builtin_value(&name).is_some() {
+            self.report(ResolveError::Builtin {
+                name: name.clone(),
+                span: var.span,
+            });
+        } else if self.is_cell_name(&name) {
+            self.report(ResolveError::CellName {
+                name: name.clone(),
+                span: var.span,
+            });
+        }
+        self.current().bound.push((name, var.span));
+    }
+
+    /// The counter on the left of `=`, `+=` or `-=`, and whether it needs `[player]`.
+    fn assign_target(&mut self, target: &Ident, indexed: bool) {
+        if self.lookup_var(&target.name).is_none() {
+            if let Some((_, Sym::Counter { per_player })) = self.use_global(&target.name) {
+                if per_player && !indexed {
+                    self.report(TypeError::NeedsIndex {
+                        name: target.name.clone(),
+                        span: target.span,
+                    });
+                } else if !per_player && indexed {
+                    self.report(TypeError::NotIndexable {
+                        what: format!("counter `{}`", target.name),
+                        span: target.span,
+                    });
+                }
+                return;
+            }
+        }
+        self.expect_kind(
+            target,
+            Sym::Counter { per_player: false },
+            Some("only counters can be assigned; declare one with `counter name = 0`".into()),
+        );
+    }
+}

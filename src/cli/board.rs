@@ -1,0 +1,358 @@
+//! Text drawing of any board, from the IR's axes, coordinates and cell names alone.
+//!
+//! The last two axes make a grid (columns = the second-to-last axis, rows = the last, highest
+//! row on top); every combination of values of the leading axes gets its own panel, titled
+//! `l = 2`, drawn side by side when they fit and stacked otherwise. Empty cells are `.`,
+//! coordinates without a cell are blank. Column and row labels are read off the cell names:
+//! the part of a name that changes when only that axis changes (`1a1` → `1b1`: `a`, `b`).
+
+use std::collections::BTreeMap;
+
+use crate::ir::{Board, Program};
+use crate::runtime::Engine;
+
+use super::load::{player_name, result_text};
+
+/// The widest drawing, in characters, that is laid out side by side.
+const MAX_WIDTH: usize = 100;
+/// Spaces between panels side by side.
+const GAP: usize = 4;
+
+/// The board, then whose turn it is (or the result) and the counters.
+pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
+    let mut out = board(engine.program(), &engine.state.board);
+    out.push('\n');
+    out.push_str(&status(engine));
+    out
+}
+
+/// `Light to move` or `game over: Light wins`, then one line per counter.
+pub(crate) fn status(engine: &mut Engine<'_>) -> String {
+    let program = engine.program();
+    let mut out = match engine.outcome() {
+        Some(r) => format!("game over: {}\n", result_text(program, r)),
+        None => format!("{} to move\n", player_name(program, engine.state.mover)),
+    };
+    out.push_str(&counters(program, &engine.state.counters));
+    out
+}
+
+/// `stock: Light 15, Dark 14` for per-player counters, `name: value` for the others.
+pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < program.counters.len() {
+        let name = &program.counters[i].name;
+        let mut parts = Vec::new();
+        let mut j = i;
+        while j < program.counters.len() && program.counters[j].name == *name {
+            let value = values.get(j).copied().unwrap_or(program.counters[j].initial);
+            match program.counters[j].player {
+                Some(p) => parts.push(format!("{} {value}", player_name(program, p))),
+                None => parts.push(value.to_string()),
+            }
+            j += 1;
+        }
+        out.push_str(&format!("{name}: {}\n", parts.join(", ")));
+        i = j;
+    }
+    out
+}
+
+/// The symbol of a piece code (`0` is empty: `.`).
+fn symbol(program: &Program, code: u8) -> String {
+    if code == 0 {
+        return ".".to_string();
+    }
+    let kind = usize::from((code - 1) / 2);
+    let owner = usize::from((code - 1) % 2);
+    program
+        .pieces
+        .get(kind)
+        .and_then(|p| p.symbols.get(owner))
+        .cloned()
+        .unwrap_or_else(|| "?".to_string())
+}
+
+/// Draws the board with the piece codes `cells` (one per cell, in cell order).
+pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
+    let b = &program.board;
+    let axes = b.axes.len();
+    if axes == 0 || b.is_empty() {
+        // No geometry to draw: list the cells.
+        let mut out = String::new();
+        for (c, name) in b.names.iter().enumerate() {
+            let code = cells.get(c).copied().unwrap_or(0);
+            out.push_str(&format!("{name} {}\n", symbol(program, code)));
+        }
+        return out;
+    }
+    let labels = axis_labels(b);
+    let (col_axis, row_axis) = if axes >= 2 {
+        (axes - 2, Some(axes - 1))
+    } else {
+        (0, None)
+    };
+    let lead = col_axis;
+
+    // Cells grouped by the values of their leading axes, in increasing order.
+    let mut groups: BTreeMap<Vec<i32>, Vec<usize>> = BTreeMap::new();
+    for c in 0..b.len() {
+        let key: Vec<i32> = (0..lead).map(|a| b.coord(c, a)).collect();
+        groups.entry(key).or_default().push(c);
+    }
+
+    let mut cell_w = 1;
+    for p in &program.pieces {
+        for s in &p.symbols {
+            cell_w = cell_w.max(s.chars().count());
+        }
+    }
+    for v in labels[col_axis].values() {
+        cell_w = cell_w.max(v.chars().count());
+    }
+
+    let panels: Vec<Vec<String>> = groups
+        .iter()
+        .map(|(key, members)| {
+            let title = (!key.is_empty()).then(|| {
+                key.iter()
+                    .enumerate()
+                    .map(|(a, v)| format!("{} = {v}", b.axes[a]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            let grid = Grid {
+                program,
+                cells,
+                members,
+                col_axis,
+                row_axis,
+                labels: &labels,
+                cell_w,
+            };
+            grid.lines(title)
+        })
+        .collect();
+    layout(&panels)
+}
+
+/// One panel: the cells sharing the values of the leading axes.
+struct Grid<'a> {
+    program: &'a Program,
+    cells: &'a [u8],
+    members: &'a [usize],
+    col_axis: usize,
+    row_axis: Option<usize>,
+    labels: &'a [BTreeMap<i32, String>],
+    cell_w: usize,
+}
+
+impl Grid<'_> {
+    fn lines(&self, title: Option<String>) -> Vec<String> {
+        let b = &self.program.board;
+        let row_of = |c: usize| self.row_axis.map_or(0, |a| b.coord(c, a));
+        let cols = span(self.members.iter().map(|&c| b.coord(c, self.col_axis)));
+        let rows = span(self.members.iter().map(|&c| row_of(c)));
+        let at: BTreeMap<(i32, i32), usize> = self
+            .members
+            .iter()
+            .map(|&c| ((b.coord(c, self.col_axis), row_of(c)), c))
+            .collect();
+        let label = |axis: usize, v: i32| {
+            self.labels[axis]
+                .get(&v)
+                .cloned()
+                .unwrap_or_else(|| v.to_string())
+        };
+        let row_labels: Vec<(i32, String)> = rows
+            .clone()
+            .rev()
+            .map(|r| (r, self.row_axis.map_or(String::new(), |a| label(a, r))))
+            .collect();
+        let row_w = row_labels
+            .iter()
+            .map(|(_, l)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let margin = if row_w > 0 { row_w + 1 } else { 0 };
+        let w = self.cell_w;
+
+        let mut lines = Vec::new();
+        if let Some(t) = title {
+            lines.push(t);
+        }
+        for (r, rl) in &row_labels {
+            let mut line = if row_w > 0 {
+                format!("{rl:>row_w$} ")
+            } else {
+                String::new()
+            };
+            let cells: Vec<String> = cols
+                .clone()
+                .map(|col| match at.get(&(col, *r)) {
+                    Some(&c) => {
+                        let code = self.cells.get(c).copied().unwrap_or(0);
+                        format!("{:<w$}", symbol(self.program, code))
+                    }
+                    None => " ".repeat(w),
+                })
+                .collect();
+            line.push_str(&cells.join(" "));
+            lines.push(line);
+        }
+        let col_labels: Vec<String> = cols
+            .map(|col| format!("{:<w$}", label(self.col_axis, col)))
+            .collect();
+        lines.push(format!("{}{}", " ".repeat(margin), col_labels.join(" ")));
+        lines.iter().map(|l| l.trim_end().to_string()).collect()
+    }
+}
+
+/// The inclusive range of the values (an empty range for none).
+fn span(values: impl Iterator<Item = i32>) -> std::ops::RangeInclusive<i32> {
+    let mut lo = i32::MAX;
+    let mut hi = i32::MIN;
+    for v in values {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if lo > hi {
+        // An empty range that iterates nothing.
+        #[allow(clippy::reversed_empty_ranges)]
+        return 1..=0;
+    }
+    lo..=hi
+}
+
+/// Panels side by side when they fit in [`MAX_WIDTH`], else one below the other.
+fn layout(panels: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = panels
+        .iter()
+        .map(|p| p.iter().map(|l| l.chars().count()).max().unwrap_or(0))
+        .collect();
+    let total = widths.iter().sum::<usize>() + GAP * panels.len().saturating_sub(1);
+    let mut out = String::new();
+    if total <= MAX_WIDTH {
+        let height = panels.iter().map(Vec::len).max().unwrap_or(0);
+        for row in 0..height {
+            let mut line = String::new();
+            for (i, p) in panels.iter().enumerate() {
+                let text = p.get(row).map_or("", String::as_str);
+                if i + 1 < panels.len() {
+                    let pad = widths[i] + GAP;
+                    line.push_str(&format!("{text:<pad$}"));
+                } else {
+                    line.push_str(text);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    } else {
+        for (i, p) in panels.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            for l in p {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// Per axis, the label of each coordinate value, read off the cell names.
+fn axis_labels(b: &Board) -> Vec<BTreeMap<i32, String>> {
+    let axes = b.axes.len();
+    let n = b.len();
+    let tokens: Vec<Vec<&str>> = b.names.iter().map(|s| tokenize(s)).collect();
+    let mut labels = vec![BTreeMap::new(); axes];
+    for (axis, map) in labels.iter_mut().enumerate() {
+        for c in 0..n {
+            let v = b.coord(c, axis);
+            if map.contains_key(&v) {
+                continue;
+            }
+            // Another cell that differs from `c` on this axis only.
+            let other = (0..n).find(|&d| {
+                d != c
+                    && (0..axes).all(|a| (a == axis) != (b.coord(c, a) == b.coord(d, a)))
+            });
+            if let Some(d) = other {
+                if let Some(l) = differing(&tokens[c], &tokens[d], &b.names[c], &b.names[d]) {
+                    map.insert(v, l);
+                }
+            }
+        }
+    }
+    labels
+}
+
+/// Splits a name into runs of digits, of letters, and of other characters.
+fn tokenize(name: &str) -> Vec<&str> {
+    fn class(c: char) -> u8 {
+        if c.is_ascii_digit() {
+            0
+        } else if c.is_alphabetic() {
+            1
+        } else {
+            2
+        }
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut last = None;
+    for (i, ch) in name.char_indices() {
+        let k = class(ch);
+        if last.is_some_and(|l| l != k) {
+            out.push(&name[start..i]);
+            start = i;
+        }
+        last = Some(k);
+    }
+    if start < name.len() {
+        out.push(&name[start..]);
+    }
+    out
+}
+
+/// The part of name `a` that differs from name `b`: whole tokens when both names have the same
+/// shape, else the characters between the common prefix and suffix.
+fn differing(a: &[&str], b: &[&str], name_a: &str, name_b: &str) -> Option<String> {
+    if a.len() == b.len() {
+        let first = (0..a.len()).find(|&i| a[i] != b[i])?;
+        let last = (0..a.len()).rev().find(|&i| a[i] != b[i])?;
+        return Some(a[first..=last].concat());
+    }
+    let ca: Vec<char> = name_a.chars().collect();
+    let cb: Vec<char> = name_b.chars().collect();
+    let prefix = ca.iter().zip(&cb).take_while(|(x, y)| x == y).count();
+    let suffix = ca[prefix..]
+        .iter()
+        .rev()
+        .zip(cb[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mid: String = ca[prefix..ca.len() - suffix].iter().collect();
+    (!mid.is_empty()).then_some(mid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{differing, tokenize};
+
+    fn diff(a: &str, b: &str) -> Option<String> {
+        differing(&tokenize(a), &tokenize(b), a, b)
+    }
+
+    #[test]
+    fn labels_come_from_the_varying_part_of_names() {
+        assert_eq!(diff("1a1", "1b1").as_deref(), Some("a"));
+        assert_eq!(diff("1a1", "1a2").as_deref(), Some("1"));
+        assert_eq!(diff("1a10", "1a11").as_deref(), Some("10"));
+        assert_eq!(diff("a9", "a10").as_deref(), Some("9"));
+        assert_eq!(diff("x", "x"), None);
+    }
+}

@@ -1,0 +1,234 @@
+//! The loading pipeline every game command shares, and the reading of moves typed as text.
+//!
+//! read → [`parse`](crate::syntax::parse) → [`check`](crate::check::check) → options →
+//! [`lower`](crate::ir::lower) → [`Engine::new`], then the `--after` moves.
+
+use std::path::{Path, PathBuf};
+
+use crate::check::options::{resolve, split_set};
+use crate::diag::{self, Diag};
+use crate::ir::{self, Program};
+use crate::runtime::{Engine, GameResult, Move};
+use crate::syntax::{self, ast};
+
+use super::{color_stderr, CliError, Fail, GameArgs, Result};
+
+/// A game file read, checked and lowered for a set of option values.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    /// The path as given on the command line (or in a record).
+    pub path: PathBuf,
+    pub program: Program,
+}
+
+/// Reads a file to a string.
+pub(crate) fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| CliError::io("read", path, &e).into())
+}
+
+/// The path as it should appear in messages: as given, with `/` separators.
+pub(crate) fn shown(path: &Path) -> String {
+    path.display().to_string().replace('\\', "/")
+}
+
+/// Renders the errors among `diags` on standard error (warnings are `check`'s business).
+fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
+    let errors: Vec<Diag> = diags
+        .into_iter()
+        .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
+        .collect();
+    eprint!("{}", diag::render(&errors, source, &shown(path), color_stderr()));
+    let n = errors.len();
+    eprintln!(
+        "error: `{}` has {}; `rulestone check` shows every problem",
+        shown(path),
+        super::plural(n, "error")
+    );
+}
+
+/// Reads and parses a game file; syntax errors are rendered (exit 1).
+pub(crate) fn parse(path: &Path) -> Result<(String, ast::File)> {
+    let source = read(path)?;
+    match syntax::parse(&source) {
+        Ok(file) => Ok((source, file)),
+        Err(errors) => {
+            report_errors(diag::boxed(errors), &source, path);
+            Err(Fail::Reported)
+        }
+    }
+}
+
+/// Splits the `--set NAME=VALUE` arguments.
+pub(crate) fn split_sets(sets: &[String]) -> Result<Vec<(String, String)>> {
+    sets.iter()
+        .map(|s| split_set(s).map_err(|e| CliError::new(e.to_string()).into()))
+        .collect()
+}
+
+/// The whole pipeline for a game file and `--set` arguments.
+pub(crate) fn load(args: &GameArgs) -> Result<Loaded> {
+    let sets = split_sets(&args.set)?;
+    load_with(&args.file, &sets)
+}
+
+/// The whole pipeline for a game file and option values.
+pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded> {
+    let (source, file) = parse(path)?;
+    let (checked, diags) = crate::check::check(&file);
+    let Some(checked) = checked.filter(|_| !diag::has_errors(&diags)) else {
+        report_errors(diags, &source, path);
+        return Err(Fail::Reported);
+    };
+    let env = resolve(&file, sets).map_err(|e| CliError::new(e.to_string()))?;
+    let program = ir::lower(&checked, &env).map_err(|e| {
+        CliError::new(format!("cannot build `{}`: {}", shown(path), e.message))
+    })?;
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        program,
+    })
+}
+
+/// A player's name, or `player N` if the program has no name for it.
+pub(crate) fn player_name(program: &Program, player: u8) -> String {
+    program
+        .players
+        .get(usize::from(player))
+        .cloned()
+        .unwrap_or_else(|| format!("player {}", u32::from(player) + 1))
+}
+
+/// `Light wins`, `draw`.
+pub(crate) fn result_text(program: &Program, result: GameResult) -> String {
+    match result {
+        GameResult::Win(p) => format!("{} wins", player_name(program, p)),
+        GameResult::Draw => "draw".to_string(),
+    }
+}
+
+/// Collapses runs of whitespace to one space and trims.
+pub(crate) fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits a `;`-separated move list into normalized moves, dropping empty entries.
+pub(crate) fn split_moves(list: &str) -> Vec<String> {
+    list.split(';')
+        .map(normalize)
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// The legal moves of the engine's position with their notation, in generation order.
+pub(crate) fn legal_with_text(engine: &mut Engine<'_>) -> Vec<(Move, String)> {
+    let mut moves = Vec::new();
+    engine.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let text = normalize(&engine.move_text(&m));
+            (m, text)
+        })
+        .collect()
+}
+
+/// Why a typed move could not be played.
+#[derive(Debug)]
+pub(crate) enum BadMove {
+    /// The game ended before this move.
+    GameOver(String),
+    /// Not the notation of any legal move; carries a hint listing legal moves.
+    Illegal { hint: String },
+}
+
+/// Finds the legal move written `text` (whitespace normalized; letter case is ignored when
+/// that leaves exactly one candidate).
+pub(crate) fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Result<Move, BadMove> {
+    let text = normalize(text);
+    if let Some(r) = engine.outcome() {
+        return Err(BadMove::GameOver(result_text(engine.program(), r)));
+    }
+    let legal = legal_with_text(engine);
+    if let Some((m, _)) = legal.iter().find(|(_, t)| *t == text) {
+        return Ok(*m);
+    }
+    let folded: Vec<&(Move, String)> = legal
+        .iter()
+        .filter(|(_, t)| t.eq_ignore_ascii_case(&text))
+        .collect();
+    if let [(m, _)] = folded.as_slice() {
+        return Ok(*m);
+    }
+    Err(BadMove::Illegal {
+        hint: legal_hint(engine, &legal, &text),
+    })
+}
+
+/// `Light to move; legal moves: 1a1, 1a2, … (16 in all)`, listing first the moves that
+/// start like `text` (e.g. the take-backs a placement must name).
+pub(crate) fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> String {
+    const SHOWN: usize = 8;
+    let mover = player_name(engine.program(), engine.state.mover);
+    let starting: Vec<&str> = legal
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .filter(|t| !text.is_empty() && t.starts_with(text))
+        .collect();
+    if !starting.is_empty() {
+        let more = starting.len().saturating_sub(SHOWN);
+        let mut list = starting[..starting.len().min(SHOWN)].join(", ");
+        if more > 0 {
+            list.push_str(&format!(", … ({} in all)", starting.len()));
+        }
+        return format!("{mover} to move; did you mean one of: {list}");
+    }
+    let all: Vec<&str> = legal.iter().map(|(_, t)| t.as_str()).collect();
+    let mut list = all[..all.len().min(SHOWN)].join(", ");
+    if all.len() > SHOWN {
+        list.push_str(&format!(", … ({} in all)", all.len()));
+    }
+    format!("{mover} to move; legal moves: {list}")
+}
+
+/// Plays a `;`-separated list of moves from the engine's position. `source` names the list in
+/// messages (`--after`, `--moves`). Returns the moves played with their notation.
+pub(crate) fn play_list(
+    engine: &mut Engine<'_>,
+    list: &str,
+    source: &str,
+) -> Result<Vec<(Move, String)>> {
+    let texts = split_moves(list);
+    play_texts(engine, &texts, |i| format!("move {} of {source}", i + 1))
+}
+
+/// Plays moves given as text; `place(i)` names the `i`th (0-based) in messages.
+pub(crate) fn play_texts(
+    engine: &mut Engine<'_>,
+    texts: &[String],
+    place: impl Fn(usize) -> String,
+) -> Result<Vec<(Move, String)>> {
+    let mut played = Vec::with_capacity(texts.len());
+    for (i, text) in texts.iter().enumerate() {
+        match find_move(engine, text) {
+            Ok(m) => {
+                let shown = normalize(&engine.move_text(&m));
+                let _ = engine.apply(&m);
+                played.push((m, shown));
+            }
+            Err(BadMove::GameOver(result)) => {
+                return Err(CliError::new(format!(
+                    "{}, `{text}`, comes after the end of the game",
+                    place(i)
+                ))
+                .note(format!("the game ended: {result}"))
+                .into());
+            }
+            Err(BadMove::Illegal { hint }) => {
+                return Err(CliError::new(format!("{}, `{text}`, is not a legal move", place(i)))
+                    .note(hint)
+                    .into());
+            }
+        }
+    }
+    Ok(played)
+}

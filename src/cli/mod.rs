@@ -1,0 +1,361 @@
+//! The `rulestone` command line: the only module that touches files and the terminal.
+//!
+//! [`Cli`] is parsed by clap from the doc comments below (they are the `--help` text); [`run`]
+//! turns it into work and an [`ExitStatus`]: 0 when all went well, 1 when diagnostics with errors
+//! were reported, 2 for usage, IO, bad options, bad moves and internal errors.
+//!
+//! Every game command shares one loading pipeline ([`load`]): read the file, parse, check
+//! (errors are rendered, warnings are left to `rulestone check`), resolve the `--set` options,
+//! lower to the IR, and build an engine, then play the `--after` moves.
+
+mod bench;
+mod board;
+mod check;
+mod dump;
+mod explain;
+mod load;
+mod moves;
+mod perft;
+mod play;
+mod playout;
+mod record;
+mod replay;
+
+use std::fmt;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Rules language, checker and generic runtime for two-player board games.
+///
+/// A game is one `.game` file: its board, pieces, options and turn program. Every command below
+/// reads such a file, checks it, and runs it on the same generic engine.
+#[derive(Debug, Parser)]
+#[command(
+    name = "rulestone",
+    version,
+    max_term_width = 100,
+    after_help = "\
+Examples:
+  rulestone check games/pylos.game                  check a game file for errors
+  rulestone moves games/pylos.game --after \"1a1; 1b1\"
+                                                    legal moves after two moves
+  rulestone perft games/pylos.game --depth 3        count move sequences (3360)
+  rulestone play games/pylos.game --vs random       play against the computer
+  rulestone explain E0101                           what an error code means
+
+Exit status: 0 success, 1 errors reported in a game file, 2 usage, IO or move error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands. Each variant's doc comment is its `--help` text.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check game files and report every problem found, with codes and source excerpts.
+    ///
+    /// Exit status 0 when no file has errors (warnings are allowed), 1 when some file has an
+    /// error, 2 when a file cannot be read.
+    #[command(after_help = "\
+Examples:
+  rulestone check games/pylos.game
+  rulestone check games/*.game --format json
+  rulestone explain E0101          the long explanation of a code in the report")]
+    Check(check::CheckArgs),
+
+    /// Explain a diagnostic code: what it means, why, and a bad and a fixed example.
+    ///
+    /// Without a code, lists every code with its title.
+    #[command(after_help = "\
+Examples:
+  rulestone explain E0101
+  rulestone explain            list every code")]
+    Explain(explain::ExplainArgs),
+
+    /// Print every legal move of a position, one per line, in the game's notation.
+    ///
+    /// Moves are listed in generation order. A finished game has no moves: nothing is printed
+    /// (a note on standard error says how it ended).
+    #[command(after_help = "\
+Examples:
+  rulestone moves games/pylos.game
+  rulestone moves games/pylos.game --after \"1a1; 1b1\"
+  rulestone moves games/pylos.game --set base=3 --set variant=basic")]
+    Moves(moves::MovesArgs),
+
+    /// Count the move sequences of a given length from a position (perft).
+    ///
+    /// Every move is applied, so this is both a correctness test and a speed test of the move
+    /// generator. The last line of standard output is the count alone.
+    #[command(after_help = "\
+Examples:
+  rulestone perft games/pylos.game --depth 3                  prints 3360
+  rulestone perft games/pylos.game --depth 2 --divide         count per first move
+  rulestone perft games/pylos.game --depth 2 --after \"1a1\"")]
+    Perft(perft::PerftArgs),
+
+    /// Play a game in the terminal, against a person or the computer.
+    ///
+    /// At the prompt type a move in the game's notation, or one of: `moves`, `undo`,
+    /// `save PATH`, `load PATH`, `board`, `help`, `quit`. Input may be piped: the game reads
+    /// one line at a time and stops at the end of input.
+    #[command(after_help = "\
+Examples:
+  rulestone play games/pylos.game                         two people at one terminal
+  rulestone play games/pylos.game --vs random --seed 7    you play Light, the computer Dark
+  rulestone play games/pylos.game --vs random --as Dark   the computer opens
+  rulestone play games/pylos.game --after \"1a1; 1b1\"     start from a position")]
+    Play(play::PlayArgs),
+
+    /// Replay a saved game, drawing the board after every move.
+    ///
+    /// Reads a game record written by `save` in `play` (see the record format in the README),
+    /// or, with `--moves`, a game file and a list of moves.
+    #[command(after_help = "\
+Examples:
+  rulestone replay game.record
+  rulestone replay games/pylos.game --moves \"1a1; 1b1; 1c1\"
+  rulestone replay games/pylos.game --set base=3 --moves \"1a1; 1b1\"")]
+    Replay(replay::ReplayArgs),
+
+    /// Play random games and report who won, how often, and how long games last.
+    ///
+    /// Every move is chosen uniformly among the legal moves by a seeded generator, so the same
+    /// seed gives the same games (only the timing line varies).
+    #[command(after_help = "\
+Examples:
+  rulestone playout games/pylos.game --games 1000 --seed 1
+  rulestone playout games/pylos.game --games 100 --seed 2 --set variant=advanced")]
+    Playout(playout::PlayoutArgs),
+
+    /// Measure the engine's speed: perft leaves per second and random playouts per second.
+    ///
+    /// Times are CPU time of the measuring thread (wall time is shown beside it), so numbers
+    /// from a busy machine stay comparable.
+    #[command(after_help = "\
+Examples:
+  rulestone bench games/pylos.game
+  rulestone bench games/*.game --seconds 10
+  rulestone bench games/pylos.game --depth 4      repeat perft 4 instead of deepening")]
+    Bench(bench::BenchArgs),
+
+    /// Print an internal stage of a game: the syntax tree (`ast`) or the lowered program (`ir`).
+    #[command(
+        hide = true,
+        after_help = "\
+Examples:
+  rulestone dump ast games/pylos.game
+  rulestone dump ir games/pylos.game --set base=3"
+    )]
+    Dump(dump::DumpArgs),
+}
+
+/// The game file and its option values: shared by every command that runs a game.
+#[derive(Clone, Debug, Args)]
+pub struct GameArgs {
+    /// The game file (`.game`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Set an option the game declares, e.g. `--set base=3` (repeatable).
+    ///
+    /// An unknown option or a value outside the option's type is an error.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// A position: the start, then the given moves.
+#[derive(Clone, Debug, Args)]
+pub struct PositionArgs {
+    /// Start from the position after these moves, separated by `;`, e.g. "1a1; 1b1".
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub after: Option<String>,
+}
+
+/// How a command ended; [`From<ExitStatus>`](ExitCode) gives the process exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0: all went well.
+    Success,
+    /// 1: diagnostics with errors were reported.
+    Failure,
+    /// 2: usage, IO, option or move error, or an internal error.
+    Error,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(status: ExitStatus) -> ExitCode {
+        match status {
+            ExitStatus::Success => ExitCode::SUCCESS,
+            ExitStatus::Failure => ExitCode::from(1),
+            ExitStatus::Error => ExitCode::from(2),
+        }
+    }
+}
+
+/// A command that stopped early.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// Diagnostics were already rendered on standard error: exit 1.
+    Reported,
+    /// A problem outside a game file's source: printed as `error: ...`, exit 2.
+    Error(CliError),
+}
+
+impl From<CliError> for Fail {
+    fn from(e: CliError) -> Fail {
+        Fail::Error(e)
+    }
+}
+
+/// A usage, IO, option or move problem: a one-line message and optional notes.
+#[derive(Debug)]
+pub(crate) struct CliError {
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+impl CliError {
+    pub fn new(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn note(mut self, note: impl Into<String>) -> CliError {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Reading or writing `path` failed.
+    pub fn io(action: &str, path: &std::path::Path, e: &io::Error) -> CliError {
+        CliError::new(format!("cannot {action} `{}`: {}", path.display(), io_reason(e)))
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}", self.message)?;
+        for n in &self.notes {
+            write!(f, "\n  = {n}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The OS message without the "(os error 2)" suffix, lowercased like our own messages.
+fn io_reason(e: &io::Error) -> String {
+    let text = match e.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let s = e.to_string();
+            s.split(" (os error").next().unwrap_or(&s).to_string()
+        }
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+pub(crate) type Result<T> = std::result::Result<T, Fail>;
+
+/// Runs a parsed command line.
+#[must_use]
+pub fn run(cli: Cli) -> ExitStatus {
+    let result = match cli.command {
+        Command::Check(args) => return check::run(&args),
+        Command::Explain(args) => explain::run(&args),
+        Command::Moves(args) => moves::run(&args),
+        Command::Perft(args) => perft::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::Playout(args) => playout::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Dump(args) => dump::run(&args),
+    };
+    match result {
+        Ok(()) => ExitStatus::Success,
+        Err(Fail::Reported) => ExitStatus::Failure,
+        Err(Fail::Error(e)) => {
+            eprintln!("{e}");
+            ExitStatus::Error
+        }
+    }
+}
+
+/// Writes to standard output; a closed pipe (`rulestone moves ... | head`) ends quietly.
+pub(crate) fn emit(text: &str) -> Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError::new(format!("cannot write output: {}", io_reason(&e))).into()),
+    }
+}
+
+/// Whether standard error is a terminal (progress, colour and timing go there).
+pub(crate) fn stderr_is_tty() -> bool {
+    io::stderr().is_terminal()
+}
+
+/// Colour for text written to standard error: a terminal, and `NO_COLOR` unset or empty.
+pub(crate) fn color_stderr() -> bool {
+    stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// `1 error`, `2 errors`.
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// A count with thousands separators: `1,234,567`.
+pub(crate) fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A rate per second, rounded to a whole number (0 when no time was measured).
+pub(crate) fn per_second(count: u64, seconds: f64) -> u64 {
+    if seconds > 0.0 {
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let rate = (count as f64 / seconds).round() as u64;
+        rate
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{grouped, plural};
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(plural(1, "error"), "1 error");
+        assert_eq!(plural(2, "warning"), "2 warnings");
+    }
+}

@@ -1,0 +1,37 @@
+//! `rulestone moves`: every legal move of a position, in notation and generation order.
+
+use clap::Args;
+
+use crate::runtime::Engine;
+
+use super::load::{legal_with_text, load, play_list, result_text};
+use super::{emit, GameArgs, PositionArgs, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+pub(crate) fn run(args: &MovesArgs) -> Result<()> {
+    let loaded = load(&args.game)?;
+    let mut engine = Engine::new(&loaded.program);
+    if let Some(after) = &args.position.after {
+        play_list(&mut engine, after, "`--after`")?;
+    }
+    let legal = legal_with_text(&mut engine);
+    if legal.is_empty() {
+        if let Some(r) = engine.outcome() {
+            eprintln!("note: the game is over: {}", result_text(&loaded.program, r));
+        }
+        return Ok(());
+    }
+    let mut out = String::new();
+    for (_, text) in legal {
+        out.push_str(&text);
+        out.push('\n');
+    }
+    emit(&out)
+}

@@ -1,0 +1,119 @@
+//! `rulestone playout`: seeded random games from the start, with statistics.
+
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::runtime::playout::random_game;
+use crate::runtime::{Engine, GameResult};
+
+use super::load::{load, player_name};
+use super::{emit, grouped, per_second, stderr_is_tty, GameArgs, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct PlayoutArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+
+    /// How many games to play.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u64,
+
+    /// Seed of the random moves: the same seed plays the same games.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Stop a game after this many moves and count it as unfinished.
+    #[arg(long, value_name = "M", default_value_t = 1000)]
+    pub max_plies: u32,
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress(games: u64) -> Option<ProgressBar> {
+    if !stderr_is_tty() {
+        return None;
+    }
+    let bar = ProgressBar::new(games);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed} < {eta}] {per_sec}")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// `12.5%` of `n` in `total`.
+fn percent(n: u64, total: u64) -> String {
+    if total == 0 {
+        return "-".to_string();
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let p = n as f64 * 100.0 / total as f64;
+    format!("{p:.1}%")
+}
+
+pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
+    let loaded = load(&args.game)?;
+    let program = &loaded.program;
+    let mut engine = Engine::new(program);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut moves = Vec::new();
+    let mut undos = Vec::new();
+
+    let mut wins = vec![0u64; program.players.len().max(2)];
+    let (mut draws, mut unfinished) = (0u64, 0u64);
+    let (mut total_plies, mut min, mut max) = (0u64, u32::MAX, 0u32);
+    let bar = progress(args.games);
+    let start = Instant::now();
+    for _ in 0..args.games {
+        let p = random_game(&mut engine, &mut rng, args.max_plies, &mut moves, &mut undos);
+        match p.result {
+            Some(GameResult::Win(w)) => {
+                if let Some(slot) = wins.get_mut(usize::from(w)) {
+                    *slot += 1;
+                }
+            }
+            Some(GameResult::Draw) => draws += 1,
+            None => unfinished += 1,
+        }
+        total_plies += u64::from(p.plies);
+        min = min.min(p.plies);
+        max = max.max(p.plies);
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+
+    let n = args.games;
+    let mut out = format!(
+        "{}: {n} random games, seed {}, at most {} plies\n",
+        program.name, args.seed, args.max_plies
+    );
+    if !program.options.is_empty() {
+        let opts: Vec<String> = program.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!("options: {}\n", opts.join(", ")));
+    }
+    for (p, w) in wins.iter().enumerate() {
+        let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
+        out.push_str(&format!("{name} wins: {w} ({})\n", percent(*w, n)));
+    }
+    out.push_str(&format!("draws: {draws} ({})\n", percent(draws, n)));
+    out.push_str(&format!("unfinished: {unfinished} ({})\n", percent(unfinished, n)));
+    if n > 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let mean = total_plies as f64 / n as f64;
+        out.push_str(&format!("plies: mean {mean:.2}, min {min}, max {max}\n"));
+    }
+    out.push_str(&format!(
+        "speed: {} playouts/s ({secs:.2} s)\n",
+        grouped(per_second(n, secs))
+    ));
+    emit(&out)
+}

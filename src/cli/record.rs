@@ -1,0 +1,242 @@
+//! Game records: the text files `save` writes and `load` and `replay` read.
+//!
+//! ```text
+//! rulestone-record 1
+//! # comments and blank lines are ignored
+//! game games/pylos.game
+//! option variant=standard
+//! option base=4
+//! option reserve=15
+//! move 1a1
+//! move 1b1
+//! move 1c1-2a1 x2a1
+//! result Light wins
+//! ```
+//!
+//! The first line names the format and its version. `game` (exactly once) is the game file,
+//! relative paths resolved against the current directory first and the record's directory
+//! second. `option` lines give option values (options left out take their defaults). `move`
+//! lines hold one whole move each, in the game's notation, in the order played. `result`
+//! (optional, written when the game is over) must agree with the result the moves reach.
+
+use std::path::{Path, PathBuf};
+
+use crate::runtime::Engine;
+
+use super::load::{self, normalize, result_text, shown, Loaded};
+use super::{CliError, Result};
+
+/// The first line of every record.
+pub(crate) const HEADER: &str = "rulestone-record 1";
+
+/// A parsed record; moves are still text, checked only when played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    pub game: PathBuf,
+    pub options: Vec<(String, String)>,
+    /// Each move with its line number in the record.
+    pub moves: Vec<(usize, String)>,
+    pub result: Option<(usize, String)>,
+}
+
+impl Record {
+    /// The record of a game: its file, resolved options, moves and result if over.
+    pub fn of(engine: &mut Engine<'_>, game: &Path, moves: &[String]) -> Record {
+        let program = engine.program();
+        let result = engine
+            .outcome()
+            .map(|r| (0, result_text(program, r)));
+        Record {
+            game: game.to_path_buf(),
+            options: program.options.clone(),
+            moves: moves.iter().map(|m| (0, m.clone())).collect(),
+            result,
+        }
+    }
+
+    /// The record as text.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{HEADER}\ngame {}\n", shown(&self.game));
+        for (name, value) in &self.options {
+            out.push_str(&format!("option {name}={value}\n"));
+        }
+        for (_, m) in &self.moves {
+            out.push_str(&format!("move {m}\n"));
+        }
+        if let Some((_, r)) = &self.result {
+            out.push_str(&format!("result {r}\n"));
+        }
+        out
+    }
+
+    /// Parses a record's text; errors say which line is wrong and why.
+    pub fn parse(text: &str) -> std::result::Result<Record, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+        match lines.next() {
+            Some((_, l)) if normalize(l) == HEADER => {}
+            Some((n, l)) if l.starts_with("rulestone-record") => {
+                return Err(format!(
+                    "line {n}: unsupported record version `{l}` (this program reads `{HEADER}`)"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "not a rulestone game record: the first line must be `{HEADER}`"
+                ))
+            }
+        }
+        let mut game: Option<PathBuf> = None;
+        let mut options = Vec::new();
+        let mut moves = Vec::new();
+        let mut result = None;
+        for (n, line) in lines {
+            let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            let rest = rest.trim();
+            if rest.is_empty() {
+                return Err(format!("line {n}: `{key}` needs a value"));
+            }
+            if result.is_some() {
+                return Err(format!("line {n}: nothing may follow the `result` line"));
+            }
+            match key {
+                "game" if game.is_some() => {
+                    return Err(format!("line {n}: a second `game` line"));
+                }
+                "game" => game = Some(PathBuf::from(rest)),
+                "option" => match rest.split_once('=') {
+                    Some((name, value)) if !name.trim().is_empty() => {
+                        options.push((name.trim().to_string(), value.trim().to_string()));
+                    }
+                    _ => return Err(format!("line {n}: `option` expects NAME=VALUE, not `{rest}`")),
+                },
+                "move" => moves.push((n, normalize(rest))),
+                "result" => result = Some((n, normalize(rest))),
+                _ => {
+                    return Err(format!(
+                        "line {n}: unknown entry `{key}` (a record has `game`, `option`, `move` and \
+                         `result` lines)"
+                    ))
+                }
+            }
+        }
+        let game = game.ok_or_else(|| "the record has no `game` line".to_string())?;
+        Ok(Record {
+            game,
+            options,
+            moves,
+            result,
+        })
+    }
+
+    /// The game file: relative paths are tried against the current directory, then against
+    /// the directory of the record at `record_path`.
+    pub fn game_path(&self, record_path: &Path) -> PathBuf {
+        if self.game.is_absolute() || self.game.exists() {
+            return self.game.clone();
+        }
+        match record_path.parent() {
+            Some(dir) if dir.join(&self.game).exists() => dir.join(&self.game),
+            _ => self.game.clone(),
+        }
+    }
+}
+
+/// Reads and parses the record at `path`.
+pub(crate) fn read(path: &Path) -> Result<Record> {
+    let text = load::read(path)?;
+    Record::parse(&text).map_err(|e| {
+        CliError::new(format!("`{}` is not a valid game record", shown(path)))
+            .note(e)
+            .into()
+    })
+}
+
+/// Writes the record to `path`.
+pub(crate) fn write(path: &Path, record: &Record) -> Result<()> {
+    std::fs::write(path, record.to_text()).map_err(|e| CliError::io("write", path, &e).into())
+}
+
+/// Reads a record and loads its game with its options (checking the options).
+pub(crate) fn open(path: &Path) -> Result<(Record, Loaded)> {
+    let record = read(path)?;
+    let loaded = load::load_with(&record.game_path(path), &record.options).map_err(|f| match f {
+        super::Fail::Error(e) => {
+            super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
+        }
+        other => other,
+    })?;
+    Ok((record, loaded))
+}
+
+/// Plays the record's moves on a fresh engine of its game, and checks its `result` line.
+/// Returns the moves as played (normalized notation).
+pub(crate) fn replay_moves(
+    engine: &mut Engine<'_>,
+    record: &Record,
+    path: &Path,
+) -> Result<Vec<String>> {
+    let texts: Vec<String> = record.moves.iter().map(|(_, m)| m.clone()).collect();
+    let played = load::play_texts(engine, &texts, |i| {
+        format!(
+            "`{}` line {}: move {}",
+            shown(path),
+            record.moves.get(i).map_or(0, |(n, _)| *n),
+            i + 1
+        )
+    })?;
+    check_result(engine, record, path)?;
+    Ok(played.into_iter().map(|(_, t)| t).collect())
+}
+
+/// Checks the record's `result` line (if any) against the engine's position.
+pub(crate) fn check_result(engine: &mut Engine<'_>, record: &Record, path: &Path) -> Result<()> {
+    let Some((line, claimed)) = &record.result else {
+        return Ok(());
+    };
+    let actual = engine.outcome().map(|r| result_text(engine.program(), r));
+    if actual.as_deref() == Some(claimed.as_str()) {
+        return Ok(());
+    }
+    Err(CliError::new(format!(
+        "`{}` line {line}: the record says `{claimed}`, but its moves end with {}",
+        shown(path),
+        actual.map_or("the game still going".to_string(), |a| format!("`{a}`"))
+    ))
+    .into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Record;
+    use std::path::PathBuf;
+
+    #[test]
+    fn text_round_trips() {
+        let r = Record {
+            game: PathBuf::from("games/x.game"),
+            options: vec![("base".into(), "3".into())],
+            moves: vec![(0, "1a1".into()), (0, "1b3 x1b3 x1c4".into())],
+            result: None,
+        };
+        let back = Record::parse(&r.to_text()).expect("parses");
+        assert_eq!(back.game, r.game);
+        assert_eq!(back.options, r.options);
+        let moves: Vec<&str> = back.moves.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(moves, ["1a1", "1b3 x1b3 x1c4"]);
+    }
+
+    #[test]
+    fn corrupt_records_are_errors() {
+        assert!(Record::parse("").is_err());
+        assert!(Record::parse("hello").is_err());
+        assert!(Record::parse("rulestone-record 1\nmove 1a1\n").is_err());
+        assert!(Record::parse("rulestone-record 1\ngame a\nbogus 1\n").is_err());
+        assert!(Record::parse("rulestone-record 1\ngame a\noption x\n").is_err());
+        assert!(Record::parse("rulestone-record 2\ngame a\n").is_err());
+        assert!(Record::parse("rulestone-record 1\ngame a\nresult draw\nmove 1a1\n").is_err());
+    }
+}

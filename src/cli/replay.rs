@@ -1,0 +1,94 @@
+//! `rulestone replay`: a saved game (or a game file and moves), drawn after every move.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::runtime::Engine;
+
+use super::board::draw;
+use super::load::{find_move, load_with, normalize, player_name, shown, split_moves, split_sets, BadMove};
+use super::record::{self, Record};
+use super::{emit, CliError, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct ReplayArgs {
+    /// A game record written by `save` in `play`; with `--moves`, a game file.
+    #[arg(value_name = "RECORD|FILE")]
+    pub path: PathBuf,
+
+    /// Replay these moves (separated by `;`) of the game file PATH instead of a record.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+
+    /// Set an option of the game file (only with `--moves`; a record holds its options).
+    #[arg(long = "set", value_name = "NAME=VALUE", requires = "moves")]
+    pub set: Vec<String>,
+}
+
+pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
+    let (record, loaded, path_in_messages) = match &args.moves {
+        Some(list) => {
+            let record = Record {
+                game: args.path.clone(),
+                options: split_sets(&args.set)?,
+                moves: split_moves(list).into_iter().map(|m| (0, m)).collect(),
+                result: None,
+            };
+            let loaded = load_with(&record.game, &record.options)?;
+            (record, loaded, None)
+        }
+        None => {
+            let (record, loaded) = record::open(&args.path)?;
+            (record, loaded, Some(args.path.clone()))
+        }
+    };
+    let program = &loaded.program;
+    let mut engine = Engine::new(program);
+
+    let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
+    if !program.options.is_empty() {
+        let opts: Vec<String> = program.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!("options: {}\n", opts.join(", ")));
+    }
+    out.push_str("\nstart\n");
+    out.push_str(&draw(&mut engine));
+    emit(&out)?;
+
+    for (i, (line, text)) in record.moves.iter().enumerate() {
+        let place = match &path_in_messages {
+            Some(p) => format!("`{}` line {line}: move {}", shown(p), i + 1),
+            None => format!("move {} of `--moves`", i + 1),
+        };
+        let m = match find_move(&mut engine, text) {
+            Ok(m) => m,
+            Err(BadMove::GameOver(result)) => {
+                return Err(CliError::new(format!("{place}, `{text}`, comes after the end of the game"))
+                    .note(format!("the game ended: {result}"))
+                    .into())
+            }
+            Err(BadMove::Illegal { hint }) => {
+                return Err(CliError::new(format!("{place}, `{text}`, is not a legal move"))
+                    .note(hint)
+                    .into())
+            }
+        };
+        let mover = player_name(program, engine.state.mover);
+        let shown_move = normalize(&engine.move_text(&m));
+        let _ = engine.apply(&m);
+        emit(&format!("\n{}. {mover}: {shown_move}\n{}", i + 1, draw(&mut engine)))?;
+    }
+
+    if let Some(p) = &path_in_messages {
+        record::check_result(&mut engine, &record, p)?;
+    }
+    let end = match engine.outcome() {
+        Some(r) => format!("\nresult: {}\n", super::load::result_text(program, r)),
+        None => format!(
+            "\nresult: unfinished after {} moves, {} to move\n",
+            record.moves.len(),
+            player_name(program, engine.state.mover)
+        ),
+    };
+    emit(&end)
+}

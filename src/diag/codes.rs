@@ -1,0 +1,84 @@
+//! The registry of diagnostic codes. A code is never reused or deleted; a code that is no longer
+//! emitted stays here, marked so in its explanation.
+
+/// One stable code: its short title and its long explanation (markdown: what, why, a bad
+/// example, a fixed example).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub title: &'static str,
+    pub explanation: &'static str,
+}
+
+macro_rules! codes {
+    ($($code:literal => $title:literal,)*) => {
+        /// Every code, in order.
+        pub const CODES: &[CodeInfo] = &[
+            $(CodeInfo {
+                code: $code,
+                title: $title,
+                explanation: include_str!(concat!("explain/", $code, ".md")),
+            },)*
+        ];
+    };
+}
+
+codes! {
+    "E0001" => "syntax error",
+    "E0002" => "integer literal too large",
+    "E0003" => "unknown escape in a string",
+    "E0101" => "unknown name",
+    "E0102" => "name defined more than once",
+    "E0103" => "variable or axis not bound here",
+    "E0104" => "wrong kind of name",
+    "E0105" => "definition refers to itself",
+    "E0201" => "mismatched types",
+    "E0202" => "wrong number of arguments",
+    "E0203" => "vector length does not match the axes",
+    "E0204" => "counter indexed wrongly",
+    "E0301" => "option default outside its type",
+    "E0302" => "empty option range or repeated option word",
+    "E0401" => "board without cells",
+    "E0402" => "two cells with the same name",
+    "E0403" => "too many cells",
+    "E0404" => "value must be constant",
+    "W0405" => "empty zone",
+    "W0406" => "direction the board's topology lacks",
+    "E0407" => "cell ranges do not match the axes",
+    "E0408" => "board cannot be built",
+    "W0409" => "pattern fits nowhere on the board",
+    "E0501" => "not exactly two players",
+    "E0502" => "missing or repeated declaration",
+    "E0503" => "game can never end",
+    "W0504" => "unreachable statement",
+    "E0505" => "repeat range runs nothing",
+    "W0601" => "unused declaration",
+}
+
+/// The registry entry for a code, ignoring case (`e0101` finds `E0101`).
+#[must_use]
+pub fn explain(code: &str) -> Option<&'static CodeInfo> {
+    let code = code.trim();
+    CODES.iter().find(|c| c.code.eq_ignore_ascii_case(code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{explain, CODES};
+
+    #[test]
+    fn lookup_ignores_case() {
+        assert_eq!(explain("e0101").map(|c| c.code), Some("E0101"));
+        assert_eq!(explain(" W0601 ").map(|c| c.code), Some("W0601"));
+        assert!(explain("E9999").is_none());
+    }
+
+    #[test]
+    fn codes_are_sorted_and_unique() {
+        let numbers: Vec<&str> = CODES.iter().map(|c| &c.code[1..]).collect();
+        let mut sorted = numbers.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(numbers, sorted);
+    }
+}

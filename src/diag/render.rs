@@ -1,0 +1,303 @@
+//! The one renderer: walks the [`miette::Diagnostic`] trait (severity, code, message, labels,
+//! help, related diagnostics) and draws each problem with ariadne, rustc style:
+//!
+//! ```text
+//! error[E0101]: unknown name `reserv`
+//!     ╭─[ games/pylos.game:22:28 ]
+//!     │
+//!  22 │ counter stock per player = reserv
+//!     │                            ───┬──
+//!     │                               ╰──── not found
+//!     │
+//!     │ help: did you mean `reserve`?
+//! ────╯
+//! ```
+//!
+//! With colour off the output is plain text and depends only on its inputs, so snapshot tests
+//! can compare it byte for byte. Line and column numbers are computed here and nowhere else.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use ariadne::{CharSet, Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
+use miette::{Diagnostic, LabeledSpan, Severity};
+use serde::Serialize;
+
+use super::{severity, Diag};
+
+const MARGIN_COLOR: Color = Color::Fixed(246);
+const NOTE_COLOR: Color = Color::Fixed(115);
+const SECONDARY_COLOR: Color = Color::Blue;
+
+/// Renders diagnostics for one source file as human-readable text.
+///
+/// `path` is shown as written (callers normalise it); `color` switches ANSI colours on.
+#[must_use]
+pub fn render(diags: &[Diag], source: &str, path: &str, color: bool) -> String {
+    let mut out = String::new();
+    for (i, diag) in diags.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render_one(&mut out, diag.as_ref(), source, path, color);
+    }
+    out
+}
+
+fn kind_word(severity: Severity) -> (&'static str, Color) {
+    match severity {
+        Severity::Error => ("error", Color::Red),
+        Severity::Warning => ("warning", Color::Yellow),
+        Severity::Advice => ("note", NOTE_COLOR),
+    }
+}
+
+fn paint(text: &str, c: Color, color: bool) -> String {
+    if color {
+        text.fg(c).to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+fn render_one(out: &mut String, diag: &dyn Diagnostic, source: &str, path: &str, color: bool) {
+    let (word, kind_color) = kind_word(severity(diag));
+    let code = diag.code().map(|c| format!("[{c}]")).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{}: {}",
+        paint(&format!("{word}{code}"), kind_color, color),
+        diag
+    );
+
+    let labels: Vec<LabeledSpan> = diag.labels().map(Iterator::collect).unwrap_or_default();
+    let helps: Vec<String> = diag.help().map(|h| h.to_string()).into_iter().collect();
+
+    let body = if labels.is_empty() {
+        render_unlabelled(source, path, color)
+    } else {
+        render_labels(&labels, source, path, color, kind_color)
+    };
+    // `body` is ariadne's output without its header; its last line is the closing `───╯`.
+    let mut lines: Vec<&str> = body.lines().collect();
+    let tail = lines.pop().unwrap_or_default();
+    let width = tail.chars().filter(|c| *c == '─' || *c == '-').count();
+    for line in lines {
+        // Ariadne pads some lines with spaces; trailing blanks only make snapshot diffs noisy.
+        let _ = writeln!(out, "{}", line.trim_end_matches(' '));
+    }
+    let bar = paint("│", MARGIN_COLOR, color);
+    for help in &helps {
+        let _ = writeln!(out, "{:width$}{bar}", "");
+        for (i, line) in help.lines().enumerate() {
+            if i == 0 {
+                let _ = writeln!(
+                    out,
+                    "{:width$}{bar} {}: {line}",
+                    "",
+                    paint("help", NOTE_COLOR, color)
+                );
+            } else {
+                let _ = writeln!(out, "{:width$}{bar}       {line}", "");
+            }
+        }
+    }
+    let _ = writeln!(out, "{tail}");
+
+    if let Some(related) = diag.related() {
+        for r in related {
+            out.push('\n');
+            render_one(out, r, source, path, color);
+        }
+    }
+}
+
+/// A byte range that lies inside the source, on character boundaries, and is not empty unless
+/// the source is.
+fn clamp(source: &str, start: usize, len: usize) -> Range<usize> {
+    let mut start = start.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = start.saturating_add(len).min(source.len());
+    while !source.is_char_boundary(end) {
+        end += 1;
+    }
+    if end == start {
+        // Widen an empty span to the character under it, so the caret has something to point at.
+        if let Some(c) = source[start..].chars().next() {
+            end = start + c.len_utf8();
+        } else if let Some(c) = source[..start].chars().next_back() {
+            start -= c.len_utf8();
+        }
+    }
+    start..end
+}
+
+fn config(color: bool) -> Config {
+    Config::default()
+        .with_color(color)
+        .with_index_type(IndexType::Byte)
+        .with_char_set(CharSet::Unicode)
+}
+
+/// Ariadne's drawing of the labels, minus its header line.
+fn render_labels(
+    labels: &[LabeledSpan],
+    source: &str,
+    path: &str,
+    color: bool,
+    kind_color: Color,
+) -> String {
+    let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
+    let span_of = |l: &LabeledSpan| clamp(source, l.offset(), l.len());
+    let mut report = Report::build(
+        ReportKind::Custom("error", kind_color),
+        (path, span_of(&labels[primary])),
+    )
+    .with_config(config(color));
+    for (i, l) in labels.iter().enumerate() {
+        let mut label = Label::new((path, span_of(l))).with_order(i32::try_from(i).unwrap_or(0));
+        if let Some(text) = l.label() {
+            label = label.with_message(text);
+        }
+        if color {
+            label = label.with_color(if i == primary {
+                kind_color
+            } else {
+                SECONDARY_COLOR
+            });
+        }
+        report = report.with_label(label);
+    }
+    let mut buf = Vec::new();
+    if report
+        .finish()
+        .write((path, Source::from(source)), &mut buf)
+        .is_err()
+    {
+        return format!("  --> {path}\n──╯\n");
+    }
+    let text = String::from_utf8_lossy(&buf);
+    match text.split_once('\n') {
+        Some((_, rest)) => rest.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The frame drawn for a problem with no span (e.g. a missing declaration): just the file.
+fn render_unlabelled(_source: &str, path: &str, color: bool) -> String {
+    format!(
+        "   {}\n{}\n",
+        paint(&format!("╭─[ {path} ]"), MARGIN_COLOR, color),
+        paint("───╯", MARGIN_COLOR, color)
+    )
+}
+
+#[derive(Serialize)]
+struct JsonDiag {
+    code: Option<String>,
+    severity: &'static str,
+    message: String,
+    file: String,
+    labels: Vec<JsonLabel>,
+    help: Option<String>,
+    related: Vec<JsonDiag>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel {
+    start: usize,
+    end: usize,
+    /// 1-based line of `start`.
+    line: usize,
+    /// 1-based column of `start`, counted in characters.
+    column: usize,
+    primary: bool,
+    text: Option<String>,
+}
+
+/// 1-based line and character column of a byte offset.
+fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let mut cut = offset;
+    while !source.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let before = &source[..cut];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
+    let labels = diag
+        .labels()
+        .map(|ls| {
+            ls.map(|l| {
+                let (line, column) = line_col(source, l.offset());
+                JsonLabel {
+                    start: l.offset(),
+                    end: l.offset() + l.len(),
+                    line,
+                    column,
+                    primary: l.primary(),
+                    text: l.label().map(str::to_string),
+                }
+            })
+            .collect()
+        })
+        .unwrap_or_default();
+    JsonDiag {
+        code: diag.code().map(|c| c.to_string()),
+        severity: match severity(diag) {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "advice",
+        },
+        message: diag.to_string(),
+        file: path.to_string(),
+        labels,
+        help: diag.help().map(|h| h.to_string()),
+        related: diag
+            .related()
+            .map(|rs| rs.map(|r| to_json(r, source, path)).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// Renders diagnostics as a JSON array of
+/// `{code, severity, message, file, labels: [{start, end, line, column, primary, text}], help,
+/// related}`; offsets are bytes, lines and columns are 1-based.
+#[must_use]
+pub fn render_json(diags: &[Diag], source: &str, path: &str) -> String {
+    let all: Vec<JsonDiag> = diags
+        .iter()
+        .map(|d| to_json(d.as_ref(), source, path))
+        .collect();
+    serde_json::to_string_pretty(&all).unwrap_or_else(|_| "[]".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{clamp, line_col};
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        let src = "ab\ncdé\nf";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 3), (2, 1));
+        assert_eq!(line_col(src, 7), (2, 4));
+        assert_eq!(line_col(src, 8), (3, 1));
+        assert_eq!(line_col(src, 100), (3, 2));
+    }
+
+    #[test]
+    fn clamping_keeps_spans_inside_and_non_empty() {
+        assert_eq!(clamp("abc", 1, 0), 1..2);
+        assert_eq!(clamp("abc", 3, 0), 2..3);
+        assert_eq!(clamp("abc", 9, 9), 2..3);
+        assert_eq!(clamp("", 0, 0), 0..0);
+        assert_eq!(clamp("é", 1, 0), 0..2);
+    }
+}

@@ -1,0 +1,1210 @@
+//! Checked AST + option values → [`Program`]: cells enumerated, names resolved to dense ids,
+//! neighbour and pattern tables precomputed, option tests folded away, statements compiled to
+//! bytecode.
+
+use std::collections::HashMap;
+
+use super::{
+    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
+    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlayerRef, Program, Relation, SetExpr,
+    SetId, Template, TemplatePart, Zone, MAX_VARS,
+};
+use crate::check::consteval::{Const, ConstEnv};
+use crate::check::geometry::{Geometry, GeometryError};
+use crate::check::Checked;
+use crate::syntax::ast::{
+    AssignOp, BinaryOp, Block, Expr, ExprKind, File, ItemKind, OptionType, PatternShape, RelItem,
+    StmtKind, TemplatePart as AstPart, UnaryOp,
+};
+
+/// A problem found only once the options are known (the checker validated the defaults).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct LowerError {
+    pub message: String,
+}
+
+fn err<T>(message: impl Into<String>) -> std::result::Result<T, LowerError> {
+    Err(LowerError {
+        message: message.into(),
+    })
+}
+
+type Result<T> = std::result::Result<T, LowerError>;
+
+/// Lowers a checked game for the given option values.
+///
+/// # Errors
+/// When the options produce an unusable board or a construct the runtime cannot run.
+pub fn lower(checked: &Checked, options: &ConstEnv) -> Result<Program> {
+    Lowerer::new(&checked.file, options)?.run()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Int,
+    Bool,
+    Cell,
+    Cells,
+    Player,
+    Word,
+    Text,
+}
+
+#[derive(Clone, Copy)]
+enum Sym<'a> {
+    IntConst(i64),
+    Word,
+    Player(u8),
+    Relation(u16),
+    Pattern(u16),
+    Zone(u16),
+    Piece(u8),
+    Counter { base: u16 },
+    Define(&'a Expr),
+}
+
+struct Lowerer<'a> {
+    file: &'a File,
+    env: &'a ConstEnv,
+    geo: Geometry,
+    syms: HashMap<&'a str, Sym<'a>>,
+    vectors: HashMap<&'a str, Vec<Vec<i64>>>,
+    prog: Program,
+    /// Turn variables: each name gets one slot for the whole program.
+    vars: HashMap<String, u8>,
+    next_var: u8,
+    /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
+    in_where: bool,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(file: &'a File, env: &'a ConstEnv) -> Result<Self> {
+        let Some(board) = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Board(b) => Some(b),
+            _ => None,
+        }) else {
+            return err("the game has no board");
+        };
+        let geo = Geometry::build(board, env).map_err(|e| LowerError {
+            message: match e {
+                GeometryError::Const(_) => "the board's ranges are not constant".to_string(),
+                GeometryError::DuplicateName { name, .. } => {
+                    format!("with these options two cells are named `{name}`")
+                }
+                GeometryError::TooManyCells { .. } => {
+                    "with these options the board has more than 256 cells".to_string()
+                }
+            },
+        })?;
+        if geo.is_empty() {
+            return err("with these options the board has no cells");
+        }
+        let axes = geo.axes.clone();
+        let coords: Vec<i32> = geo
+            .coords
+            .iter()
+            .flatten()
+            .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
+            .collect();
+        let names = geo.names.clone();
+        let n = geo.len();
+        let axis_tables = Board::build_axis_tables(axes.len(), &coords, n);
+        let options = crate::check::options::declared(file)
+            .map(|d| {
+                let v = match env.values.get(&d.name.name) {
+                    Some(Const::Int(v)) => v.to_string(),
+                    Some(Const::Word(w) | Const::Text(w)) => w.clone(),
+                    _ => String::new(),
+                };
+                (d.name.name.clone(), v)
+            })
+            .collect();
+        Ok(Lowerer {
+            file,
+            env,
+            geo,
+            syms: HashMap::new(),
+            vectors: HashMap::new(),
+            prog: Program {
+                name: String::new(),
+                players: Vec::new(),
+                board: Board {
+                    axes,
+                    axis_tables,
+                    names,
+                    coords,
+                    all: CellSet::first_n(n),
+                },
+                relations: Vec::new(),
+                patterns: Vec::new(),
+                zones: Vec::new(),
+                pieces: Vec::new(),
+                counters: Vec::new(),
+                sets: Vec::new(),
+                ints: Vec::new(),
+                bools: Vec::new(),
+                templates: Vec::new(),
+                setup: Code::default(),
+                turn: Code::default(),
+                no_moves: Code::default(),
+                distinct_blocks: 0,
+                options,
+            },
+            vars: HashMap::new(),
+            next_var: 0,
+            in_where: false,
+        })
+    }
+
+    fn run(mut self) -> Result<Program> {
+        self.declare()?;
+        let file = self.file;
+        for item in &file.items {
+            match &item.kind {
+                ItemKind::Setup(b) => self.prog.setup = self.code(b)?,
+                ItemKind::Turn(b) => self.prog.turn = self.code(b)?,
+                ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b)?,
+                _ => {}
+            }
+        }
+        if self.prog.no_moves.ops.is_empty() {
+            // Without `on no moves`, a player who cannot move ends the game drawn.
+            self.prog.no_moves = Code::new(vec![Op::Finish(Finish::Draw), Op::Done]);
+        }
+        if self.prog.setup.ops.is_empty() {
+            self.prog.setup = Code::new(vec![Op::Done]);
+        }
+        Ok(self.prog)
+    }
+
+    /// Resolves every declaration in file order (the checker guarantees names are unique).
+    fn declare(&mut self) -> Result<()> {
+        let file = self.file;
+        for item in &file.items {
+            match &item.kind {
+                ItemKind::Game { name, .. } => self.prog.name.clone_from(name),
+                ItemKind::Players(names) => {
+                    for (i, p) in names.iter().enumerate() {
+                        self.prog.players.push(p.name.clone());
+                        self.syms.insert(&p.name, Sym::Player(u8::try_from(i).unwrap_or(0)));
+                    }
+                }
+                ItemKind::Option(o) => {
+                    if let OptionType::Enum(words) = &o.ty {
+                        for w in words {
+                            self.syms.insert(&w.name, Sym::Word);
+                        }
+                    }
+                    let sym = match self.env.values.get(&o.name.name) {
+                        Some(Const::Int(v)) => Sym::IntConst(*v),
+                        _ => Sym::Word,
+                    };
+                    self.syms.insert(&o.name.name, sym);
+                }
+                ItemKind::Direction { name, vector } => {
+                    self.vectors
+                        .insert(&name.name, vec![vector.components.clone()]);
+                    self.relation_table(name.name.as_str())?;
+                }
+                ItemKind::Relation { name, members } => {
+                    let mut vs = Vec::new();
+                    for m in members {
+                        vs.extend(self.rel_vectors(m)?);
+                    }
+                    self.vectors.insert(&name.name, vs);
+                    self.relation_table(name.name.as_str())?;
+                }
+                ItemKind::Pattern { name, shape } => {
+                    let pattern = self.pattern(&name.name, shape)?;
+                    let id = self.prog.patterns.len();
+                    self.prog.patterns.push(pattern);
+                    self.syms.insert(&name.name, Sym::Pattern(id16(id)?));
+                }
+                ItemKind::Zone { name, cells } => {
+                    let id = self.set(cells)?;
+                    let SetExpr::Const(c) = self.prog.sets[id as usize] else {
+                        return err(format!("zone `{}` is not constant", name.name));
+                    };
+                    let z = self.prog.zones.len();
+                    self.prog.zones.push(Zone {
+                        name: name.name.clone(),
+                        cells: c,
+                    });
+                    self.syms.insert(&name.name, Sym::Zone(id16(z)?));
+                }
+                ItemKind::Piece { name, symbols } => {
+                    let k = self.prog.pieces.len();
+                    let mut syms: Vec<String> = symbols.iter().map(|(s, _)| s.clone()).collect();
+                    let initial = name.name.chars().next().unwrap_or('?');
+                    while syms.len() < 2 {
+                        syms.push(if syms.is_empty() {
+                            initial.to_uppercase().to_string()
+                        } else {
+                            initial.to_lowercase().to_string()
+                        });
+                    }
+                    self.prog.pieces.push(Piece {
+                        name: name.name.clone(),
+                        symbols: syms,
+                    });
+                    self.syms
+                        .insert(&name.name, Sym::Piece(u8::try_from(k).unwrap_or(0)));
+                }
+                ItemKind::Counter {
+                    name,
+                    per_player,
+                    init,
+                } => {
+                    let v = self.env.int(init).map_err(|_| LowerError {
+                        message: format!("the initial value of `{}` is not constant", name.name),
+                    })?;
+                    let initial = i32::try_from(v).unwrap_or(i32::MAX);
+                    let base = id16(self.prog.counters.len())?;
+                    if *per_player {
+                        for p in 0..2u8 {
+                            self.prog.counters.push(Counter {
+                                name: name.name.clone(),
+                                player: Some(p),
+                                initial,
+                            });
+                        }
+                    } else {
+                        self.prog.counters.push(Counter {
+                            name: name.name.clone(),
+                            player: None,
+                            initial,
+                        });
+                    }
+                    self.syms.insert(&name.name, Sym::Counter { base });
+                }
+                ItemKind::Define { name, expr } => {
+                    self.syms.insert(&name.name, Sym::Define(expr));
+                }
+                _ => {}
+            }
+        }
+        if self.prog.players.len() != 2 {
+            return err("a game needs exactly two players");
+        }
+        Ok(())
+    }
+
+    fn rel_vectors(&self, item: &RelItem) -> Result<Vec<Vec<i64>>> {
+        match item {
+            RelItem::Vector(v) => Ok(vec![v.components.clone()]),
+            RelItem::Name(n) => self
+                .vectors
+                .get(n.name.as_str())
+                .cloned()
+                .map_or_else(|| err(format!("unknown direction `{}`", n.name)), Ok),
+        }
+    }
+
+    fn relation_table(&mut self, name: &'a str) -> Result<()> {
+        let vectors = self.vectors.get(name).cloned().unwrap_or_default();
+        let masks = (0..self.geo.len())
+            .map(|c| {
+                let mut m = CellSet::EMPTY;
+                for v in &vectors {
+                    if let Some(t) = self.geo.offset(c, v) {
+                        m.insert(t);
+                    }
+                }
+                m
+            })
+            .collect();
+        let id = id16(self.prog.relations.len())?;
+        self.prog.relations.push(Relation {
+            name: name.to_string(),
+            masks,
+        });
+        self.syms.insert(name, Sym::Relation(id));
+        Ok(())
+    }
+
+    fn pattern(&self, name: &str, shape: &PatternShape) -> Result<Pattern> {
+        let n = self.geo.len();
+        let mut per_cell: Vec<Vec<CellSet>> = vec![Vec::new(); n];
+        let mut add = |inst: CellSet| {
+            for c in inst.iter() {
+                if !per_cell[c].contains(&inst) {
+                    per_cell[c].push(inst);
+                }
+            }
+        };
+        match shape {
+            PatternShape::Shape(vs) => {
+                for anchor in 0..n {
+                    let mut inst = CellSet::EMPTY;
+                    let mut whole = true;
+                    for v in vs {
+                        match self.geo.offset(anchor, &v.components) {
+                            Some(c) => inst.insert(c),
+                            None => whole = false,
+                        }
+                    }
+                    if whole {
+                        add(inst);
+                    }
+                }
+            }
+            PatternShape::Line(item) => {
+                let vs = self.rel_vectors(item)?;
+                for v in vs {
+                    let back: Vec<i64> = v.iter().map(|x| -x).collect();
+                    for start in 0..n {
+                        if self.geo.offset(start, &back).is_some() {
+                            continue; // not the first cell of its line
+                        }
+                        let mut inst = CellSet::EMPTY;
+                        let mut c = Some(start);
+                        while let Some(cell) = c {
+                            inst.insert(cell);
+                            c = self.geo.offset(cell, &v);
+                        }
+                        // A line of one cell is no line.
+                        if inst.len() >= 2 {
+                            add(inst);
+                        }
+                    }
+                }
+            }
+        }
+        let mut offsets = vec![0u32];
+        let mut instances = Vec::new();
+        for list in per_cell {
+            instances.extend(list);
+            offsets.push(u32::try_from(instances.len()).unwrap_or(u32::MAX));
+        }
+        Ok(Pattern {
+            name: name.to_string(),
+            offsets,
+            instances,
+        })
+    }
+
+    // ---- statements -------------------------------------------------------------------------
+
+    fn code(&mut self, block: &Block) -> Result<Code> {
+        let mut ops = Vec::new();
+        self.block(block, &mut ops)?;
+        ops.push(Op::Done);
+        Ok(Code::new(ops))
+    }
+
+    fn var(&mut self, name: &str) -> Result<u8> {
+        if let Some(v) = self.vars.get(name) {
+            return Ok(*v);
+        }
+        self.new_var(name)
+    }
+
+    fn new_var(&mut self, name: &str) -> Result<u8> {
+        if usize::from(self.next_var) >= MAX_VARS {
+            return err(format!(
+                "a turn may use at most {MAX_VARS} picked cells and repeats"
+            ));
+        }
+        let v = self.next_var;
+        self.next_var += 1;
+        self.vars.insert(name.to_string(), v);
+        Ok(v)
+    }
+
+    fn block(&mut self, block: &Block, ops: &mut Vec<Op>) -> Result<()> {
+        for stmt in &block.stmts {
+            match &stmt.kind {
+                StmtKind::Pick { var, from } => {
+                    let from = self.set(from)?;
+                    let var = self.var(&var.name)?;
+                    ops.push(Op::Pick { var, from });
+                }
+                StmtKind::Put { piece, owner, at } => {
+                    let Some(Sym::Piece(k)) = self.syms.get(piece.name.as_str()).copied() else {
+                        return err(format!("`{}` is not a piece", piece.name));
+                    };
+                    let owner = match owner {
+                        Some(o) => self.player(o)?,
+                        None => PlayerRef::Mover,
+                    };
+                    let at = self.cell(at)?;
+                    ops.push(Op::Put {
+                        code_base: 1 + 2 * k,
+                        owner,
+                        at,
+                    });
+                }
+                StmtKind::Remove { at } => {
+                    let at = self.cell(at)?;
+                    ops.push(Op::Remove { at });
+                }
+                StmtKind::Require(c) => {
+                    let c = self.bool(c)?;
+                    if !matches!(self.prog.bools[c as usize], BoolExpr::Const(true)) {
+                        ops.push(Op::Require(c));
+                    }
+                }
+                StmtKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let c = self.bool(cond)?;
+                    match self.prog.bools[c as usize] {
+                        BoolExpr::Const(true) => self.block(then, ops)?,
+                        BoolExpr::Const(false) => {
+                            if let Some(b) = otherwise {
+                                self.block(b, ops)?;
+                            }
+                        }
+                        _ => {
+                            let unless = ops.len();
+                            ops.push(Op::Unless { cond: c, target: 0 });
+                            self.block(then, ops)?;
+                            if let Some(b) = otherwise {
+                                let jump = ops.len();
+                                ops.push(Op::Jump(0));
+                                let else_start = pc(ops.len())?;
+                                ops[unless] = Op::Unless {
+                                    cond: c,
+                                    target: else_start,
+                                };
+                                self.block(b, ops)?;
+                                ops[jump] = Op::Jump(pc(ops.len())?);
+                            } else {
+                                ops[unless] = Op::Unless {
+                                    cond: c,
+                                    target: pc(ops.len())?,
+                                };
+                            }
+                        }
+                    }
+                }
+                StmtKind::Either(blocks) | StmtKind::First(blocks) => {
+                    let first = matches!(stmt.kind, StmtKind::First(_));
+                    let at = ops.len();
+                    ops.push(Op::Jump(0));
+                    let mut starts = Vec::new();
+                    let mut jumps = Vec::new();
+                    for b in blocks {
+                        starts.push(pc(ops.len())?);
+                        self.block(b, ops)?;
+                        jumps.push(ops.len());
+                        ops.push(Op::Jump(0));
+                    }
+                    let join = pc(ops.len())?;
+                    for j in jumps {
+                        ops[j] = Op::Jump(join);
+                    }
+                    ops[at] = if first {
+                        Op::First(starts)
+                    } else {
+                        Op::Either(starts)
+                    };
+                }
+                StmtKind::Repeat { min, max, body, .. } => {
+                    let var = self.new_var(&format!("#repeat{}", ops.len()))?;
+                    let (Ok(min), Ok(max)) = (u8::try_from(*min), u8::try_from(*max)) else {
+                        return err("a repeat may run at most 255 times");
+                    };
+                    ops.push(Op::RepeatStart { var });
+                    let check = ops.len();
+                    ops.push(Op::Jump(0));
+                    self.block(body, ops)?;
+                    ops.push(Op::RepeatNext {
+                        var,
+                        check: pc(check)?,
+                    });
+                    ops[check] = Op::RepeatCheck {
+                        var,
+                        min,
+                        max,
+                        exit: pc(ops.len())?,
+                    };
+                }
+                StmtKind::Distinct(body) => {
+                    let block = u8::try_from(self.prog.distinct_blocks)
+                        .map_err(|_| LowerError {
+                            message: "too many distinct blocks".into(),
+                        })?;
+                    self.prog.distinct_blocks += 1;
+                    ops.push(Op::DistinctStart { block });
+                    self.block(body, ops)?;
+                    ops.push(Op::DistinctEnd { block });
+                }
+                StmtKind::Write(t) => {
+                    let mut parts = Vec::new();
+                    for p in &t.parts {
+                        parts.push(match p {
+                            AstPart::Text(s) => TemplatePart::Text(s.clone()),
+                            AstPart::Hole(e) => self.template_part(e)?,
+                        });
+                    }
+                    let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
+                    self.prog.templates.push(Template { parts });
+                    ops.push(Op::Write(id));
+                }
+                StmtKind::Win(p) => {
+                    let p = self.player(p)?;
+                    ops.push(Op::Finish(Finish::Win(p)));
+                }
+                StmtKind::Lose(p) => {
+                    let p = self.player(p)?;
+                    ops.push(Op::Finish(Finish::Lose(p)));
+                }
+                StmtKind::Draw => ops.push(Op::Finish(Finish::Draw)),
+                StmtKind::Assign {
+                    target,
+                    index,
+                    op,
+                    value,
+                } => {
+                    let Some(Sym::Counter { base, .. }) = self.syms.get(target.name.as_str()).copied()
+                    else {
+                        return err(format!("`{}` is not a counter", target.name));
+                    };
+                    let slot = match index {
+                        Some(i) => AssignSlot::PerPlayer {
+                            base,
+                            player: self.player(i)?,
+                        },
+                        None => AssignSlot::Global(base),
+                    };
+                    let value = self.int(value)?;
+                    let op = match op {
+                        AssignOp::Set => AssignKind::Set,
+                        AssignOp::Add => AssignKind::Add,
+                        AssignOp::Sub => AssignKind::Sub,
+                    };
+                    ops.push(Op::Assign { slot, op, value });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {
+        if let ExprKind::Call { func, args } = &e.kind {
+            if func.name == "letter" && args.len() == 1 {
+                return Ok(TemplatePart::Letter(self.int(&args[0])?));
+            }
+        }
+        Ok(match self.ty(e)? {
+            Ty::Cell => TemplatePart::Cell(self.cell(e)?),
+            Ty::Int => TemplatePart::Int(self.int(e)?),
+            Ty::Player => TemplatePart::Player(self.player(e)?),
+            _ => match self.env.eval(e) {
+                Ok(Const::Word(w) | Const::Text(w)) => TemplatePart::Text(w),
+                _ => return err("this value cannot be written"),
+            },
+        })
+    }
+
+    // ---- expressions ------------------------------------------------------------------------
+
+    fn ty(&self, e: &Expr) -> Result<Ty> {
+        Ok(match &e.kind {
+            ExprKind::Int(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => Ty::Int,
+            ExprKind::Name(n) => {
+                let name = n.name.as_str();
+                if self.vars.contains_key(name) {
+                    return Ok(Ty::Cell);
+                }
+                if self.in_where && self.geo.axes.iter().any(|a| a == name) {
+                    return Ok(Ty::Int);
+                }
+                match self.syms.get(name) {
+                    Some(Sym::IntConst(_) | Sym::Counter { .. }) => Ty::Int,
+                    Some(Sym::Word) => Ty::Word,
+                    Some(Sym::Player(_)) => Ty::Player,
+                    Some(Sym::Zone(_)) => Ty::Cells,
+                    Some(Sym::Define(d)) => self.ty(d)?,
+                    Some(_) => return err(format!("`{name}` is not a value")),
+                    None => match name {
+                        "empty" | "occupied" | "own" | "enemy" | "cells" => Ty::Cells,
+                        "mover" | "opponent" => Ty::Player,
+                        _ if self.geo.by_name.contains_key(name) => Ty::Cell,
+                        // A turn variable used before its pick in program order.
+                        _ => Ty::Cell,
+                    },
+                }
+            }
+            ExprKind::Call { func, .. } => match func.name.as_str() {
+                "completes" => Ty::Bool,
+                "count" => Ty::Int,
+                "letter" => Ty::Text,
+                "owner" => Ty::Player,
+                _ => Ty::Cells,
+            },
+            ExprKind::CellSet(_) => Ty::Cells,
+            ExprKind::Unary { op, .. } => match op {
+                UnaryOp::Not => Ty::Bool,
+                UnaryOp::Neg => Ty::Int,
+            },
+            ExprKind::Binary { op, lhs, .. } => match op {
+                BinaryOp::Where | BinaryOp::Union | BinaryOp::Inter => Ty::Cells,
+                BinaryOp::Sub => {
+                    if self.ty(lhs)? == Ty::Int {
+                        Ty::Int
+                    } else {
+                        Ty::Cells
+                    }
+                }
+                BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Ty::Int,
+                _ => Ty::Bool,
+            },
+        })
+    }
+
+    fn push_set(&mut self, s: SetExpr) -> SetId {
+        self.prog.sets.push(s);
+        u16::try_from(self.prog.sets.len() - 1).unwrap_or(u16::MAX)
+    }
+
+    fn push_int(&mut self, i: IntExpr) -> IntId {
+        self.prog.ints.push(i);
+        u16::try_from(self.prog.ints.len() - 1).unwrap_or(u16::MAX)
+    }
+
+    fn push_bool(&mut self, b: BoolExpr) -> BoolId {
+        self.prog.bools.push(b);
+        u16::try_from(self.prog.bools.len() - 1).unwrap_or(u16::MAX)
+    }
+
+    fn const_set(&self, id: SetId) -> Option<CellSet> {
+        match self.prog.sets[id as usize] {
+            SetExpr::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, e: &Expr) -> Result<SetId> {
+        let all = self.prog.board.all;
+        let s = match &e.kind {
+            ExprKind::Name(n) => {
+                let name = n.name.as_str();
+                if self.vars.contains_key(name) {
+                    let c = self.cell(e)?;
+                    return Ok(self.push_set(SetExpr::Single(c)));
+                }
+                match self.syms.get(name).copied() {
+                    Some(Sym::Zone(z)) => SetExpr::Const(self.prog.zones[z as usize].cells),
+                    Some(Sym::Define(d)) => return self.set(d),
+                    Some(_) => return err(format!("`{name}` is not a set of cells")),
+                    None => match name {
+                        "empty" => SetExpr::Empty,
+                        "occupied" => SetExpr::Occupied,
+                        "own" => SetExpr::PlayerPieces(PlayerRef::Mover),
+                        "enemy" => SetExpr::PlayerPieces(PlayerRef::Opponent),
+                        "cells" => SetExpr::Const(all),
+                        _ => {
+                            let c = self.cell(e)?;
+                            return Ok(self.push_set(SetExpr::Single(c)));
+                        }
+                    },
+                }
+            }
+            ExprKind::CellSet(items) => {
+                let mut acc = self.push_set(SetExpr::Const(CellSet::EMPTY));
+                for item in items {
+                    let s = self.set(item)?;
+                    acc = self.union(acc, s);
+                }
+                return Ok(acc);
+            }
+            ExprKind::Call { func, args } => {
+                let rel = |this: &Self, i: usize| -> Result<u16> {
+                    match args.get(i).map(|a| &a.kind) {
+                        Some(ExprKind::Name(n)) => match this.syms.get(n.name.as_str()) {
+                            Some(Sym::Relation(r)) => Ok(*r),
+                            _ => err(format!("`{}` is not a relation", n.name)),
+                        },
+                        _ => err(format!("`{}` expects a relation", func.name)),
+                    }
+                };
+                let arg = |i: usize| {
+                    args.get(i).map_or_else(
+                        || err(format!("`{}` is missing an argument", func.name)),
+                        Ok,
+                    )
+                };
+                match func.name.as_str() {
+                    "pieces" => {
+                        let Some(ExprKind::Name(k)) = args.first().map(|a| &a.kind) else {
+                            return err("`pieces` expects a piece");
+                        };
+                        let Some(Sym::Piece(kind)) = self.syms.get(k.name.as_str()).copied() else {
+                            return err(format!("`{}` is not a piece", k.name));
+                        };
+                        let code = 1 + 2 * kind;
+                        if let Some(p) = args.get(1) {
+                            let player = self.player(p)?;
+                            SetExpr::Pieces { code, player }
+                        } else {
+                            let a = self.push_set(SetExpr::Pieces {
+                                code,
+                                player: PlayerRef::Const(0),
+                            });
+                            let b = self.push_set(SetExpr::Pieces {
+                                code,
+                                player: PlayerRef::Const(1),
+                            });
+                            SetExpr::Union(a, b)
+                        }
+                    }
+                    f @ ("all" | "none" | "any" | "step") => {
+                        let relation = rel(self, 0)?;
+                        let of = self.set(arg(1)?)?;
+                        match f {
+                            "all" => SetExpr::All { relation, of },
+                            "none" => SetExpr::None { relation, of },
+                            "any" => SetExpr::Any { relation, of },
+                            _ => SetExpr::Step { relation, of },
+                        }
+                    }
+                    other => return err(format!("`{other}` does not give a set of cells")),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::Union => {
+                    let (a, b) = (self.set(lhs)?, self.set(rhs)?);
+                    return Ok(self.union(a, b));
+                }
+                BinaryOp::Inter | BinaryOp::Sub => {
+                    let (a, b) = (self.set(lhs)?, self.set(rhs)?);
+                    if let (Some(x), Some(y)) = (self.const_set(a), self.const_set(b)) {
+                        SetExpr::Const(if *op == BinaryOp::Inter { x & y } else { x - y })
+                    } else if *op == BinaryOp::Inter {
+                        // Cheap operand first: it narrows the cells the costly one must test.
+                        if self.set_cost(a) > self.set_cost(b) {
+                            SetExpr::Inter(b, a)
+                        } else {
+                            SetExpr::Inter(a, b)
+                        }
+                    } else {
+                        SetExpr::Diff(a, b)
+                    }
+                }
+                BinaryOp::Where => {
+                    let base = self.set(lhs)?;
+                    let outer = self.in_where;
+                    self.in_where = true;
+                    let cond = self.bool(rhs);
+                    self.in_where = outer;
+                    let cond = cond?;
+                    match (&self.prog.bools[cond as usize], self.const_set(base)) {
+                        (BoolExpr::Const(true), _) => return Ok(base),
+                        (BoolExpr::Const(false), _) => SetExpr::Const(CellSet::EMPTY),
+                        (_, Some(cells)) if self.candidate_only(cond) => {
+                            // A filter on coordinates alone is decided now, cell by cell.
+                            let mut out = CellSet::EMPTY;
+                            for c in cells.iter() {
+                                if self.eval_static_bool(cond, c) {
+                                    out.insert(c);
+                                }
+                            }
+                            SetExpr::Const(out)
+                        }
+                        _ => match self.axis_filter(cond) {
+                            Some(filter) => {
+                                let f = self.push_set(filter);
+                                if matches!(self.prog.sets[base as usize], SetExpr::Const(c) if c == self.prog.board.all) {
+                                    return Ok(f);
+                                }
+                                SetExpr::Inter(f, base)
+                            }
+                            None => SetExpr::Where { base, cond },
+                        },
+                    }
+                }
+                _ => return err(format!("`{}` does not give a set of cells", op.symbol())),
+            },
+            _ => {
+                let c = self.cell(e)?;
+                SetExpr::Single(c)
+            }
+        };
+        Ok(self.push_set(s))
+    }
+
+    /// A `where` condition `axis <op> value` (or mirrored) with a value that does not depend on
+    /// the candidate becomes a table lookup.
+    fn axis_filter(&mut self, cond: BoolId) -> Option<SetExpr> {
+        let BoolExpr::Cmp { op, lhs, rhs } = self.prog.bools[cond as usize].clone() else {
+            return None;
+        };
+        let axis_of = |i: IntId, this: &Self| match this.prog.ints[i as usize] {
+            IntExpr::Axis {
+                cell: CellRef::Candidate,
+                axis,
+            } => Some(axis),
+            _ => None,
+        };
+        let free = |i: IntId, this: &Self| !this.int_mentions_candidate(i);
+        if let Some(axis) = axis_of(lhs, self) {
+            if free(rhs, self) {
+                return Some(SetExpr::AxisCmp { axis, op, value: rhs });
+            }
+        }
+        if let Some(axis) = axis_of(rhs, self) {
+            if free(lhs, self) {
+                let mirrored = match op {
+                    CmpOp::Lt => CmpOp::Gt,
+                    CmpOp::Le => CmpOp::Ge,
+                    CmpOp::Gt => CmpOp::Lt,
+                    CmpOp::Ge => CmpOp::Le,
+                    other => other,
+                };
+                return Some(SetExpr::AxisCmp {
+                    axis,
+                    op: mirrored,
+                    value: lhs,
+                });
+            }
+        }
+        None
+    }
+
+    fn int_mentions_candidate(&self, i: IntId) -> bool {
+        match &self.prog.ints[i as usize] {
+            IntExpr::Axis { cell, .. } => *cell == CellRef::Candidate,
+            IntExpr::Neg(x) => self.int_mentions_candidate(*x),
+            IntExpr::Bin { lhs, rhs, .. } => {
+                self.int_mentions_candidate(*lhs) || self.int_mentions_candidate(*rhs)
+            }
+            IntExpr::Count(_) => true,
+            _ => false,
+        }
+    }
+
+    /// A rough cost of evaluating a set: per-cell tests cost more than bitset lookups.
+    fn set_cost(&self, id: SetId) -> u32 {
+        match &self.prog.sets[id as usize] {
+            SetExpr::Union(a, b) | SetExpr::Inter(a, b) | SetExpr::Diff(a, b) => {
+                self.set_cost(*a) + self.set_cost(*b)
+            }
+            SetExpr::All { of, .. }
+            | SetExpr::None { of, .. }
+            | SetExpr::Any { of, .. }
+            | SetExpr::Step { of, .. } => 10 + self.set_cost(*of),
+            SetExpr::Where { base, .. } => 20 + self.set_cost(*base),
+            _ => 1,
+        }
+    }
+
+    fn union(&mut self, a: SetId, b: SetId) -> SetId {
+        if let (Some(x), Some(y)) = (self.const_set(a), self.const_set(b)) {
+            self.push_set(SetExpr::Const(x | y))
+        } else {
+            self.push_set(SetExpr::Union(a, b))
+        }
+    }
+
+    /// Whether a condition reads nothing but constants and the candidate's coordinates.
+    fn candidate_only(&self, b: BoolId) -> bool {
+        match &self.prog.bools[b as usize] {
+            BoolExpr::Const(_) => true,
+            BoolExpr::Not(x) => self.candidate_only(*x),
+            BoolExpr::And(x, y) | BoolExpr::Or(x, y) => {
+                self.candidate_only(*x) && self.candidate_only(*y)
+            }
+            BoolExpr::Cmp { lhs, rhs, .. } => self.int_candidate_only(*lhs) && self.int_candidate_only(*rhs),
+            _ => false,
+        }
+    }
+
+    fn int_candidate_only(&self, i: IntId) -> bool {
+        match &self.prog.ints[i as usize] {
+            IntExpr::Const(_) => true,
+            IntExpr::Axis { cell, .. } => *cell == CellRef::Candidate,
+            IntExpr::Neg(x) => self.int_candidate_only(*x),
+            IntExpr::Bin { lhs, rhs, .. } => {
+                self.int_candidate_only(*lhs) && self.int_candidate_only(*rhs)
+            }
+            _ => false,
+        }
+    }
+
+    fn eval_static_bool(&self, b: BoolId, cand: usize) -> bool {
+        match &self.prog.bools[b as usize] {
+            BoolExpr::Const(v) => *v,
+            BoolExpr::Not(x) => !self.eval_static_bool(*x, cand),
+            BoolExpr::And(x, y) => self.eval_static_bool(*x, cand) && self.eval_static_bool(*y, cand),
+            BoolExpr::Or(x, y) => self.eval_static_bool(*x, cand) || self.eval_static_bool(*y, cand),
+            BoolExpr::Cmp { op, lhs, rhs } => {
+                let (a, b) = (self.eval_static_int(*lhs, cand), self.eval_static_int(*rhs, cand));
+                compare(*op, a, b)
+            }
+            _ => false,
+        }
+    }
+
+    fn eval_static_int(&self, i: IntId, cand: usize) -> i32 {
+        match &self.prog.ints[i as usize] {
+            IntExpr::Const(v) => *v,
+            IntExpr::Axis { axis, .. } => self.prog.board.coord(cand, usize::from(*axis)),
+            IntExpr::Neg(x) => self.eval_static_int(*x, cand).wrapping_neg(),
+            IntExpr::Bin { op, lhs, rhs } => int_op(
+                *op,
+                self.eval_static_int(*lhs, cand),
+                self.eval_static_int(*rhs, cand),
+            ),
+            _ => 0,
+        }
+    }
+
+    fn cell(&mut self, e: &Expr) -> Result<CellRef> {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                let name = n.name.as_str();
+                if let Some(Sym::Define(d)) = self.syms.get(name).copied() {
+                    return self.cell(d);
+                }
+                if let Some(&c) = self.geo.by_name.get(name) {
+                    if !self.vars.contains_key(name) {
+                        return Ok(CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)));
+                    }
+                }
+                Ok(CellRef::Var(self.var(name)?))
+            }
+            _ => err("only a picked cell or a cell name can be used here"),
+        }
+    }
+
+    fn player(&mut self, e: &Expr) -> Result<PlayerRef> {
+        match &e.kind {
+            ExprKind::Name(n) => match (n.name.as_str(), self.syms.get(n.name.as_str()).copied()) {
+                (_, Some(Sym::Player(p))) => Ok(PlayerRef::Const(p)),
+                (_, Some(Sym::Define(d))) => self.player(d),
+                ("mover", None) => Ok(PlayerRef::Mover),
+                ("opponent", None) => Ok(PlayerRef::Opponent),
+                (name, _) => err(format!("`{name}` is not a player")),
+            },
+            ExprKind::Call { func, args } if func.name == "owner" && args.len() == 1 => {
+                Ok(PlayerRef::Owner(self.cell(&args[0])?))
+            }
+            _ => err("expected a player"),
+        }
+    }
+
+    fn int(&mut self, e: &Expr) -> Result<IntId> {
+        if let Ok(Const::Int(v)) = self.env.eval(e) {
+            if !self.mentions_runtime_name(e) {
+                return Ok(self.push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
+            }
+        }
+        let i = match &e.kind {
+            ExprKind::Int(v) => IntExpr::Const(i32::try_from(*v).unwrap_or(i32::MAX)),
+            ExprKind::Name(n) => {
+                let name = n.name.as_str();
+                if self.in_where && !self.vars.contains_key(name) {
+                    if let Some(axis) = self.geo.axes.iter().position(|a| a == name) {
+                        return Ok(self.push_int(IntExpr::Axis {
+                            cell: CellRef::Candidate,
+                            axis: u8::try_from(axis).unwrap_or(0),
+                        }));
+                    }
+                }
+                match self.syms.get(name).copied() {
+                    Some(Sym::IntConst(v)) => IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX)),
+                    Some(Sym::Counter { base, .. }) => IntExpr::Counter(base),
+                    Some(Sym::Define(d)) => return self.int(d),
+                    _ => return err(format!("`{name}` is not a number")),
+                }
+            }
+            ExprKind::Field { base, field } => {
+                let cell = self.cell(base)?;
+                let Some(axis) = self.geo.axes.iter().position(|a| *a == field.name) else {
+                    return err(format!("the board has no axis `{}`", field.name));
+                };
+                IntExpr::Axis {
+                    cell,
+                    axis: u8::try_from(axis).unwrap_or(0),
+                }
+            }
+            ExprKind::Index { base, index } => {
+                let ExprKind::Name(n) = &base.kind else {
+                    return err("only a per-player counter can be indexed");
+                };
+                let Some(Sym::Counter { base, .. }) = self.syms.get(n.name.as_str()).copied() else {
+                    return err(format!("`{}` is not a counter", n.name));
+                };
+                IntExpr::PlayerCounter {
+                    base,
+                    player: self.player(index)?,
+                }
+            }
+            ExprKind::Call { func, args } if func.name == "count" && args.len() == 1 => {
+                IntExpr::Count(self.set(&args[0])?)
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => IntExpr::Neg(self.int(operand)?),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let op = match op {
+                    BinaryOp::Add => IntOp::Add,
+                    BinaryOp::Sub => IntOp::Sub,
+                    BinaryOp::Mul => IntOp::Mul,
+                    BinaryOp::Div => IntOp::Div,
+                    BinaryOp::Rem => IntOp::Rem,
+                    _ => return err("expected a number"),
+                };
+                let (lhs, rhs) = (self.int(lhs)?, self.int(rhs)?);
+                IntExpr::Bin { op, lhs, rhs }
+            }
+            _ => return err("expected a number"),
+        };
+        Ok(self.push_int(i))
+    }
+
+    /// Whether a name in the expression means something else than its option value here
+    /// (a turn variable or, inside `where`, an axis).
+    fn mentions_runtime_name(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                self.vars.contains_key(&n.name)
+                    || (self.in_where && self.geo.axes.iter().any(|a| *a == n.name))
+            }
+            ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.mentions_runtime_name(lhs) || self.mentions_runtime_name(rhs)
+            }
+            ExprKind::Call { args, .. } => args.iter().any(|a| self.mentions_runtime_name(a)),
+            _ => true,
+        }
+    }
+
+    fn bool(&mut self, e: &Expr) -> Result<BoolId> {
+        if !self.mentions_runtime_name(e) {
+            if let Ok(Const::Bool(v)) = self.env.eval(e) {
+                return Ok(self.push_bool(BoolExpr::Const(v)));
+            }
+        }
+        let b = match &e.kind {
+            ExprKind::Name(n) => match self.syms.get(n.name.as_str()).copied() {
+                Some(Sym::Define(d)) => return self.bool(d),
+                _ => return err(format!("`{}` is not a condition", n.name)),
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                operand,
+            } => {
+                let x = self.bool(operand)?;
+                match self.prog.bools[x as usize] {
+                    BoolExpr::Const(v) => BoolExpr::Const(!v),
+                    _ => BoolExpr::Not(x),
+                }
+            }
+            ExprKind::Call { func, args } if func.name == "completes" && args.len() == 3 => {
+                let ExprKind::Name(p) = &args[0].kind else {
+                    return err("`completes` expects a pattern");
+                };
+                let Some(Sym::Pattern(pattern)) = self.syms.get(p.name.as_str()).copied() else {
+                    return err(format!("`{}` is not a pattern", p.name));
+                };
+                let cell = self.cell(&args[1])?;
+                let set = self.set(&args[2])?;
+                BoolExpr::Completes { pattern, cell, set }
+            }
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let a = self.bool(lhs)?;
+                    let b = self.bool(rhs)?;
+                    let and = *op == BinaryOp::And;
+                    match (&self.prog.bools[a as usize], &self.prog.bools[b as usize]) {
+                        (BoolExpr::Const(x), _) if *x != and => BoolExpr::Const(*x),
+                        (BoolExpr::Const(_), _) => return Ok(b),
+                        (_, BoolExpr::Const(y)) if *y != and => BoolExpr::Const(*y),
+                        (_, BoolExpr::Const(_)) => return Ok(a),
+                        _ if and => BoolExpr::And(a, b),
+                        _ => BoolExpr::Or(a, b),
+                    }
+                }
+                BinaryOp::In => {
+                    let cell = self.cell(lhs)?;
+                    let set = self.set(rhs)?;
+                    BoolExpr::In { cell, set }
+                }
+                BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt
+                | BinaryOp::Ge => {
+                    let cmp = match op {
+                        BinaryOp::Eq => CmpOp::Eq,
+                        BinaryOp::Ne => CmpOp::Ne,
+                        BinaryOp::Lt => CmpOp::Lt,
+                        BinaryOp::Le => CmpOp::Le,
+                        BinaryOp::Gt => CmpOp::Gt,
+                        _ => CmpOp::Ge,
+                    };
+                    let eq = cmp == CmpOp::Eq;
+                    match self.ty(lhs)? {
+                        Ty::Cell => BoolExpr::CellEq {
+                            eq,
+                            lhs: self.cell(lhs)?,
+                            rhs: self.cell(rhs)?,
+                        },
+                        Ty::Player => BoolExpr::PlayerEq {
+                            eq,
+                            lhs: self.player(lhs)?,
+                            rhs: self.player(rhs)?,
+                        },
+                        _ => {
+                            let (l, r) = (self.int(lhs)?, self.int(rhs)?);
+                            match (&self.prog.ints[l as usize], &self.prog.ints[r as usize]) {
+                                (IntExpr::Const(x), IntExpr::Const(y)) => {
+                                    BoolExpr::Const(compare(cmp, *x, *y))
+                                }
+                                _ => BoolExpr::Cmp {
+                                    op: cmp,
+                                    lhs: l,
+                                    rhs: r,
+                                },
+                            }
+                        }
+                    }
+                }
+                _ => return err("expected a condition"),
+            },
+            _ => return err("expected a condition"),
+        };
+        Ok(self.push_bool(b))
+    }
+}
+
+/// Compares two integers.
+#[must_use]
+pub fn compare(op: CmpOp, a: i32, b: i32) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }
+}
+
+/// Integer arithmetic with floor division; division by zero gives zero.
+#[must_use]
+pub fn int_op(op: IntOp, a: i32, b: i32) -> i32 {
+    match op {
+        IntOp::Add => a.wrapping_add(b),
+        IntOp::Sub => a.wrapping_sub(b),
+        IntOp::Mul => a.wrapping_mul(b),
+        IntOp::Div => a.checked_div_euclid(b).unwrap_or(0),
+        IntOp::Rem => a.checked_rem_euclid(b).unwrap_or(0),
+    }
+}
+
+fn id16(n: usize) -> Result<u16> {
+    u16::try_from(n).map_err(|_| LowerError {
+        message: "too many declarations".into(),
+    })
+}
+
+fn pc(n: usize) -> Result<u32> {
+    u32::try_from(n).map_err(|_| LowerError {
+        message: "the turn program is too long".into(),
+    })
+}

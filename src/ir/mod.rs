@@ -1,0 +1,366 @@
+//! Stage 3: the move-table IR. Dense tables indexed by cell id and a small bytecode for the turn
+//! program. Names survive only for printing; move generation never looks at a string.
+
+mod cellset;
+pub mod dump;
+pub mod lower;
+
+pub use cellset::{CellIter, CellSet};
+pub use lower::{lower, LowerError};
+
+/// Index of a cell, in declaration order.
+pub type Cell = usize;
+
+/// The most turn variables (picked cells and loop counters) a program may use.
+pub const MAX_VARS: usize = 16;
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub players: Vec<String>,
+    pub board: Board,
+    /// Neighbour tables, one per relation or direction.
+    pub relations: Vec<Relation>,
+    pub patterns: Vec<Pattern>,
+    pub zones: Vec<Zone>,
+    pub pieces: Vec<Piece>,
+    /// Counter slots; a per-player counter takes one slot per player.
+    pub counters: Vec<Counter>,
+    pub sets: Vec<SetExpr>,
+    pub ints: Vec<IntExpr>,
+    pub bools: Vec<BoolExpr>,
+    pub templates: Vec<Template>,
+    pub setup: Code,
+    pub turn: Code,
+    pub no_moves: Code,
+    /// How many `distinct` blocks the turn program has (each needs a seen-set).
+    pub distinct_blocks: usize,
+    /// Options as resolved for this program, for display.
+    pub options: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub axes: Vec<String>,
+    pub names: Vec<String>,
+    /// `coords[cell * axes + axis]`
+    pub coords: Vec<i32>,
+    pub all: CellSet,
+    /// Per axis: the lowest coordinate and `at_most[k]` = cells whose coordinate is at most
+    /// `lowest + k`, so coordinate comparisons are two table lookups.
+    pub axis_tables: Vec<(i32, Vec<CellSet>)>,
+}
+
+impl Board {
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn coord(&self, cell: Cell, axis: usize) -> i32 {
+        self.coords[cell * self.axes.len() + axis]
+    }
+
+    /// Builds [`Board::axis_tables`] from the coordinates.
+    #[must_use]
+    pub fn build_axis_tables(axes: usize, coords: &[i32], cells: usize) -> Vec<(i32, Vec<CellSet>)> {
+        (0..axes)
+            .map(|a| {
+                let values = (0..cells).map(|c| coords[c * axes + a]);
+                let lo = values.clone().min().unwrap_or(0);
+                let hi = values.max().unwrap_or(0);
+                let mut at_most = Vec::new();
+                let mut acc = CellSet::EMPTY;
+                for v in lo..=hi {
+                    for c in 0..cells {
+                        if coords[c * axes + a] == v {
+                            acc.insert(c);
+                        }
+                    }
+                    at_most.push(acc);
+                }
+                (lo, at_most)
+            })
+            .collect()
+    }
+
+    /// Cells whose coordinate `v_c` on `axis` is at most `v`.
+    #[inline]
+    #[must_use]
+    pub fn at_most(&self, axis: usize, v: i32) -> CellSet {
+        let (lo, table) = &self.axis_tables[axis];
+        if v < *lo {
+            return CellSet::EMPTY;
+        }
+        let k = (i64::from(v) - i64::from(*lo)) as usize;
+        table.get(k).copied().unwrap_or(self.all)
+    }
+
+    /// Cells whose coordinate on `axis` compares with `v` by `op`.
+    #[inline]
+    #[must_use]
+    pub fn axis_cmp(&self, axis: usize, op: CmpOp, v: i32) -> CellSet {
+        let le = |x: i32| self.at_most(axis, x);
+        match op {
+            CmpOp::Le => le(v),
+            CmpOp::Lt => le(v.saturating_sub(1)),
+            CmpOp::Gt => self.all - le(v),
+            CmpOp::Ge => self.all - le(v.saturating_sub(1)),
+            CmpOp::Eq => le(v) - le(v.saturating_sub(1)),
+            CmpOp::Ne => self.all - (le(v) - le(v.saturating_sub(1))),
+        }
+    }
+}
+
+/// For each cell, the cells one step away along the relation's vectors.
+#[derive(Clone, Debug)]
+pub struct Relation {
+    pub name: String,
+    pub masks: Vec<CellSet>,
+}
+
+/// For each cell, the instances of the pattern that contain it.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pub name: String,
+    /// `instances[offsets[c]..offsets[c + 1]]` contain cell `c`.
+    pub offsets: Vec<u32>,
+    pub instances: Vec<CellSet>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Zone {
+    pub name: String,
+    pub cells: CellSet,
+}
+
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub name: String,
+    /// One display symbol per player.
+    pub symbols: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Counter {
+    pub name: String,
+    /// Which player this slot belongs to, for per-player counters.
+    pub player: Option<u8>,
+    pub initial: i32,
+}
+
+pub type SetId = u16;
+pub type IntId = u16;
+pub type BoolId = u16;
+
+/// Where a cell value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellRef {
+    Var(u8),
+    Const(u8),
+    /// The cell being tested by a `where` filter.
+    Candidate,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerRef {
+    Mover,
+    Opponent,
+    Const(u8),
+    Owner(CellRef),
+}
+
+#[derive(Clone, Debug)]
+pub enum SetExpr {
+    Const(CellSet),
+    Empty,
+    Occupied,
+    PlayerPieces(PlayerRef),
+    Pieces { code: u8, player: PlayerRef },
+    Single(CellRef),
+    Union(SetId, SetId),
+    Inter(SetId, SetId),
+    Diff(SetId, SetId),
+    /// Cells whose neighbours along the relation all lie in the set.
+    All { relation: u16, of: SetId },
+    /// Cells with no neighbour along the relation in the set.
+    None { relation: u16, of: SetId },
+    /// Cells with some neighbour along the relation in the set.
+    Any { relation: u16, of: SetId },
+    /// Every neighbour along the relation of the set's cells.
+    Step { relation: u16, of: SetId },
+    Where { base: SetId, cond: BoolId },
+    /// Cells whose coordinate on `axis` compares with `value` by `op` (a table lookup).
+    AxisCmp { axis: u8, op: CmpOp, value: IntId },
+}
+
+#[derive(Clone, Debug)]
+pub enum IntExpr {
+    Const(i32),
+    Counter(u16),
+    /// A per-player counter: `base` is the slot of player 0.
+    PlayerCounter { base: u16, player: PlayerRef },
+    Axis { cell: CellRef, axis: u8 },
+    Count(SetId),
+    Neg(IntId),
+    Bin { op: IntOp, lhs: IntId, rhs: IntId },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug)]
+pub enum BoolExpr {
+    Const(bool),
+    Not(BoolId),
+    And(BoolId, BoolId),
+    Or(BoolId, BoolId),
+    Cmp { op: CmpOp, lhs: IntId, rhs: IntId },
+    CellEq { eq: bool, lhs: CellRef, rhs: CellRef },
+    PlayerEq { eq: bool, lhs: PlayerRef, rhs: PlayerRef },
+    In { cell: CellRef, set: SetId },
+    Completes { pattern: u16, cell: CellRef, set: SetId },
+}
+
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+}
+
+#[derive(Clone, Debug)]
+pub enum TemplatePart {
+    Text(String),
+    Cell(CellRef),
+    Int(IntId),
+    Player(PlayerRef),
+    Letter(IntId),
+}
+
+/// How a `win`, `lose` or `draw` statement ends the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    Win(PlayerRef),
+    Lose(PlayerRef),
+    Draw,
+}
+
+/// One instruction of a turn program. Choice points (`Pick`, `Either`, `Repeat` when both ways
+/// are open) add one decision byte to the move.
+#[derive(Clone, Debug)]
+pub enum Op {
+    Pick { var: u8, from: SetId },
+    Put { code_base: u8, owner: PlayerRef, at: CellRef },
+    Remove { at: CellRef },
+    Require(BoolId),
+    /// Jump to `target` when the condition is false.
+    Unless { cond: BoolId, target: u32 },
+    Jump(u32),
+    /// The mover chooses a branch: the decision is its index.
+    Either(Vec<u32>),
+    /// The first branch (in order) that completes a turn is the only one used.
+    First(Vec<u32>),
+    /// Sets a loop counter to zero.
+    RepeatStart { var: u8 },
+    /// Stop (decision 0) or run the body once more (decision 1) within `min..=max` rounds.
+    RepeatCheck { var: u8, min: u8, max: u8, exit: u32 },
+    /// Counts a finished round and jumps back to the check at `check`.
+    RepeatNext { var: u8, check: u32 },
+    DistinctStart { block: u8 },
+    DistinctEnd { block: u8 },
+    Write(u16),
+    /// The game ends now; the turn is complete.
+    Finish(Finish),
+    Assign { slot: AssignSlot, op: AssignKind, value: IntId },
+    /// Normal end of the program.
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignSlot {
+    Global(u16),
+    PerPlayer { base: u16, player: PlayerRef },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignKind {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Code {
+    pub ops: Vec<Op>,
+    /// `decided[pc]`: from `pc` on, no choice point and no test that can reject the move is
+    /// reachable, so move generation may record the move there without running the rest.
+    pub decided: Vec<bool>,
+}
+
+impl Code {
+    #[must_use]
+    pub fn new(ops: Vec<Op>) -> Code {
+        let mut memo = vec![None; ops.len()];
+        for pc in (0..ops.len()).rev() {
+            decided_from(&ops, pc, &mut memo);
+        }
+        let decided = memo.into_iter().map(|d| d.unwrap_or(false)).collect();
+        Code { ops, decided }
+    }
+}
+
+fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
+    if let Some(d) = memo.get(pc).copied().flatten() {
+        return d;
+    }
+    // Mark as undecided while visiting, so a loop back here counts as undecided.
+    if let Some(slot) = memo.get_mut(pc) {
+        *slot = Some(false);
+    } else {
+        return false;
+    }
+    let d = match &ops[pc] {
+        Op::Put { .. }
+        | Op::Remove { .. }
+        | Op::Assign { .. }
+        | Op::Write(_)
+        | Op::RepeatStart { .. }
+        | Op::DistinctStart { .. } => decided_from(ops, pc + 1, memo),
+        Op::Unless { target, .. } => {
+            decided_from(ops, pc + 1, memo) && decided_from(ops, *target as usize, memo)
+        }
+        Op::Jump(target) => decided_from(ops, *target as usize, memo),
+        Op::Finish(_) | Op::Done => true,
+        Op::Pick { .. }
+        | Op::Require(_)
+        | Op::Either(_)
+        | Op::First(_)
+        | Op::RepeatCheck { .. }
+        | Op::RepeatNext { .. }
+        | Op::DistinctEnd { .. } => false,
+    };
+    memo[pc] = Some(d);
+    d
+}

@@ -1,0 +1,11 @@
+//! Stage 4: the generic runtime. Depends only on `ir`.
+
+mod engine;
+mod moves;
+pub mod perft;
+pub mod playout;
+mod state;
+
+pub use engine::{Engine, Undo};
+pub use moves::{Move, MAX_DECISIONS};
+pub use state::{GameResult, State, Zobrist};

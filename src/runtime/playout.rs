@@ -1,0 +1,49 @@
+//! Seeded random playouts: uniform choice among all legal moves every ply.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Engine, GameResult, Move};
+
+/// How one random game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    pub plies: u32,
+    /// `None` when the ply limit stopped the game first.
+    pub result: Option<GameResult>,
+}
+
+/// Plays random moves from the engine's position until the game ends or `max_plies` moves were
+/// made, then takes them all back. `moves` is a reusable buffer.
+pub fn random_game(
+    engine: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    undos: &mut Vec<super::Undo>,
+) -> Playout {
+    undos.clear();
+    let mut result = None;
+    let mut plies = 0;
+    while plies < max_plies {
+        if let Some(r) = engine.state.result {
+            result = Some(r);
+            break;
+        }
+        engine.legal_moves(moves);
+        if moves.is_empty() {
+            result = Some(engine.stuck_result());
+            break;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        undos.push(engine.apply(&m));
+        plies += 1;
+    }
+    if result.is_none() {
+        result = engine.state.result;
+    }
+    while let Some(u) = undos.pop() {
+        engine.undo(u);
+    }
+    Playout { plies, result }
+}

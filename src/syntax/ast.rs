@@ -1,0 +1,245 @@
+//! The syntax tree of a `.game` file, exactly as written: names are unresolved strings and every
+//! node keeps its span for diagnostics.
+
+pub use super::span::{Ident, Span};
+
+#[derive(Clone, Debug)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ItemKind {
+    Game { name: String, name_span: Span },
+    Players(Vec<Ident>),
+    Option(OptionDecl),
+    Board(Board),
+    Direction { name: Ident, vector: Vector },
+    Relation { name: Ident, members: Vec<RelItem> },
+    Pattern { name: Ident, shape: PatternShape },
+    Zone { name: Ident, cells: Expr },
+    Piece { name: Ident, symbols: Vec<(String, Span)> },
+    Counter { name: Ident, per_player: bool, init: Expr },
+    Define { name: Ident, expr: Expr },
+    Setup(Block),
+    Turn(Block),
+    NoMoves(Block),
+}
+
+impl ItemKind {
+    /// The name this item declares, if any.
+    #[must_use]
+    pub fn declared_name(&self) -> Option<&Ident> {
+        match self {
+            ItemKind::Option(o) => Some(&o.name),
+            ItemKind::Direction { name, .. }
+            | ItemKind::Relation { name, .. }
+            | ItemKind::Pattern { name, .. }
+            | ItemKind::Zone { name, .. }
+            | ItemKind::Piece { name, .. }
+            | ItemKind::Counter { name, .. }
+            | ItemKind::Define { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: Ident,
+    pub ty: OptionType,
+    pub default: OptionValue,
+}
+
+#[derive(Clone, Debug)]
+pub enum OptionType {
+    Enum(Vec<Ident>),
+    Range { lo: i64, hi: i64, span: Span },
+}
+
+#[derive(Clone, Debug)]
+pub enum OptionValue {
+    Int(i64, Span),
+    Word(Ident),
+}
+
+impl OptionValue {
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            OptionValue::Int(_, s) => *s,
+            OptionValue::Word(w) => w.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub axes: Vec<Ident>,
+    pub ranges: Vec<AxisRange>,
+    pub filter: Option<Expr>,
+    pub name: Template,
+}
+
+#[derive(Clone, Debug)]
+pub struct AxisRange {
+    pub axis: Ident,
+    pub lo: Expr,
+    pub hi: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Vector {
+    pub components: Vec<i64>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum RelItem {
+    Vector(Vector),
+    Name(Ident),
+}
+
+impl RelItem {
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            RelItem::Vector(v) => v.span,
+            RelItem::Name(n) => n.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum PatternShape {
+    /// The whole line through a cell along a direction and its opposite.
+    Line(RelItem),
+    /// Vectors from the shape's anchor.
+    Shape(Vec<Vector>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Pick { var: Ident, from: Expr },
+    Put { piece: Ident, owner: Option<Expr>, at: Expr },
+    Remove { at: Expr },
+    Require(Expr),
+    If { cond: Expr, then: Block, otherwise: Option<Block> },
+    Either(Vec<Block>),
+    First(Vec<Block>),
+    Repeat { min: u32, max: u32, range: Span, body: Block },
+    Distinct(Block),
+    Write(Template),
+    Win(Expr),
+    Lose(Expr),
+    Draw,
+    Assign { target: Ident, index: Option<Expr>, op: AssignOp, value: Expr },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TemplatePart {
+    Text(String),
+    Hole(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Name(Ident),
+    Call { func: Ident, args: Vec<Expr> },
+    CellSet(Vec<Expr>),
+    Unary { op: UnaryOp, operand: Box<Expr> },
+    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Field { base: Box<Expr>, field: Ident },
+    Index { base: Box<Expr>, index: Box<Expr> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Where,
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    Union,
+    Inter,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    #[must_use]
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Where => "where",
+            BinaryOp::Or => "or",
+            BinaryOp::And => "and",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::In => "in",
+            BinaryOp::Union => "|",
+            BinaryOp::Inter => "&",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+        }
+    }
+}

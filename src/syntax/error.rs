@@ -1,0 +1,32 @@
+//! Syntax diagnostics: pest's failures renamed into "expected `{`" style messages.
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+#[derive(Debug, Error, Diagnostic)]
+pub enum SyntaxError {
+    #[error("expected {expected}")]
+    #[diagnostic(code(E0001), help("the language reference is grammar/README.md"))]
+    Unexpected {
+        expected: String,
+        #[label("{found}")]
+        span: SourceSpan,
+        found: String,
+    },
+
+    #[error("integer literal `{text}` is too large")]
+    #[diagnostic(code(E0002), help("integers must lie between -2147483648 and 2147483647"))]
+    NumberTooLarge {
+        text: String,
+        #[label("does not fit in 32 bits")]
+        span: SourceSpan,
+    },
+
+    #[error("unknown escape `{text}` in string")]
+    #[diagnostic(code(E0003), help("the escapes are `\\\\`, `\\\"`, `\\{{`, `\\}}` and `\\n`"))]
+    BadEscape {
+        text: String,
+        #[label("not an escape")]
+        span: SourceSpan,
+    },
+}

@@ -1,0 +1,685 @@
+//! Pest pairs → AST. The only module that imports `pest::iterators`.
+
+use std::sync::OnceLock;
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+
+use super::ast::{
+    AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind,
+    OptionDecl, OptionType, OptionValue, PatternShape, RelItem, Stmt, StmtKind, Template,
+    TemplatePart, UnaryOp, Vector,
+};
+use super::error::SyntaxError;
+use super::parser::{GameParser, Rule};
+use super::span::{Ident, Span};
+
+type Result<T> = std::result::Result<T, SyntaxError>;
+
+pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
+    let mut pairs = GameParser::parse(Rule::file, source).map_err(|e| vec![from_pest(source, &e)])?;
+    let Some(file) = pairs.next() else {
+        return Ok(File { items: Vec::new() });
+    };
+    let mut items = Vec::new();
+    let mut errors = Vec::new();
+    for pair in file.into_inner() {
+        if pair.as_rule() == Rule::EOI {
+            continue;
+        }
+        match item(pair) {
+            Ok(i) => items.push(i),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(File { items })
+    } else {
+        Err(errors)
+    }
+}
+
+fn span(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(pair: &Pair<'_, Rule>) -> Ident {
+    Ident {
+        name: pair.as_str().to_string(),
+        span: span(pair),
+    }
+}
+
+/// Skips keyword and punctuation pairs, which carry no information for the AST.
+fn meaningful<'a>(pairs: Pairs<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
+    pairs.filter(|p| !is_token(p.as_rule()))
+}
+
+fn is_token(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::lbrace
+            | Rule::rbrace
+            | Rule::lparen
+            | Rule::rparen
+            | Rule::lbrack
+            | Rule::rbrack
+            | Rule::comma
+            | Rule::colon
+            | Rule::eq
+            | Rule::bar
+            | Rule::dotdot
+    ) || rule_is_keyword(rule)
+}
+
+fn rule_is_keyword(rule: Rule) -> bool {
+    format!("{rule:?}").starts_with("kw_")
+}
+
+fn int(pair: &Pair<'_, Rule>) -> Result<i64> {
+    let text = pair.as_str();
+    match text.parse::<i32>() {
+        Ok(v) => Ok(i64::from(v)),
+        Err(_) => Err(SyntaxError::NumberTooLarge {
+            text: text.to_string(),
+            span: span(pair).into(),
+        }),
+    }
+}
+
+fn item(pair: Pair<'_, Rule>) -> Result<Item> {
+    let item_span = span(&pair);
+    let rule = pair.as_rule();
+    let mut inner = meaningful(pair.into_inner());
+    let mut next = || inner.next();
+    let kind = match rule {
+        Rule::game_decl => {
+            let s = need(next())?;
+            let (name, name_span) = string(&s)?;
+            ItemKind::Game { name, name_span }
+        }
+        Rule::players_decl => {
+            let mut names = Vec::new();
+            while let Some(p) = next() {
+                names.push(ident(&p));
+            }
+            ItemKind::Players(names)
+        }
+        Rule::option_decl => {
+            let name = ident(&need(next())?);
+            let ty = option_type(need(next())?)?;
+            let value = need(next())?;
+            let v = need(value.into_inner().next())?;
+            let default = if v.as_rule() == Rule::signed_int {
+                OptionValue::Int(int(&v)?, span(&v))
+            } else {
+                OptionValue::Word(ident(&v))
+            };
+            ItemKind::Option(OptionDecl { name, ty, default })
+        }
+        Rule::board_decl => ItemKind::Board(board(&mut next)?),
+        Rule::direction_decl => {
+            let name = ident(&need(next())?);
+            let vector = vector(&need(next())?)?;
+            ItemKind::Direction { name, vector }
+        }
+        Rule::relation_decl => {
+            let name = ident(&need(next())?);
+            let mut members = Vec::new();
+            while let Some(p) = next() {
+                members.push(rel_item(p)?);
+            }
+            ItemKind::Relation { name, members }
+        }
+        Rule::pattern_decl => {
+            let name = ident(&need(next())?);
+            let body = need(next())?;
+            let shape = match body.as_rule() {
+                Rule::line_pattern => {
+                    let r = need(meaningful(body.into_inner()).next())?;
+                    PatternShape::Line(rel_item(r)?)
+                }
+                _ => {
+                    let mut vs = Vec::new();
+                    for v in body.into_inner() {
+                        vs.push(vector(&v)?);
+                    }
+                    PatternShape::Shape(vs)
+                }
+            };
+            ItemKind::Pattern { name, shape }
+        }
+        Rule::zone_decl => {
+            let name = ident(&need(next())?);
+            let cells = expr(need(next())?)?;
+            ItemKind::Zone { name, cells }
+        }
+        Rule::piece_decl => {
+            let name = ident(&need(next())?);
+            let mut symbols = Vec::new();
+            while let Some(p) = next() {
+                symbols.push(string(&p)?);
+            }
+            ItemKind::Piece { name, symbols }
+        }
+        Rule::counter_decl => {
+            let name = ident(&need(next())?);
+            let mut p = need(next())?;
+            let per_player = p.as_rule() == Rule::per_player;
+            if per_player {
+                p = need(next())?;
+            }
+            ItemKind::Counter {
+                name,
+                per_player,
+                init: expr(p)?,
+            }
+        }
+        Rule::define_decl => {
+            let name = ident(&need(next())?);
+            let e = expr(need(next())?)?;
+            ItemKind::Define { name, expr: e }
+        }
+        Rule::setup_decl => ItemKind::Setup(block(need(next())?)?),
+        Rule::turn_decl => ItemKind::Turn(block(need(next())?)?),
+        Rule::no_moves_decl => ItemKind::NoMoves(block(need(next())?)?),
+        _ => return Err(internal(item_span, rule)),
+    };
+    Ok(Item {
+        kind,
+        span: item_span,
+    })
+}
+
+fn need(pair: Option<Pair<'_, Rule>>) -> Result<Pair<'_, Rule>> {
+    pair.ok_or_else(|| SyntaxError::Unexpected {
+        expected: "more input".into(),
+        span: Span::default().into(),
+        found: "end of construct".into(),
+    })
+}
+
+fn internal(span: Span, rule: Rule) -> SyntaxError {
+    SyntaxError::Unexpected {
+        expected: "a declaration".into(),
+        span: span.into(),
+        found: format!("unexpected {rule:?}"),
+    }
+}
+
+fn option_type(pair: Pair<'_, Rule>) -> Result<OptionType> {
+    let inner = need(pair.into_inner().next())?;
+    match inner.as_rule() {
+        Rule::enum_type => Ok(OptionType::Enum(
+            meaningful(inner.into_inner()).map(|p| ident(&p)).collect(),
+        )),
+        _ => {
+            let sp = span(&inner);
+            let mut it = meaningful(inner.into_inner());
+            let lo = int(&need(it.next())?)?;
+            let hi = int(&need(it.next())?)?;
+            Ok(OptionType::Range { lo, hi, span: sp })
+        }
+    }
+}
+
+fn board<'a>(next: &mut impl FnMut() -> Option<Pair<'a, Rule>>) -> Result<Board> {
+    let axes_pair = need(next())?;
+    let axes = meaningful(axes_pair.into_inner()).map(|p| ident(&p)).collect();
+    let cells_pair = need(next())?;
+    let mut ranges = Vec::new();
+    for r in meaningful(cells_pair.into_inner()) {
+        let sp = span(&r);
+        let mut it = meaningful(r.into_inner());
+        let axis = ident(&need(it.next())?);
+        let lo = expr(need(it.next())?)?;
+        let hi = expr(need(it.next())?)?;
+        ranges.push(AxisRange {
+            axis,
+            lo,
+            hi,
+            span: sp,
+        });
+    }
+    let mut p = need(next())?;
+    let mut filter = None;
+    if p.as_rule() == Rule::cell_filter {
+        filter = Some(expr(need(meaningful(p.into_inner()).next())?)?);
+        p = need(next())?;
+    }
+    let name = template(need(meaningful(p.into_inner()).next())?)?;
+    Ok(Board {
+        axes,
+        ranges,
+        filter,
+        name,
+    })
+}
+
+fn vector(pair: &Pair<'_, Rule>) -> Result<Vector> {
+    let mut components = Vec::new();
+    for p in meaningful(pair.clone().into_inner()) {
+        components.push(int(&p)?);
+    }
+    Ok(Vector {
+        components,
+        span: span(pair),
+    })
+}
+
+fn rel_item(pair: Pair<'_, Rule>) -> Result<RelItem> {
+    let inner = need(pair.into_inner().next())?;
+    if inner.as_rule() == Rule::vector {
+        Ok(RelItem::Vector(vector(&inner)?))
+    } else {
+        Ok(RelItem::Name(ident(&inner)))
+    }
+}
+
+fn string(pair: &Pair<'_, Rule>) -> Result<(String, Span)> {
+    let inner = need(pair.clone().into_inner().next())?;
+    Ok((unescape(&inner)?, span(pair)))
+}
+
+fn unescape(pair: &Pair<'_, Rule>) -> Result<String> {
+    let raw = pair.as_str();
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, e @ ('\\' | '"' | '{' | '}'))) => out.push(e),
+            other => {
+                let start = pair.as_span().start() + i;
+                let end = start + 1 + other.map_or(0, |(_, c)| c.len_utf8());
+                return Err(SyntaxError::BadEscape {
+                    text: raw[i..end - pair.as_span().start()].to_string(),
+                    span: Span::new(start, end).into(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn template(pair: Pair<'_, Rule>) -> Result<Template> {
+    let sp = span(&pair);
+    let mut parts = Vec::new();
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::tpl_text => parts.push(TemplatePart::Text(unescape(&p)?)),
+            Rule::tpl_hole => {
+                let e = need(p.into_inner().next())?;
+                parts.push(TemplatePart::Hole(expr(e)?));
+            }
+            _ => {}
+        }
+    }
+    Ok(Template { parts, span: sp })
+}
+
+fn block(pair: Pair<'_, Rule>) -> Result<Block> {
+    let sp = span(&pair);
+    let mut stmts = Vec::new();
+    for p in meaningful(pair.into_inner()) {
+        stmts.push(stmt(p)?);
+    }
+    Ok(Block { stmts, span: sp })
+}
+
+fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
+    let sp = span(&pair);
+    let rule = pair.as_rule();
+    let mut it = meaningful(pair.into_inner());
+    let kind = match rule {
+        Rule::pick_stmt => {
+            let var = ident(&need(it.next())?);
+            let from = expr(need(it.next())?)?;
+            StmtKind::Pick { var, from }
+        }
+        Rule::put_stmt => {
+            let piece = ident(&need(it.next())?);
+            let a = expr(need(it.next())?)?;
+            match it.next() {
+                Some(b) => StmtKind::Put {
+                    piece,
+                    owner: Some(a),
+                    at: expr(b)?,
+                },
+                None => StmtKind::Put {
+                    piece,
+                    owner: None,
+                    at: a,
+                },
+            }
+        }
+        Rule::remove_stmt => StmtKind::Remove {
+            at: expr(need(it.next())?)?,
+        },
+        Rule::require_stmt => StmtKind::Require(expr(need(it.next())?)?),
+        Rule::if_stmt => {
+            let cond = expr(need(it.next())?)?;
+            let then = block(need(it.next())?)?;
+            let otherwise = match it.next() {
+                None => None,
+                Some(p) if p.as_rule() == Rule::if_stmt => {
+                    let s = stmt(p)?;
+                    Some(Block {
+                        span: s.span,
+                        stmts: vec![s],
+                    })
+                }
+                Some(p) => Some(block(p)?),
+            };
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            }
+        }
+        Rule::either_stmt => StmtKind::Either(it.map(block).collect::<Result<_>>()?),
+        Rule::first_stmt => StmtKind::First(it.map(block).collect::<Result<_>>()?),
+        Rule::repeat_stmt => {
+            let lo = need(it.next())?;
+            let hi = need(it.next())?;
+            let range = span(&lo).merge(span(&hi));
+            let min = u32::try_from(int(&lo)?).unwrap_or(0);
+            let max = u32::try_from(int(&hi)?).unwrap_or(0);
+            StmtKind::Repeat {
+                min,
+                max,
+                range,
+                body: block(need(it.next())?)?,
+            }
+        }
+        Rule::distinct_stmt => StmtKind::Distinct(block(need(it.next())?)?),
+        Rule::write_stmt => StmtKind::Write(template(need(it.next())?)?),
+        Rule::win_stmt => StmtKind::Win(expr(need(it.next())?)?),
+        Rule::lose_stmt => StmtKind::Lose(expr(need(it.next())?)?),
+        Rule::draw_stmt => StmtKind::Draw,
+        Rule::assign_stmt => {
+            let target = ident(&need(it.next())?);
+            let mut p = need(it.next())?;
+            let mut index = None;
+            if p.as_rule() == Rule::expr {
+                index = Some(expr(p)?);
+                p = need(it.next())?;
+            }
+            let op = match p.as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            let value = expr(need(it.next())?)?;
+            StmtKind::Assign {
+                target,
+                index,
+                op,
+                value,
+            }
+        }
+        _ => return Err(internal(sp, rule)),
+    };
+    Ok(Stmt { kind, span: sp })
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_where, Assoc::Left))
+            .op(Op::infix(Rule::op_or, Assoc::Left))
+            .op(Op::infix(Rule::op_and, Assoc::Left))
+            .op(Op::prefix(Rule::op_not))
+            .op(Op::infix(Rule::op_eq, Assoc::Left)
+                | Op::infix(Rule::op_ne, Assoc::Left)
+                | Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left)
+                | Op::infix(Rule::op_in, Assoc::Left))
+            .op(Op::infix(Rule::op_union, Assoc::Left))
+            .op(Op::infix(Rule::op_inter, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left)
+                | Op::infix(Rule::op_div, Assoc::Left)
+                | Op::infix(Rule::op_rem, Assoc::Left))
+            .op(Op::prefix(Rule::op_neg))
+            .op(Op::postfix(Rule::field) | Op::postfix(Rule::index))
+    })
+}
+
+fn expr(pair: Pair<'_, Rule>) -> Result<Expr> {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let operand = rhs?;
+            let op_span = span(&op);
+            let unary = if op.as_rule() == Rule::op_not {
+                UnaryOp::Not
+            } else {
+                UnaryOp::Neg
+            };
+            Ok(Expr {
+                span: op_span.merge(operand.span),
+                kind: ExprKind::Unary {
+                    op: unary,
+                    operand: Box::new(operand),
+                },
+            })
+        })
+        .map_postfix(|lhs, op| {
+            let base = lhs?;
+            let op_span = span(&op);
+            let whole = base.span.merge(op_span);
+            let inner = meaningful(op.clone().into_inner()).next();
+            let kind = if op.as_rule() == Rule::field {
+                ExprKind::Field {
+                    base: Box::new(base),
+                    field: ident(&need(inner)?),
+                }
+            } else {
+                ExprKind::Index {
+                    base: Box::new(base),
+                    index: Box::new(expr(need(inner)?)?),
+                }
+            };
+            Ok(Expr { kind, span: whole })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let op = match op.as_rule() {
+                Rule::op_where => BinaryOp::Where,
+                Rule::op_or => BinaryOp::Or,
+                Rule::op_and => BinaryOp::And,
+                Rule::op_eq => BinaryOp::Eq,
+                Rule::op_ne => BinaryOp::Ne,
+                Rule::op_lt => BinaryOp::Lt,
+                Rule::op_le => BinaryOp::Le,
+                Rule::op_gt => BinaryOp::Gt,
+                Rule::op_ge => BinaryOp::Ge,
+                Rule::op_in => BinaryOp::In,
+                Rule::op_union => BinaryOp::Union,
+                Rule::op_inter => BinaryOp::Inter,
+                Rule::op_add => BinaryOp::Add,
+                Rule::op_sub => BinaryOp::Sub,
+                Rule::op_mul => BinaryOp::Mul,
+                Rule::op_div => BinaryOp::Div,
+                _ => BinaryOp::Rem,
+            };
+            Ok(Expr {
+                span: lhs.span.merge(rhs.span),
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+            })
+        })
+        .parse(pair.into_inner())
+}
+
+fn primary(pair: Pair<'_, Rule>) -> Result<Expr> {
+    let sp = span(&pair);
+    let kind = match pair.as_rule() {
+        Rule::number => ExprKind::Int(int(&pair)?),
+        Rule::ident => ExprKind::Name(ident(&pair)),
+        Rule::paren => return expr(need(meaningful(pair.into_inner()).next())?),
+        Rule::call => {
+            let mut it = meaningful(pair.into_inner());
+            let func = ident(&need(it.next())?);
+            let args = it.map(expr).collect::<Result<Vec<_>>>()?;
+            ExprKind::Call { func, args }
+        }
+        Rule::cell_set => {
+            ExprKind::CellSet(meaningful(pair.into_inner()).map(expr).collect::<Result<_>>()?)
+        }
+        rule => return Err(internal(sp, rule)),
+    };
+    Ok(Expr { kind, span: sp })
+}
+
+/// Turns pest's error into our diagnostic with friendly rule names.
+fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> SyntaxError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match error.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    // Underline the token that was found (up to the next whitespace), or the end of input.
+    let found_end = source[start..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(source.len(), |n| start + n)
+        .max(end);
+    let found_text = &source[start..found_end];
+    let found = if found_text.is_empty() {
+        "end of file here".to_string()
+    } else {
+        format!("found `{}`", truncate(found_text))
+    };
+    let expected = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    SyntaxError::Unexpected {
+        expected,
+        span: Span::new(start, found_end.max(start + usize::from(start < source.len())))
+            .into(),
+        found,
+    }
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(24).collect()
+}
+
+fn describe(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = rules.iter().map(|r| rule_name(*r)).collect();
+    names.sort_unstable();
+    names.dedup();
+    match names.len() {
+        0 => "something else".into(),
+        1 => names[0].into(),
+        n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
+
+/// The words used in "expected ..." messages.
+fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::lbrack => "`[`",
+        Rule::rbrack => "`]`",
+        Rule::comma => "`,`",
+        Rule::colon => "`:`",
+        Rule::eq => "`=`",
+        Rule::bar => "`|`",
+        Rule::dotdot => "`..`",
+        Rule::ident => "a name",
+        Rule::number | Rule::signed_int => "a number",
+        Rule::string | Rule::template => "a string",
+        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
+        Rule::vector => "a vector such as `(0, 1)`",
+        Rule::rel_item => "a vector or a direction name",
+        Rule::block => "`{`",
+        Rule::option_type | Rule::enum_type | Rule::int_range => "an option type",
+        Rule::option_value => "a default value",
+        Rule::axes_decl | Rule::kw_axes => "`axes`",
+        Rule::cells_decl | Rule::kw_cells => "`cells`",
+        Rule::name_decl | Rule::kw_name => "`name`",
+        Rule::cell_filter => "`if`",
+        Rule::axis_range => "an axis range such as `x in 0..7`",
+        Rule::per_player => "`per player`",
+        Rule::assign_op => "`=`, `+=` or `-=`",
+        Rule::infix
+        | Rule::op_where
+        | Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt
+        | Rule::op_in
+        | Rule::op_union
+        | Rule::op_inter
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_rem => "an operator",
+        Rule::postfix | Rule::field | Rule::index => "`.` or `[`",
+        Rule::item
+        | Rule::game_decl
+        | Rule::players_decl
+        | Rule::option_decl
+        | Rule::board_decl
+        | Rule::direction_decl
+        | Rule::relation_decl
+        | Rule::pattern_decl
+        | Rule::zone_decl
+        | Rule::piece_decl
+        | Rule::counter_decl
+        | Rule::define_decl
+        | Rule::setup_decl
+        | Rule::turn_decl
+        | Rule::no_moves_decl => "a declaration",
+        Rule::stmt
+        | Rule::pick_stmt
+        | Rule::put_stmt
+        | Rule::remove_stmt
+        | Rule::require_stmt
+        | Rule::if_stmt
+        | Rule::either_stmt
+        | Rule::first_stmt
+        | Rule::repeat_stmt
+        | Rule::distinct_stmt
+        | Rule::write_stmt
+        | Rule::win_stmt
+        | Rule::lose_stmt
+        | Rule::draw_stmt
+        | Rule::assign_stmt => "a statement",
+        Rule::kw_or => "`or`",
+        Rule::kw_in => "`in`",
+        Rule::kw_at => "`at`",
+        Rule::kw_of => "`of`",
+        Rule::kw_else => "`else`",
+        Rule::kw_line => "`line`",
+        Rule::kw_no => "`no`",
+        Rule::kw_moves => "`moves`",
+        Rule::kw_player => "`player`",
+        Rule::kw_if => "`if`",
+        _ => "a keyword",
+    }
+}

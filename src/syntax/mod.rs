@@ -1,0 +1,18 @@
+//! Stage 1: text → AST. Only this module knows pest; everything downstream sees `ast` types.
+
+pub mod ast;
+mod error;
+mod from_pairs;
+mod parser;
+pub mod span;
+
+pub use error::SyntaxError;
+pub use span::{Ident, Span};
+
+/// Parses a `.game` source text into its syntax tree.
+///
+/// # Errors
+/// Every syntax problem found, each with a code and a span.
+pub fn parse(source: &str) -> Result<ast::File, Vec<SyntaxError>> {
+    from_pairs::parse_file(source)
+}

@@ -1,0 +1,163 @@
+//! The registry of codes is complete and every code is real (rustc's tidy `error_codes` check):
+//! each code has an explanation with a bad and a fixed example, at least one UI fixture whose
+//! snapshot shows it, and a `code(...)` attribute somewhere in `src/`; and every code a fixture
+//! expects is registered.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rulestone::diag::{explain, CODES};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+fn read_all(dir: &str, ext: &str) -> Vec<(PathBuf, String)> {
+    let mut paths = Vec::new();
+    files(&root().join(dir), ext, &mut paths);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = fs::read_to_string(&p).unwrap_or_default();
+            (p, text)
+        })
+        .collect()
+}
+
+/// The fenced code blocks of a markdown text with their info strings.
+fn code_blocks(markdown: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in markdown.lines() {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
+            match current.take() {
+                Some(block) => blocks.push(block),
+                None => current = Some((info.trim().to_string(), String::new())),
+            }
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    blocks
+}
+
+#[test]
+fn every_code_is_explained() {
+    let mut missing = Vec::new();
+    for info in CODES {
+        let text = info.explanation;
+        let blocks = code_blocks(text);
+        if text.trim().is_empty() || info.title.is_empty() {
+            missing.push(format!("{}: empty title or explanation", info.code));
+        }
+        let heading = format!("# {}: {}\n", info.code, info.title);
+        if !text.starts_with(&heading) {
+            missing.push(format!("{}: explanation must start with `{}`", info.code, heading.trim()));
+        }
+        if !blocks.iter().any(|(tag, _)| tag == "game,bad") {
+            missing.push(format!("{}: no ```game,bad example", info.code));
+        }
+        if !blocks.iter().any(|(tag, _)| tag == "game") {
+            missing.push(format!("{}: no fixed ```game example", info.code));
+        }
+        assert_eq!(explain(&info.code.to_lowercase()), Some(info));
+    }
+    assert!(missing.is_empty(), "\n{}\n", missing.join("\n"));
+}
+
+/// Fixed examples are real `.game` text: a whole file, or statements of a turn.
+#[test]
+fn fixed_examples_parse() {
+    let mut bad = Vec::new();
+    for info in CODES {
+        for (tag, body) in code_blocks(info.explanation) {
+            if tag != "game" {
+                continue;
+            }
+            let wrapped = format!("turn {{\n{body}}}\n");
+            if rulestone::syntax::parse(&body).is_err()
+                && rulestone::syntax::parse(&wrapped).is_err()
+            {
+                bad.push(format!("{}: fixed example does not parse:\n{body}", info.code));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "\n{}\n", bad.join("\n"));
+}
+
+#[test]
+fn every_code_has_a_ui_snapshot() {
+    let snapshots = read_all("snapshots/ui", "snap");
+    let missing: Vec<&str> = CODES
+        .iter()
+        .map(|c| c.code)
+        .filter(|code| {
+            let needle = format!("[{code}]");
+            !snapshots.iter().any(|(_, text)| text.contains(&needle))
+        })
+        .collect();
+    assert!(missing.is_empty(), "codes without a UI snapshot: {missing:?}");
+}
+
+#[test]
+fn every_code_is_emitted() {
+    let sources: Vec<(PathBuf, String)> = read_all("src", "rs")
+        .into_iter()
+        .filter(|(p, _)| !p.ends_with("diag/codes.rs"))
+        .collect();
+    let missing: Vec<&str> = CODES
+        .iter()
+        .map(|c| c.code)
+        .filter(|code| {
+            let needle = format!("code({code})");
+            !sources.iter().any(|(_, text)| text.contains(&needle))
+        })
+        .collect();
+    assert!(missing.is_empty(), "codes never emitted in src/: {missing:?}");
+}
+
+#[test]
+fn fixtures_use_registered_codes() {
+    let registered: BTreeSet<&str> = CODES.iter().map(|c| c.code).collect();
+    let mut unknown = Vec::new();
+    for (path, text) in read_all("tests/ui", "game") {
+        for line in text.lines().take_while(|l| l.trim_start().starts_with("//")) {
+            if let Some(codes) = line.trim_start().trim_start_matches("//").trim().strip_prefix("expect:") {
+                for code in codes.split_whitespace() {
+                    if !registered.contains(code) {
+                        unknown.push(format!("{}: {code}", path.display()));
+                    }
+                }
+            }
+        }
+    }
+    for (path, text) in read_all("src", "rs") {
+        for (i, _) in text.match_indices("code(") {
+            let code: String = text[i + 5..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            if code.len() == 5 && !registered.contains(code.as_str()) {
+                unknown.push(format!("{}: {code}", path.display()));
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "unregistered codes: {unknown:?}");
+}

@@ -1,0 +1,80 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use rulestone::ir::Program;
+
+/// The crate root, so tests find `games/` wherever cargo runs them from.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compiles a game file with `NAME=VALUE` options, panicking with the reason (tests only).
+pub fn program(path: &Path, options: &[(String, String)]) -> Program {
+    let source = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    rulestone::compile(&source, options)
+        .unwrap_or_else(|e| panic!("{} does not compile: {e}", path.display()))
+}
+
+/// One line of a `.perft` data file.
+#[derive(Debug, Clone)]
+pub struct PerftCase {
+    pub depth: u32,
+    pub nodes: u64,
+    pub options: Vec<(String, String)>,
+    pub line: usize,
+}
+
+/// Reads `perft <depth> <nodes> [NAME=VALUE ...]` lines; `#` starts a comment.
+pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            words.len() >= 3 && words[0] == "perft",
+            "{}:{}: expected `perft <depth> <nodes> [NAME=VALUE ...]`",
+            path.display(),
+            i + 1
+        );
+        let options = words[3..]
+            .iter()
+            .map(|w| {
+                let (n, v) = w
+                    .split_once('=')
+                    .unwrap_or_else(|| panic!("{}:{}: bad option `{w}`", path.display(), i + 1));
+                (n.to_string(), v.to_string())
+            })
+            .collect();
+        cases.push(PerftCase {
+            depth: words[1].parse().expect("depth"),
+            nodes: words[2].parse().expect("nodes"),
+            options,
+            line: i + 1,
+        });
+    }
+    cases
+}
+
+/// Every `.perft` file under `dir` with its `.game` file beside it.
+pub fn perft_files(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "perft") {
+            out.push((p.with_extension("game"), p));
+        }
+    }
+    out.sort();
+    out
+}

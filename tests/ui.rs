@@ -1,0 +1,150 @@
+//! UI tests: every `tests/ui/<area>/<name>.game` is parsed and checked, its diagnostics are
+//! rendered without colour and compared with `snapshots/ui/<area>/<name>.snap`, and the codes it
+//! emits must equal the `// expect:` line of its header:
+//!
+//! ```text
+//! // check-fail            (or `// check-pass`: no errors, warnings allowed)
+//! // expect: E0101 W0601   (every code the file emits; empty for none)
+//! ```
+//!
+//! Every bundled game under `games/` must check without errors.
+//!
+//! Update snapshots with `INSTA_UPDATE=always cargo test --test ui` (or `cargo insta review`),
+//! then read `git diff snapshots/`.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rulestone::diag::{self, Diag};
+
+fn diagnose(source: &str) -> Vec<Diag> {
+    match rulestone::syntax::parse(source) {
+        Err(errors) => diag::boxed(errors),
+        Ok(file) => rulestone::check::check(&file).1,
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Files under `dir` (recursively) with the extension, sorted.
+fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// The path relative to the crate root, with `/` separators.
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+struct Header {
+    pass: bool,
+    expect: Option<BTreeSet<String>>,
+}
+
+/// Reads the directives from the comment lines that open the file.
+fn header(source: &str) -> Header {
+    let mut h = Header {
+        pass: false,
+        expect: None,
+    };
+    for line in source.lines() {
+        let Some(comment) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        let comment = comment.trim();
+        if comment == "check-pass" {
+            h.pass = true;
+        } else if comment == "check-fail" {
+            h.pass = false;
+        } else if let Some(codes) = comment.strip_prefix("expect:") {
+            h.expect = Some(codes.split_whitespace().map(str::to_string).collect());
+        }
+    }
+    h
+}
+
+#[test]
+fn ui() {
+    let mut fixtures = Vec::new();
+    files(&root().join("tests/ui"), "game", &mut fixtures);
+    assert!(!fixtures.is_empty(), "no fixtures under tests/ui");
+    let mut failures = Vec::new();
+    for path in &fixtures {
+        let shown = relative(path);
+        let source = fs::read_to_string(path).unwrap_or_default();
+        let h = header(&source);
+        let diags = diagnose(&source);
+        let emitted: BTreeSet<String> = diags
+            .iter()
+            .filter_map(|d| diag::code_of(d.as_ref()))
+            .collect();
+        match &h.expect {
+            None => failures.push(format!("{shown}: no `// expect:` line")),
+            Some(expect) if *expect != emitted => failures.push(format!(
+                "{shown}: expected codes {expect:?}, emitted {emitted:?}"
+            )),
+            Some(_) => {}
+        }
+        let errors = diag::has_errors(&diags);
+        if h.pass && errors {
+            failures.push(format!("{shown}: `check-pass` but errors were reported"));
+        }
+        if !h.pass && !errors {
+            failures.push(format!("{shown}: `check-fail` but no error was reported"));
+        }
+
+        let text = diag::render(&diags, &source, &shown, false);
+        let area = path
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |a| a.to_string_lossy().into_owned());
+        let name = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        insta::with_settings!({
+            snapshot_path => format!("../snapshots/ui/{area}"),
+            prepend_module_to_snapshot => false,
+            input_file => path,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name, text);
+        });
+    }
+    assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
+}
+
+#[test]
+fn bundled_games_check_clean() {
+    let mut games = Vec::new();
+    files(&root().join("games"), "game", &mut games);
+    assert!(!games.is_empty(), "no games under games/");
+    let mut failures = Vec::new();
+    for path in &games {
+        let shown = relative(path);
+        let source = fs::read_to_string(path).unwrap_or_default();
+        let diags = diagnose(&source);
+        if diag::has_errors(&diags) {
+            failures.push(diag::render(&diags, &source, &shown, false));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
