@@ -13,6 +13,7 @@
 //! `cli` is the only module that touches files or the terminal; the stages are pure.
 
 pub mod check;
+pub mod cli;
 pub mod diag;
 pub mod ir;
 pub mod runtime;
@@ -55,7 +56,12 @@ impl std::error::Error for CompileError {}
 /// Diagnostics with at least one error, a bad option, or a board the options make unusable.
 pub fn compile(source: &str, options: &[(String, String)]) -> Result<ir::Program, CompileError> {
     let file = parse(source).map_err(|errors| {
-        CompileError::Diagnostics(errors.into_iter().map(|e| Box::new(e) as diag::Diag).collect())
+        CompileError::Diagnostics(
+            errors
+                .into_iter()
+                .map(|e| Box::new(e) as diag::Diag)
+                .collect(),
+        )
     })?;
     let (checked, diags) = check(&file);
     let Some(checked) = checked else {

@@ -33,7 +33,10 @@ fn compare(variant: pylos::Variant, name: &str, base: usize, reserve: u32, games
             let mut b: Vec<String> = theirs.iter().map(|m| reference.move_to_string(m)).collect();
             a.sort();
             b.sort();
-            assert_eq!(a, b, "{name} base {base} reserve {reserve}: game {game} ply {ply}");
+            assert_eq!(
+                a, b,
+                "{name} base {base} reserve {reserve}: game {game} ply {ply}"
+            );
             if ours.is_empty() {
                 let ended = engine.outcome();
                 let winner = reference.winner();

@@ -36,7 +36,10 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
                     "incremental hash differs after `{text}`"
                 );
                 engine.undo(undo);
-                assert_eq!(engine.state, before, "apply/undo of `{text}` changed the state");
+                assert_eq!(
+                    engine.state, before,
+                    "apply/undo of `{text}` changed the state"
+                );
             }
             let m = moves[rng.gen_range(0..moves.len())];
             undos.push(engine.apply(&m));
@@ -44,9 +47,15 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
         while let Some(u) = undos.pop() {
             engine.undo(u);
         }
-        assert_eq!(engine.state, start, "undoing a whole game did not restore the start");
+        assert_eq!(
+            engine.state, start,
+            "undoing a whole game did not restore the start"
+        );
     }
-    assert!(!engine.overflowed, "a move needed more decisions than a move holds");
+    assert!(
+        !engine.overflowed,
+        "a move needed more decisions than a move holds"
+    );
 }
 
 #[test]
@@ -68,7 +77,12 @@ fn bundled_games_keep_their_invariants() {
 #[test]
 fn pylos_variants_keep_their_invariants() {
     let path = common::root().join("games/pylos.game");
-    for (name, value) in [("variant", "basic"), ("variant", "advanced"), ("base", "3"), ("reserve", "5")] {
+    for (name, value) in [
+        ("variant", "basic"),
+        ("variant", "advanced"),
+        ("base", "3"),
+        ("reserve", "5"),
+    ] {
         check_game(&path, &[(name.to_string(), value.to_string())], 8, 11);
     }
 }

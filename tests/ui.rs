@@ -148,3 +148,24 @@ fn bundled_games_check_clean() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+/// A snapshot whose fixture was renamed or deleted would never be checked again.
+#[test]
+fn no_orphan_snapshots() {
+    let mut snapshots = Vec::new();
+    files(&root().join("snapshots/ui"), "snap", &mut snapshots);
+    let orphans: Vec<String> = snapshots
+        .iter()
+        .filter(|s| {
+            let fixture = s
+                .strip_prefix(root().join("snapshots"))
+                .map(|rel| root().join("tests").join(rel).with_extension("game"));
+            !fixture.is_ok_and(|f| f.exists())
+        })
+        .map(|s| relative(s))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "snapshots without a fixture: {orphans:?}"
+    );
+}

@@ -4,7 +4,7 @@
 use super::consteval::ConstError;
 use super::error::{BoardError, GameError, ResolveError, TypeError};
 use super::expr::Ty;
-use super::geometry::{Geometry, GeometryError, MAX_CELLS};
+use super::geometry::{self, Geometry, GeometryError, MAX_CELLS};
 use super::names::{builtin_value, Sym};
 use super::options;
 use super::zones::ZoneEval;
@@ -18,6 +18,14 @@ fn components(n: usize) -> String {
     } else {
         format!("{n} components")
     }
+}
+
+/// From the first axis of `cells` to the end of the last range.
+fn ranges_span(board: &Board) -> Option<Span> {
+    Some(Span {
+        start: board.ranges.first()?.axis.span.start,
+        end: board.ranges.last()?.hi.span.end,
+    })
 }
 
 /// A span covering the first `len` bytes of `span` (a declaration's keyword).
@@ -39,7 +47,8 @@ impl Checker<'_> {
         let Some((board, board_span)) = boards.next() else {
             self.report(GameError::Missing {
                 what: "board",
-                example: "board { axes x, y  cells x in 0..2, y in 0..2  name \"{letter(x)}{y + 1}\" }",
+                example:
+                    "board { axes x, y  cells x in 0..2, y in 0..2  name \"{letter(x)}{y + 1}\" }",
             });
             self.cells_unknown = true;
             return;
@@ -98,6 +107,22 @@ impl Checker<'_> {
             self.cells_unknown = true;
             return;
         };
+        match geometry::count_coordinates(board, &env, geometry::MAX_COORDINATES) {
+            Ok(n) if n > geometry::MAX_COORDINATES => {
+                self.report(BoardError::TooManyCoordinates {
+                    max: geometry::MAX_COORDINATES,
+                    span: ranges_span(board).unwrap_or(head(board_span, 5)),
+                });
+                self.cells_unknown = true;
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                self.geometry_error(board, GeometryError::Const(e));
+                self.cells_unknown = true;
+                return;
+            }
+        }
         match Geometry::build(board, &env) {
             Ok(g) if g.is_empty() => {
                 self.report(BoardError::NoCells {
@@ -151,13 +176,7 @@ impl Checker<'_> {
             GeometryError::TooManyCells { span } => {
                 // From the first axis to the end of the last range (the parsed range spans may
                 // run on over blanks).
-                let span = match (board.ranges.first(), board.ranges.last()) {
-                    (Some(first), Some(last)) => Span {
-                        start: first.axis.span.start,
-                        end: last.hi.span.end,
-                    },
-                    _ => span,
-                };
+                let span = ranges_span(board).unwrap_or(span);
                 self.report(BoardError::TooManyCells {
                     max: MAX_CELLS,
                     span,
@@ -181,7 +200,11 @@ impl Checker<'_> {
                         s,
                     ),
                 };
-                let span = if span.is_empty() { board.name.span } else { span };
+                let span = if span.is_empty() {
+                    board.name.span
+                } else {
+                    span
+                };
                 self.report(BoardError::Evaluation {
                     reason: reason.to_string(),
                     help: help.to_string(),
@@ -328,12 +351,24 @@ impl Checker<'_> {
             let (Some(g), Ok(env)) = (&self.geometry, options::resolve(file, &[])) else {
                 continue;
             };
-            let eval = ZoneEval::new(file, g);
-            if eval.cells(cells, &env).is_some_and(|s| !s.contains(&true)) {
-                self.report(BoardError::EmptyZone {
+            match ZoneEval::new(file, g).cells(cells, &env) {
+                Ok(set) if !set.contains(&true) => self.report(BoardError::EmptyZone {
                     name: name.name.clone(),
                     span: cells.span,
-                });
+                }),
+                Err(ConstError::DivisionByZero(span)) => self.report(BoardError::ZoneEvaluation {
+                    name: name.name.clone(),
+                    reason: "division by zero".into(),
+                    span,
+                }),
+                Err(ConstError::Overflow(span)) => self.report(BoardError::ZoneEvaluation {
+                    name: name.name.clone(),
+                    reason: "value out of range".into(),
+                    span,
+                }),
+                // A non-empty zone is fine; anything else was reported by the type and constant
+                // checks above.
+                Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => {}
             }
         }
     }

@@ -70,7 +70,13 @@ impl ConstEnv {
         }
     }
 
-    fn binary(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Result<Const, ConstError> {
+    fn binary(
+        &self,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+    ) -> Result<Const, ConstError> {
         let overflow = ConstError::Overflow(span);
         Ok(match op {
             BinaryOp::And => Const::Bool(self.bool(lhs)? && self.bool(rhs)?),
@@ -86,9 +92,15 @@ impl ConstEnv {
             BinaryOp::Le => Const::Bool(self.int(lhs)? <= self.int(rhs)?),
             BinaryOp::Gt => Const::Bool(self.int(lhs)? > self.int(rhs)?),
             BinaryOp::Ge => Const::Bool(self.int(lhs)? >= self.int(rhs)?),
-            BinaryOp::Add => Const::Int(self.int(lhs)?.checked_add(self.int(rhs)?).ok_or(overflow)?),
-            BinaryOp::Sub => Const::Int(self.int(lhs)?.checked_sub(self.int(rhs)?).ok_or(overflow)?),
-            BinaryOp::Mul => Const::Int(self.int(lhs)?.checked_mul(self.int(rhs)?).ok_or(overflow)?),
+            BinaryOp::Add => {
+                Const::Int(self.int(lhs)?.checked_add(self.int(rhs)?).ok_or(overflow)?)
+            }
+            BinaryOp::Sub => {
+                Const::Int(self.int(lhs)?.checked_sub(self.int(rhs)?).ok_or(overflow)?)
+            }
+            BinaryOp::Mul => {
+                Const::Int(self.int(lhs)?.checked_mul(self.int(rhs)?).ok_or(overflow)?)
+            }
             BinaryOp::Div | BinaryOp::Rem => {
                 let (a, b) = (self.int(lhs)?, self.int(rhs)?);
                 if b == 0 {

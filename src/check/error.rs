@@ -102,7 +102,10 @@ pub enum ResolveError {
     },
 
     #[error("axis `{name}` is used before its range")]
-    #[diagnostic(code(E0103), help("a cell range may use only the axes listed before it"))]
+    #[diagnostic(
+        code(E0103),
+        help("a cell range may use only the axes listed before it")
+    )]
     AxisBeforeRange {
         name: String,
         #[label(primary, "its range comes later")]
@@ -125,7 +128,9 @@ pub enum ResolveError {
     #[error("`{name}` is defined in terms of itself")]
     #[diagnostic(
         code(E0105),
-        help("a definition, zone or relation may not refer back to itself, directly or indirectly")
+        help(
+            "a definition, zone or relation may not refer back to itself, directly or indirectly"
+        )
     )]
     Cycle {
         name: String,
@@ -185,7 +190,10 @@ pub enum TypeError {
     },
 
     #[error("vector has {found} but the board has {axes} axes")]
-    #[diagnostic(code(E0203), help("write one component per axis, in the order `{axis_list}`"))]
+    #[diagnostic(
+        code(E0203),
+        help("write one component per axis, in the order `{axis_list}`")
+    )]
     VectorLength {
         /// "1 component", "3 components".
         found: String,
@@ -196,7 +204,10 @@ pub enum TypeError {
     },
 
     #[error("per-player counter `{name}` needs a player index")]
-    #[diagnostic(code(E0204), help("write `{name}[mover]`, `{name}[opponent]` or another player"))]
+    #[diagnostic(
+        code(E0204),
+        help("write `{name}[mover]`, `{name}[opponent]` or another player")
+    )]
     NeedsIndex {
         name: String,
         #[label("missing `[player]`")]
@@ -204,7 +215,10 @@ pub enum TypeError {
     },
 
     #[error("{what} cannot be indexed")]
-    #[diagnostic(code(E0204), help("only counters declared `per player` take `[player]`"))]
+    #[diagnostic(
+        code(E0204),
+        help("only counters declared `per player` take `[player]`")
+    )]
     NotIndexable {
         what: String,
         #[label("not a per-player counter")]
@@ -277,6 +291,17 @@ pub enum BoardError {
         span: Span,
     },
 
+    #[error("the cell ranges span more than {max} coordinates")]
+    #[diagnostic(
+        code(E0403),
+        help("a board has at most 256 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
+    )]
+    TooManyCoordinates {
+        max: u64,
+        #[label("too many coordinates to enumerate")]
+        span: Span,
+    },
+
     #[error("{what} must be constant")]
     #[diagnostic(code(E0404))]
     NotConstant {
@@ -304,7 +329,9 @@ pub enum BoardError {
     #[diagnostic(
         code(W0406),
         severity(Warning),
-        help("no cell has a neighbour this way; check the components against the axes `{axis_list}`")
+        help(
+            "no cell has a neighbour this way; check the components against the axes `{axis_list}`"
+        )
     )]
     NoLinks {
         what: String,
@@ -347,6 +374,18 @@ pub enum BoardError {
         span: Span,
     },
 
+    #[error("zone `{name}` cannot be computed with the default options")]
+    #[diagnostic(
+        code(E0408),
+        help("make sure the condition has a value for every cell")
+    )]
+    ZoneEvaluation {
+        name: String,
+        reason: String,
+        #[label("{reason}")]
+        span: Span,
+    },
+
     #[error("pattern `{name}` fits nowhere on the board")]
     #[diagnostic(
         code(W0409),
@@ -364,7 +403,10 @@ pub enum BoardError {
 #[derive(Debug, Error, Diagnostic)]
 pub enum GameError {
     #[error("the game declares no players")]
-    #[diagnostic(code(E0501), help("add `players White, Black`, naming the player who starts first"))]
+    #[diagnostic(
+        code(E0501),
+        help("add `players White, Black`, naming the player who starts first")
+    )]
     NoPlayers,
 
     #[error("a game has exactly 2 players, but {count} are declared")]
@@ -425,7 +467,10 @@ pub enum GameError {
     },
 
     #[error("repeat range `{min}..{max}` is empty")]
-    #[diagnostic(code(E0505), help("write the smaller bound first: `repeat {max}..{min}`"))]
+    #[diagnostic(
+        code(E0505),
+        help("write the smaller bound first: `repeat {max}..{min}`")
+    )]
     RepeatEmpty {
         min: u32,
         max: u32,

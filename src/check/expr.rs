@@ -36,7 +36,10 @@ impl Ty {
 
     /// Whether a value of type `self` may stand where `want` is expected.
     fn fits(self, want: Ty) -> bool {
-        self == want || self == Ty::Error || want == Ty::Error || (self == Ty::Cell && want == Ty::Cells)
+        self == want
+            || self == Ty::Error
+            || want == Ty::Error
+            || (self == Ty::Cell && want == Ty::Cells)
     }
 }
 
@@ -169,17 +172,24 @@ impl Checker<'_> {
     fn mismatch(&mut self, e: &Expr, want: Ty, found: Ty) {
         if want.is_kind() || found.is_kind() {
             let help = match (want, found) {
-                (Ty::Relation, Ty::Direction) => {
-                    Some("declare a relation with this direction: `relation r = ...`".to_string())
-                }
+                (Ty::Relation, Ty::Direction) => Some(match &e.kind {
+                    ExprKind::Name(id) => {
+                        format!(
+                            "declare a relation such as `relation r = {}` and use `r`",
+                            id.name
+                        )
+                    }
+                    _ => "declare a relation with this direction and use it".to_string(),
+                }),
                 (Ty::Direction, Ty::Relation) => Some(
                     "`line` follows one direction; declare `direction d = (...)` and use it"
                         .to_string(),
                 ),
                 (Ty::Cells | Ty::Cell, Ty::Piece) => match &e.kind {
-                    ExprKind::Name(id) => {
-                        Some(format!("the cells holding this piece are `pieces({})`", id.name))
-                    }
+                    ExprKind::Name(id) => Some(format!(
+                        "the cells holding this piece are `pieces({})`",
+                        id.name
+                    )),
                     _ => None,
                 },
                 _ => None,
@@ -289,6 +299,8 @@ impl Checker<'_> {
             },
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, cx),
             ExprKind::Field { base, field } => {
+                let reason = format!("`.{}` is not allowed here", field.name);
+                self.not_constant(cx, field.span, reason);
                 self.expect(base, Ty::Cell, cx);
                 if self.board.is_none() || self.axis_index(&field.name).is_some() {
                     return Ty::Int;
@@ -350,6 +362,8 @@ impl Checker<'_> {
                 Ty::Bool
             }
             BinaryOp::In => {
+                let span = lhs.span.merge(rhs.span);
+                self.not_constant(cx, span, "`in` is not allowed here".to_string());
                 self.expect(lhs, Ty::Cell, cx);
                 self.expect(rhs, Ty::Cells, cx);
                 Ty::Bool
@@ -510,7 +524,8 @@ impl Checker<'_> {
     fn global(&mut self, id: &Ident, index: usize, sym: Sym, cx: Cx) -> Ty {
         let n = id.name.as_str();
         let in_board = cx.constant == Some(Constant::Board);
-        let unavailable = |kind: &str| format!("{kind} `{n}` is not known while the board is built");
+        let unavailable =
+            |kind: &str| format!("{kind} `{n}` is not known while the board is built");
         match sym {
             Sym::Option { index, is_enum } => {
                 if is_enum {
@@ -521,8 +536,9 @@ impl Checker<'_> {
             }
             Sym::Word { option } => Ty::Enum(option),
             Sym::Player => {
-                if in_board {
-                    self.not_constant(cx, id.span, unavailable("player"));
+                if cx.constant.is_some() {
+                    let reason = format!("player `{n}` is not allowed here");
+                    self.not_constant(cx, id.span, reason);
                 }
                 Ty::Player
             }

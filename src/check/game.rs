@@ -146,9 +146,10 @@ impl Checker<'_> {
 
     /// The declared names a zone, define or relation refers to, with where.
     fn references(&self, entry: usize) -> Vec<(usize, Span)> {
-        let item = match self.entries[entry].sym {
-            Sym::Zone { item } | Sym::Define { item } | Sym::Relation { item } => item,
-            _ => return Vec::new(),
+        let (Sym::Zone { item } | Sym::Define { item } | Sym::Relation { item }) =
+            self.entries[entry].sym
+        else {
+            return Vec::new();
         };
         let mut ids: Vec<&Ident> = Vec::new();
         match self.file.items.get(item).map(|i| &i.kind) {

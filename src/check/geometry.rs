@@ -24,8 +24,13 @@ pub struct Geometry {
 pub enum GeometryError {
     Const(ConstError),
     /// Two cells got the same name; the second cell's coordinates are given.
-    DuplicateName { name: String, span: Span },
-    TooManyCells { span: Span },
+    DuplicateName {
+        name: String,
+        span: Span,
+    },
+    TooManyCells {
+        span: Span,
+    },
 }
 
 impl From<ConstError> for GeometryError {
@@ -114,6 +119,54 @@ fn enumerate(
         coord.push(v);
         enumerate(board, depth + 1, env, coord, g)?;
         coord.pop();
+    }
+    env.values.remove(&range.axis.name);
+    Ok(())
+}
+
+/// The most coordinate tuples the cell ranges may span, before the `if` filter: beyond this,
+/// building the board would take too long even if the filter keeps few cells.
+pub const MAX_COORDINATES: u64 = 1 << 20;
+
+/// Counts the coordinate tuples the ranges enumerate (before the filter), stopping as soon as
+/// the count passes `limit`; run it before [`Geometry::build`] to keep building fast.
+///
+/// # Errors
+/// A range bound that cannot be evaluated.
+pub fn count_coordinates(board: &Board, options: &ConstEnv, limit: u64) -> Result<u64, ConstError> {
+    let mut env = options.clone();
+    let mut count = 0;
+    count_from(board, 0, &mut env, limit, &mut count)?;
+    Ok(count)
+}
+
+fn count_from(
+    board: &Board,
+    depth: usize,
+    env: &mut ConstEnv,
+    limit: u64,
+    count: &mut u64,
+) -> Result<(), ConstError> {
+    let Some(range) = board.ranges.get(depth) else {
+        *count += 1;
+        return Ok(());
+    };
+    let lo = env.int(&range.lo)?;
+    let hi = env.int(&range.hi)?;
+    if hi < lo {
+        return Ok(());
+    }
+    if depth + 1 == board.ranges.len() {
+        let n = u64::try_from(i128::from(hi) - i128::from(lo) + 1).unwrap_or(u64::MAX);
+        *count = count.saturating_add(n);
+        return Ok(());
+    }
+    for v in lo..=hi {
+        if *count > limit {
+            break;
+        }
+        env.set(&range.axis.name, Const::Int(v));
+        count_from(board, depth + 1, env, limit, count)?;
     }
     env.values.remove(&range.axis.name);
     Ok(())

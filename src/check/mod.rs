@@ -4,17 +4,19 @@
 //! stopping at the first; a pass that depends on an earlier one (e.g. cell names on the board)
 //! quietly skips what the earlier problem made meaningless, so one mistake gives one report.
 //!
-//! | pass                    | file        | codes                        |
-//! |-------------------------|-------------|------------------------------|
-//! | declarations, structure | `game.rs`   | E0102, E0501, E0502          |
-//! | options                 | `game.rs`   | E0301, E0302                 |
-//! | board and geometry      | `board.rs`  | E0401–E0403, E0407, E0408    |
-//! | cycles                  | `game.rs`   | E0105                        |
-//! | directions, patterns    | `board.rs`  | E0203, W0406, W0409          |
-//! | zones, counters         | `board.rs`  | E0404, W0405                 |
-//! | expressions             | `expr.rs`   | E0101, E0103, E0104, E0201–E0204 |
-//! | statements              | `stmt.rs`   | E0102, E0103, W0504, E0505   |
-//! | ending, unused          | `game.rs`   | E0503, W0601                 |
+//! | pass                              | file        | codes                                   |
+//! |-----------------------------------|-------------|-----------------------------------------|
+//! | declarations, required items      | `names.rs`, `game.rs` | E0102, E0501, E0502           |
+//! | options                           | `game.rs`   | E0301, E0302                            |
+//! | board and its cells               | `board.rs`  | E0102, E0103, E0401–E0404, E0407, E0408 |
+//! | definition cycles                 | `game.rs`   | E0105                                   |
+//! | directions, relations, patterns   | `board.rs`  | E0101, E0104, E0203, W0406, W0409       |
+//! | zones, counter start values       | `board.rs`  | E0404, W0405, E0408                     |
+//! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404 |
+//! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
+//! | ending, unused declarations       | `game.rs`   | E0503, W0601                            |
+//!
+//! Every message is defined once, in `error.rs`; codes are registered in `crate::diag::codes`.
 
 mod board;
 pub mod consteval;
@@ -109,6 +111,7 @@ struct Frame {
     partial: Vec<(String, Span)>,
 }
 
+#[allow(clippy::struct_excessive_bools)] // independent flags of one checking run
 struct Checker<'a> {
     file: &'a ast::File,
     diags: Vec<Diag>,

@@ -99,12 +99,12 @@ pub fn resolve(file: &File, sets: &[(String, String)]) -> Result<ConstEnv, Optio
         }
     }
     for (name, value) in sets {
-        let decl = declared(file).find(|d| &d.name.name == name).ok_or_else(|| {
-            OptionError::Unknown {
+        let decl = declared(file)
+            .find(|d| &d.name.name == name)
+            .ok_or_else(|| OptionError::Unknown {
                 name: name.clone(),
                 known: declared(file).map(|d| d.name.name.clone()).collect(),
-            }
-        })?;
+            })?;
         env.set(name, parse_value(decl, value)?);
     }
     Ok(env)

@@ -103,7 +103,10 @@ impl Checker<'_> {
             }
             self.stmt(s);
             if ended.is_none()
-                && matches!(s.kind, StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw)
+                && matches!(
+                    s.kind,
+                    StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw
+                )
             {
                 ended = Some(stmt_span(s));
             }

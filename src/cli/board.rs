@@ -7,6 +7,7 @@
 //! the part of a name that changes when only that axis changes (`1a1` → `1b1`: `a`, `b`).
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use crate::ir::{Board, Program};
 use crate::runtime::Engine;
@@ -26,7 +27,7 @@ pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
     out
 }
 
-/// `Light to move` or `game over: Light wins`, then one line per counter.
+/// `White to move` or `game over: White wins`, then one line per counter.
 pub(crate) fn status(engine: &mut Engine<'_>) -> String {
     let program = engine.program();
     let mut out = match engine.outcome() {
@@ -37,7 +38,7 @@ pub(crate) fn status(engine: &mut Engine<'_>) -> String {
     out
 }
 
-/// `stock: Light 15, Dark 14` for per-player counters, `name: value` for the others.
+/// `stock: White 15, Black 14` for per-player counters, `name: value` for the others.
 pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
     let mut out = String::new();
     let mut i = 0;
@@ -46,14 +47,17 @@ pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
         let mut parts = Vec::new();
         let mut j = i;
         while j < program.counters.len() && program.counters[j].name == *name {
-            let value = values.get(j).copied().unwrap_or(program.counters[j].initial);
+            let value = values
+                .get(j)
+                .copied()
+                .unwrap_or(program.counters[j].initial);
             match program.counters[j].player {
                 Some(p) => parts.push(format!("{} {value}", player_name(program, p))),
                 None => parts.push(value.to_string()),
             }
             j += 1;
         }
-        out.push_str(&format!("{name}: {}\n", parts.join(", ")));
+        let _ = writeln!(out, "{name}: {}", parts.join(", "));
         i = j;
     }
     out
@@ -83,7 +87,7 @@ pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
         let mut out = String::new();
         for (c, name) in b.names.iter().enumerate() {
             let code = cells.get(c).copied().unwrap_or(0);
-            out.push_str(&format!("{name} {}\n", symbol(program, code)));
+            let _ = writeln!(out, "{name} {}", symbol(program, code));
         }
         return out;
     }
@@ -241,7 +245,7 @@ fn layout(panels: &[Vec<String>]) -> String {
                 let text = p.get(row).map_or("", String::as_str);
                 if i + 1 < panels.len() {
                     let pad = widths[i] + GAP;
-                    line.push_str(&format!("{text:<pad$}"));
+                    let _ = write!(line, "{text:<pad$}");
                 } else {
                     line.push_str(text);
                 }
@@ -277,8 +281,7 @@ fn axis_labels(b: &Board) -> Vec<BTreeMap<i32, String>> {
             }
             // Another cell that differs from `c` on this axis only.
             let other = (0..n).find(|&d| {
-                d != c
-                    && (0..axes).all(|a| (a == axis) != (b.coord(c, a) == b.coord(d, a)))
+                d != c && (0..axes).all(|a| (a == axis) != (b.coord(c, a) == b.coord(d, a)))
             });
             if let Some(d) = other {
                 if let Some(l) = differing(&tokens[c], &tokens[d], &b.names[c], &b.names[d]) {

@@ -65,7 +65,10 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
         match args.format {
             Format::Human => {
                 if !diags.is_empty() {
-                    eprintln!("{}", diag::render(&diags, &source, &shown, color).trim_end());
+                    eprintln!(
+                        "{}",
+                        diag::render(&diags, &source, &shown, color).trim_end()
+                    );
                     eprintln!();
                 }
             }
@@ -76,7 +79,9 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
                     Err(e) => {
                         eprintln!(
                             "{}",
-                            CliError::new(format!("internal: diagnostics of `{shown}` are not JSON: {e}"))
+                            CliError::new(format!(
+                                "internal: diagnostics of `{shown}` are not JSON: {e}"
+                            ))
                         );
                         unreadable += 1;
                     }

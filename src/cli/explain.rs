@@ -1,5 +1,7 @@
 //! `rulestone explain`: the long explanation of a diagnostic code.
 
+use std::fmt::Write as _;
+
 use clap::Args;
 
 use crate::diag::{self, CODES};
@@ -15,10 +17,11 @@ pub struct ExplainArgs {
 
 /// Every code with its title, one per line.
 fn list() -> String {
-    CODES
-        .iter()
-        .map(|c| format!("{}  {}\n", c.code, c.title))
-        .collect()
+    let mut out = String::new();
+    for c in CODES {
+        let _ = writeln!(out, "{}  {}", c.code, c.title);
+    }
+    out
 }
 
 pub(crate) fn run(args: &ExplainArgs) -> Result<()> {
@@ -26,8 +29,12 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<()> {
         return emit(&list());
     };
     match diag::explain(code) {
+        // The explanation opens with its own `# CODE: title` heading; add one if it does not.
+        Some(info) if info.explanation.trim_start().starts_with('#') => {
+            emit(&format!("{}\n", info.explanation.trim_end()))
+        }
         Some(info) => emit(&format!(
-            "{}: {}\n\n{}\n",
+            "# {}: {}\n\n{}\n",
             info.code,
             info.title,
             info.explanation.trim_end()

@@ -3,6 +3,7 @@
 //! read → [`parse`](crate::syntax::parse) → [`check`](crate::check::check) → options →
 //! [`lower`](crate::ir::lower) → [`Engine::new`], then the `--after` moves.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::check::options::{resolve, split_set};
@@ -37,12 +38,14 @@ fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
         .into_iter()
         .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
         .collect();
-    eprint!("{}", diag::render(&errors, source, &shown(path), color_stderr()));
-    let n = errors.len();
+    eprint!(
+        "{}",
+        diag::render(&errors, source, &shown(path), color_stderr())
+    );
     eprintln!(
-        "error: `{}` has {}; `rulestone check` shows every problem",
+        "error: cannot load `{}` due to {}",
         shown(path),
-        super::plural(n, "error")
+        super::plural(errors.len(), "previous error")
     );
 }
 
@@ -80,9 +83,8 @@ pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded
         return Err(Fail::Reported);
     };
     let env = resolve(&file, sets).map_err(|e| CliError::new(e.to_string()))?;
-    let program = ir::lower(&checked, &env).map_err(|e| {
-        CliError::new(format!("cannot build `{}`: {}", shown(path), e.message))
-    })?;
+    let program = ir::lower(&checked, &env)
+        .map_err(|e| CliError::new(format!("cannot build `{}`: {}", shown(path), e.message)))?;
     Ok(Loaded {
         path: path.to_path_buf(),
         program,
@@ -98,7 +100,17 @@ pub(crate) fn player_name(program: &Program, player: u8) -> String {
         .unwrap_or_else(|| format!("player {}", u32::from(player) + 1))
 }
 
-/// `Light wins`, `draw`.
+/// The option values of a program, `size=5, variant=short`; `None` without options.
+pub(crate) fn options_text(program: &Program) -> Option<String> {
+    let opts: Vec<String> = program
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    (!opts.is_empty()).then(|| opts.join(", "))
+}
+
+/// `White wins`, `draw`.
 pub(crate) fn result_text(program: &Program, result: GameResult) -> String {
     match result {
         GameResult::Win(p) => format!("{} wins", player_name(program, p)),
@@ -164,7 +176,7 @@ pub(crate) fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Res
     })
 }
 
-/// `Light to move; legal moves: 1a1, 1a2, … (16 in all)`, listing first the moves that
+/// `White to move; legal moves: a1, a2, … (16 in all)`, listing first the moves that
 /// start like `text` (e.g. the take-backs a placement must name).
 pub(crate) fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &str) -> String {
     const SHOWN: usize = 8;
@@ -178,14 +190,14 @@ pub(crate) fn legal_hint(engine: &Engine<'_>, legal: &[(Move, String)], text: &s
         let more = starting.len().saturating_sub(SHOWN);
         let mut list = starting[..starting.len().min(SHOWN)].join(", ");
         if more > 0 {
-            list.push_str(&format!(", … ({} in all)", starting.len()));
+            let _ = write!(list, ", … ({} in all)", starting.len());
         }
         return format!("{mover} to move; did you mean one of: {list}");
     }
     let all: Vec<&str> = legal.iter().map(|(_, t)| t.as_str()).collect();
     let mut list = all[..all.len().min(SHOWN)].join(", ");
     if all.len() > SHOWN {
-        list.push_str(&format!(", … ({} in all)", all.len()));
+        let _ = write!(list, ", … ({} in all)", all.len());
     }
     format!("{mover} to move; legal moves: {list}")
 }
@@ -224,9 +236,11 @@ pub(crate) fn play_texts(
                 .into());
             }
             Err(BadMove::Illegal { hint }) => {
-                return Err(CliError::new(format!("{}, `{text}`, is not a legal move", place(i)))
-                    .note(hint)
-                    .into());
+                return Err(
+                    CliError::new(format!("{}, `{text}`, is not a legal move", place(i)))
+                        .note(hint)
+                        .into(),
+                );
             }
         }
     }

@@ -39,12 +39,11 @@ use clap::{Args, Parser, Subcommand};
     max_term_width = 100,
     after_help = "\
 Examples:
-  rulestone check games/pylos.game                  check a game file for errors
-  rulestone moves games/pylos.game --after \"1a1; 1b1\"
-                                                    legal moves after two moves
-  rulestone perft games/pylos.game --depth 3        count move sequences (3360)
-  rulestone play games/pylos.game --vs random       play against the computer
-  rulestone explain E0101                           what an error code means
+  rulestone check my.game                       check a game file for errors
+  rulestone moves my.game --after \"a1; b2\"      the legal moves after two moves
+  rulestone perft my.game --depth 3             count the move sequences 3 moves deep
+  rulestone play my.game --vs random            play against the computer
+  rulestone explain E0101                       what an error code means
 
 Exit status: 0 success, 1 errors reported in a game file, 2 usage, IO or move error."
 )]
@@ -62,7 +61,7 @@ pub enum Command {
     /// error, 2 when a file cannot be read.
     #[command(after_help = "\
 Examples:
-  rulestone check games/pylos.game
+  rulestone check my.game
   rulestone check games/*.game --format json
   rulestone explain E0101          the long explanation of a code in the report")]
     Check(check::CheckArgs),
@@ -82,9 +81,9 @@ Examples:
     /// (a note on standard error says how it ended).
     #[command(after_help = "\
 Examples:
-  rulestone moves games/pylos.game
-  rulestone moves games/pylos.game --after \"1a1; 1b1\"
-  rulestone moves games/pylos.game --set base=3 --set variant=basic")]
+  rulestone moves my.game
+  rulestone moves my.game --after \"a1; b2\"          after two moves, separated by `;`
+  rulestone moves my.game --set size=5 --set variant=short")]
     Moves(moves::MovesArgs),
 
     /// Count the move sequences of a given length from a position (perft).
@@ -93,9 +92,9 @@ Examples:
     /// generator. The last line of standard output is the count alone.
     #[command(after_help = "\
 Examples:
-  rulestone perft games/pylos.game --depth 3                  prints 3360
-  rulestone perft games/pylos.game --depth 2 --divide         count per first move
-  rulestone perft games/pylos.game --depth 2 --after \"1a1\"")]
+  rulestone perft my.game --depth 3
+  rulestone perft my.game --depth 3 --divide        the count below each first move
+  rulestone perft my.game --depth 2 --after \"a1\"")]
     Perft(perft::PerftArgs),
 
     /// Play a game in the terminal, against a person or the computer.
@@ -105,10 +104,11 @@ Examples:
     /// one line at a time and stops at the end of input.
     #[command(after_help = "\
 Examples:
-  rulestone play games/pylos.game                         two people at one terminal
-  rulestone play games/pylos.game --vs random --seed 7    you play Light, the computer Dark
-  rulestone play games/pylos.game --vs random --as Dark   the computer opens
-  rulestone play games/pylos.game --after \"1a1; 1b1\"     start from a position")]
+  rulestone play my.game                          two people at one terminal
+  rulestone play my.game --vs random --seed 7     you move first, the computer second
+  rulestone play my.game --vs random --as 2       the computer moves first
+  rulestone play my.game --after \"a1; b2\"        start from a position
+  rulestone play my.game --record game.record     save the game when it ends")]
     Play(play::PlayArgs),
 
     /// Replay a saved game, drawing the board after every move.
@@ -118,8 +118,8 @@ Examples:
     #[command(after_help = "\
 Examples:
   rulestone replay game.record
-  rulestone replay games/pylos.game --moves \"1a1; 1b1; 1c1\"
-  rulestone replay games/pylos.game --set base=3 --moves \"1a1; 1b1\"")]
+  rulestone replay my.game --moves \"a1; b2; c3\"
+  rulestone replay my.game --set size=5 --moves \"a1; b2\"")]
     Replay(replay::ReplayArgs),
 
     /// Play random games and report who won, how often, and how long games last.
@@ -128,8 +128,8 @@ Examples:
     /// seed gives the same games (only the timing line varies).
     #[command(after_help = "\
 Examples:
-  rulestone playout games/pylos.game --games 1000 --seed 1
-  rulestone playout games/pylos.game --games 100 --seed 2 --set variant=advanced")]
+  rulestone playout my.game --games 1000 --seed 1
+  rulestone playout my.game --games 100 --seed 2 --set size=5")]
     Playout(playout::PlayoutArgs),
 
     /// Measure the engine's speed: perft leaves per second and random playouts per second.
@@ -138,9 +138,9 @@ Examples:
     /// from a busy machine stay comparable.
     #[command(after_help = "\
 Examples:
-  rulestone bench games/pylos.game
+  rulestone bench my.game
   rulestone bench games/*.game --seconds 10
-  rulestone bench games/pylos.game --depth 4      repeat perft 4 instead of deepening")]
+  rulestone bench my.game --depth 4        repeat perft 4 instead of deepening")]
     Bench(bench::BenchArgs),
 
     /// Print an internal stage of a game: the syntax tree (`ast`) or the lowered program (`ir`).
@@ -148,8 +148,8 @@ Examples:
         hide = true,
         after_help = "\
 Examples:
-  rulestone dump ast games/pylos.game
-  rulestone dump ir games/pylos.game --set base=3"
+  rulestone dump ast my.game
+  rulestone dump ir my.game --set size=5"
     )]
     Dump(dump::DumpArgs),
 }
@@ -161,7 +161,7 @@ pub struct GameArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// Set an option the game declares, e.g. `--set base=3` (repeatable).
+    /// Set an option the game declares, e.g. `--set size=5` (repeatable).
     ///
     /// An unknown option or a value outside the option's type is an error.
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -171,7 +171,7 @@ pub struct GameArgs {
 /// A position: the start, then the given moves.
 #[derive(Clone, Debug, Args)]
 pub struct PositionArgs {
-    /// Start from the position after these moves, separated by `;`, e.g. "1a1; 1b1".
+    /// Start from the position after these moves, separated by `;`, e.g. "a1; b2".
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub after: Option<String>,
 }
@@ -235,7 +235,11 @@ impl CliError {
 
     /// Reading or writing `path` failed.
     pub fn io(action: &str, path: &std::path::Path, e: &io::Error) -> CliError {
-        CliError::new(format!("cannot {action} `{}`: {}", path.display(), io_reason(e)))
+        CliError::new(format!(
+            "cannot {action} `{}`: {}",
+            path.display(),
+            io_reason(e)
+        ))
     }
 }
 
@@ -326,7 +330,7 @@ pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -337,7 +341,11 @@ pub(crate) fn grouped(n: u64) -> String {
 /// A rate per second, rounded to a whole number (0 when no time was measured).
 pub(crate) fn per_second(count: u64, seconds: f64) -> u64 {
     if seconds > 0.0 {
-        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss
+        )]
         let rate = (count as f64 / seconds).round() as u64;
         rate
     } else {

@@ -24,7 +24,10 @@ pub(crate) fn run(args: &MovesArgs) -> Result<()> {
     let legal = legal_with_text(&mut engine);
     if legal.is_empty() {
         if let Some(r) = engine.outcome() {
-            eprintln!("note: the game is over: {}", result_text(&loaded.program, r));
+            eprintln!(
+                "note: the game is over: {}",
+                result_text(&loaded.program, r)
+            );
         }
         return Ok(());
     }

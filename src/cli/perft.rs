@@ -1,5 +1,6 @@
 //! `rulestone perft`: the number of move sequences of a given length, optionally per first move.
 
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -47,12 +48,14 @@ fn spinner(depth: u32) -> Option<ProgressBar> {
 pub(crate) fn run(args: &PerftArgs) -> Result<()> {
     let loaded = load(&args.game)?;
     if args.rolls.is_some() {
-        return Err(CliError::new("`--rolls` was given, but this game has no dice")
-            .note(format!(
-                "`{}` declares no random events; drop `--rolls`",
-                super::load::shown(&loaded.path)
-            ))
-            .into());
+        return Err(
+            CliError::new("`--rolls` was given, but this game has no dice")
+                .note(format!(
+                    "`{}` declares no random events; drop `--rolls`",
+                    super::load::shown(&loaded.path)
+                ))
+                .into(),
+        );
     }
     let mut engine = Engine::new(&loaded.program);
     if let Some(after) = &args.position.after {
@@ -77,7 +80,7 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
             engine.undo(undo);
             total += n;
             if args.divide {
-                out.push_str(&format!("{text}: {n}\n"));
+                let _ = writeln!(out, "{text}: {n}");
             }
         }
         if let Some(bar) = bar {
@@ -85,7 +88,7 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
         }
         total
     };
-    out.push_str(&format!("{total}\n"));
+    let _ = writeln!(out, "{total}");
     emit(&out)?;
     if stderr_is_tty() {
         let secs = start.elapsed().as_secs_f64();

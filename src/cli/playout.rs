@@ -1,5 +1,6 @@
 //! `rulestone playout`: seeded random games from the start, with statistics.
 
+use std::fmt::Write as _;
 use std::time::Instant;
 
 use clap::Args;
@@ -10,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::runtime::playout::random_game;
 use crate::runtime::{Engine, GameResult};
 
-use super::load::{load, player_name};
+use super::load::{load, options_text, player_name};
 use super::{emit, grouped, per_second, stderr_is_tty, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -69,7 +70,13 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
     let bar = progress(args.games);
     let start = Instant::now();
     for _ in 0..args.games {
-        let p = random_game(&mut engine, &mut rng, args.max_plies, &mut moves, &mut undos);
+        let p = random_game(
+            &mut engine,
+            &mut rng,
+            args.max_plies,
+            &mut moves,
+            &mut undos,
+        );
         match p.result {
             Some(GameResult::Win(w)) => {
                 if let Some(slot) = wins.get_mut(usize::from(w)) {
@@ -96,24 +103,24 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
         "{}: {n} random games, seed {}, at most {} plies\n",
         program.name, args.seed, args.max_plies
     );
-    if !program.options.is_empty() {
-        let opts: Vec<String> = program.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        out.push_str(&format!("options: {}\n", opts.join(", ")));
+    if let Some(opts) = options_text(program) {
+        let _ = writeln!(out, "options: {opts}");
     }
     for (p, w) in wins.iter().enumerate() {
         let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
-        out.push_str(&format!("{name} wins: {w} ({})\n", percent(*w, n)));
+        let _ = writeln!(out, "{name} wins: {w} ({})", percent(*w, n));
     }
-    out.push_str(&format!("draws: {draws} ({})\n", percent(draws, n)));
-    out.push_str(&format!("unfinished: {unfinished} ({})\n", percent(unfinished, n)));
+    let _ = writeln!(out, "draws: {draws} ({})", percent(draws, n));
+    let _ = writeln!(out, "unfinished: {unfinished} ({})", percent(unfinished, n));
     if n > 0 {
         #[allow(clippy::cast_precision_loss)]
         let mean = total_plies as f64 / n as f64;
-        out.push_str(&format!("plies: mean {mean:.2}, min {min}, max {max}\n"));
+        let _ = writeln!(out, "plies: mean {mean:.2}, min {min}, max {max}");
     }
-    out.push_str(&format!(
-        "speed: {} playouts/s ({secs:.2} s)\n",
+    let _ = writeln!(
+        out,
+        "speed: {} playouts/s ({secs:.2} s)",
         grouped(per_second(n, secs))
-    ));
+    );
     emit(&out)
 }

@@ -3,14 +3,14 @@
 //! ```text
 //! rulestone-record 1
 //! # comments and blank lines are ignored
-//! game games/pylos.game
+//! game games/example.game
 //! option variant=standard
-//! option base=4
-//! option reserve=15
-//! move 1a1
-//! move 1b1
-//! move 1c1-2a1 x2a1
-//! result Light wins
+//! option size=5
+//! option variant=short
+//! move a1
+//! move b2
+//! move a1-c3 xb2
+//! result White wins
 //! ```
 //!
 //! The first line names the format and its version. `game` (exactly once) is the game file,
@@ -19,6 +19,7 @@
 //! lines hold one whole move each, in the game's notation, in the order played. `result`
 //! (optional, written when the game is over) must agree with the result the moves reach.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::runtime::Engine;
@@ -43,9 +44,7 @@ impl Record {
     /// The record of a game: its file, resolved options, moves and result if over.
     pub fn of(engine: &mut Engine<'_>, game: &Path, moves: &[String]) -> Record {
         let program = engine.program();
-        let result = engine
-            .outcome()
-            .map(|r| (0, result_text(program, r)));
+        let result = engine.outcome().map(|r| (0, result_text(program, r)));
         Record {
             game: game.to_path_buf(),
             options: program.options.clone(),
@@ -58,13 +57,13 @@ impl Record {
     pub fn to_text(&self) -> String {
         let mut out = format!("{HEADER}\ngame {}\n", shown(&self.game));
         for (name, value) in &self.options {
-            out.push_str(&format!("option {name}={value}\n"));
+            let _ = writeln!(out, "option {name}={value}");
         }
         for (_, m) in &self.moves {
-            out.push_str(&format!("move {m}\n"));
+            let _ = writeln!(out, "move {m}");
         }
         if let Some((_, r)) = &self.result {
-            out.push_str(&format!("result {r}\n"));
+            let _ = writeln!(out, "result {r}");
         }
         out
     }
@@ -111,15 +110,19 @@ impl Record {
                     Some((name, value)) if !name.trim().is_empty() => {
                         options.push((name.trim().to_string(), value.trim().to_string()));
                     }
-                    _ => return Err(format!("line {n}: `option` expects NAME=VALUE, not `{rest}`")),
+                    _ => {
+                        return Err(format!(
+                            "line {n}: `option` expects NAME=VALUE, not `{rest}`"
+                        ))
+                    }
                 },
                 "move" => moves.push((n, normalize(rest))),
                 "result" => result = Some((n, normalize(rest))),
                 _ => {
                     return Err(format!(
-                        "line {n}: unknown entry `{key}` (a record has `game`, `option`, `move` and \
+                    "line {n}: unknown entry `{key}` (a record has `game`, `option`, `move` and \
                          `result` lines)"
-                    ))
+                ))
                 }
             }
         }
@@ -149,9 +152,12 @@ impl Record {
 pub(crate) fn read(path: &Path) -> Result<Record> {
     let text = load::read(path)?;
     Record::parse(&text).map_err(|e| {
-        CliError::new(format!("`{}` is not a valid game record", shown(path)))
-            .note(e)
-            .into()
+        let mut err =
+            CliError::new(format!("`{}` is not a valid game record", shown(path))).note(e);
+        if path.extension().is_some_and(|x| x == "game") {
+            err = err.note("to replay moves of a game file, add `--moves \"M1; M2; ...\"`");
+        }
+        err.into()
     })
 }
 
@@ -163,12 +169,13 @@ pub(crate) fn write(path: &Path, record: &Record) -> Result<()> {
 /// Reads a record and loads its game with its options (checking the options).
 pub(crate) fn open(path: &Path) -> Result<(Record, Loaded)> {
     let record = read(path)?;
-    let loaded = load::load_with(&record.game_path(path), &record.options).map_err(|f| match f {
-        super::Fail::Error(e) => {
-            super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
-        }
-        other => other,
-    })?;
+    let loaded =
+        load::load_with(&record.game_path(path), &record.options).map_err(|f| match f {
+            super::Fail::Error(e) => {
+                super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
+            }
+            other @ super::Fail::Reported => other,
+        })?;
     Ok((record, loaded))
 }
 

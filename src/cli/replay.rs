@@ -1,5 +1,6 @@
 //! `rulestone replay`: a saved game (or a game file and moves), drawn after every move.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -7,7 +8,10 @@ use clap::Args;
 use crate::runtime::Engine;
 
 use super::board::draw;
-use super::load::{find_move, load_with, normalize, player_name, shown, split_moves, split_sets, BadMove};
+use super::load::{
+    find_move, load_with, normalize, options_text, player_name, shown, split_moves, split_sets,
+    BadMove,
+};
 use super::record::{self, Record};
 use super::{emit, CliError, Result};
 
@@ -27,29 +31,25 @@ pub struct ReplayArgs {
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
-    let (record, loaded, path_in_messages) = match &args.moves {
-        Some(list) => {
-            let record = Record {
-                game: args.path.clone(),
-                options: split_sets(&args.set)?,
-                moves: split_moves(list).into_iter().map(|m| (0, m)).collect(),
-                result: None,
-            };
-            let loaded = load_with(&record.game, &record.options)?;
-            (record, loaded, None)
-        }
-        None => {
-            let (record, loaded) = record::open(&args.path)?;
-            (record, loaded, Some(args.path.clone()))
-        }
+    let (record, loaded, path_in_messages) = if let Some(list) = &args.moves {
+        let record = Record {
+            game: args.path.clone(),
+            options: split_sets(&args.set)?,
+            moves: split_moves(list).into_iter().map(|m| (0, m)).collect(),
+            result: None,
+        };
+        let loaded = load_with(&record.game, &record.options)?;
+        (record, loaded, None)
+    } else {
+        let (record, loaded) = record::open(&args.path)?;
+        (record, loaded, Some(args.path.clone()))
     };
     let program = &loaded.program;
     let mut engine = Engine::new(program);
 
     let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
-    if !program.options.is_empty() {
-        let opts: Vec<String> = program.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        out.push_str(&format!("options: {}\n", opts.join(", ")));
+    if let Some(opts) = options_text(program) {
+        let _ = writeln!(out, "options: {opts}");
     }
     out.push_str("\nstart\n");
     out.push_str(&draw(&mut engine));
@@ -63,20 +63,28 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
         let m = match find_move(&mut engine, text) {
             Ok(m) => m,
             Err(BadMove::GameOver(result)) => {
-                return Err(CliError::new(format!("{place}, `{text}`, comes after the end of the game"))
-                    .note(format!("the game ended: {result}"))
-                    .into())
+                return Err(CliError::new(format!(
+                    "{place}, `{text}`, comes after the end of the game"
+                ))
+                .note(format!("the game ended: {result}"))
+                .into())
             }
             Err(BadMove::Illegal { hint }) => {
-                return Err(CliError::new(format!("{place}, `{text}`, is not a legal move"))
-                    .note(hint)
-                    .into())
+                return Err(
+                    CliError::new(format!("{place}, `{text}`, is not a legal move"))
+                        .note(hint)
+                        .into(),
+                )
             }
         };
         let mover = player_name(program, engine.state.mover);
         let shown_move = normalize(&engine.move_text(&m));
         let _ = engine.apply(&m);
-        emit(&format!("\n{}. {mover}: {shown_move}\n{}", i + 1, draw(&mut engine)))?;
+        emit(&format!(
+            "\n{}. {mover}: {shown_move}\n{}",
+            i + 1,
+            draw(&mut engine)
+        ))?;
     }
 
     if let Some(p) = &path_in_messages {

@@ -45,7 +45,7 @@ codes! {
     "W0405" => "empty zone",
     "W0406" => "direction the board's topology lacks",
     "E0407" => "cell ranges do not match the axes",
-    "E0408" => "board cannot be built",
+    "E0408" => "board or zone cannot be computed",
     "W0409" => "pattern fits nowhere on the board",
     "E0501" => "not exactly two players",
     "E0502" => "missing or repeated declaration",

@@ -74,14 +74,14 @@ fn render_one(out: &mut String, diag: &dyn Diagnostic, source: &str, path: &str,
     let helps: Vec<String> = diag.help().map(|h| h.to_string()).into_iter().collect();
 
     let body = if labels.is_empty() {
-        render_unlabelled(source, path, color)
+        render_unlabelled(path, color)
     } else {
         render_labels(&labels, source, path, color, kind_color)
     };
     // `body` is ariadne's output without its header; its last line is the closing `───╯`.
     let mut lines: Vec<&str> = body.lines().collect();
     let tail = lines.pop().unwrap_or_default();
-    let width = tail.chars().filter(|c| *c == '─' || *c == '-').count();
+    let width = tail.chars().filter(|c| *c == '─').count();
     for line in lines {
         // Ariadne pads some lines with spaces; trailing blanks only make snapshot diffs noisy.
         let _ = writeln!(out, "{}", line.trim_end_matches(' '));
@@ -186,7 +186,7 @@ fn render_labels(
 }
 
 /// The frame drawn for a problem with no span (e.g. a missing declaration): just the file.
-fn render_unlabelled(_source: &str, path: &str, color: bool) -> String {
+fn render_unlabelled(path: &str, color: bool) -> String {
     format!(
         "   {}\n{}\n",
         paint(&format!("╭─[ {path} ]"), MARGIN_COLOR, color),

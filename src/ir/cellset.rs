@@ -102,14 +102,14 @@ impl Iterator for CellIter {
 }
 
 macro_rules! bitop {
-    ($trait:ident, $f:ident, $op:tt, $atrait:ident, $af:ident) => {
+    ($trait:ident, $f:ident, $atrait:ident, $af:ident, $aop:tt) => {
         impl $trait for CellSet {
             type Output = CellSet;
             #[inline]
             fn $f(self, rhs: CellSet) -> CellSet {
                 let mut out = self;
                 for (a, b) in out.0.iter_mut().zip(rhs.0) {
-                    *a = *a $op b;
+                    *a $aop b;
                 }
                 out
             }
@@ -118,14 +118,14 @@ macro_rules! bitop {
             #[inline]
             fn $af(&mut self, rhs: CellSet) {
                 for (a, b) in self.0.iter_mut().zip(rhs.0) {
-                    *a = *a $op b;
+                    *a $aop b;
                 }
             }
         }
     };
 }
-bitop!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
-bitop!(BitOr, bitor, |, BitOrAssign, bitor_assign);
+bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
 
 impl Sub for CellSet {
     type Output = CellSet;

@@ -17,7 +17,12 @@ pub fn dump(p: &Program) -> String {
     for (name, value) in &p.options {
         let _ = writeln!(w, "option {name} = {value}");
     }
-    let _ = writeln!(w, "\ncells {} (axes {})", p.board.len(), p.board.axes.join(", "));
+    let _ = writeln!(
+        w,
+        "\ncells {} (axes {})",
+        p.board.len(),
+        p.board.axes.join(", ")
+    );
     for c in 0..p.board.len() {
         let coords: Vec<String> = (0..p.board.axes.len())
             .map(|a| p.board.coord(c, a).to_string())
@@ -33,7 +38,12 @@ pub fn dump(p: &Program) -> String {
         }
     }
     for (i, pat) in p.patterns.iter().enumerate() {
-        let _ = writeln!(w, "\npattern #{i} {} ({} entries)", pat.name, pat.instances.len());
+        let _ = writeln!(
+            w,
+            "\npattern #{i} {} ({} entries)",
+            pat.name,
+            pat.instances.len()
+        );
         for c in 0..p.board.len() {
             let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
             for inst in &pat.instances[a..b] {
@@ -49,7 +59,9 @@ pub fn dump(p: &Program) -> String {
         let _ = writeln!(w, "piece #{i} {} symbols {:?}", k.name, k.symbols);
     }
     for (i, c) in p.counters.iter().enumerate() {
-        let who = c.player.map_or(String::new(), |pl| format!("[{}]", p.players[pl as usize]));
+        let who = c
+            .player
+            .map_or(String::new(), |pl| format!("[{}]", p.players[pl as usize]));
         let _ = writeln!(w, "counter slot {i} {}{who} = {}", c.name, c.initial);
     }
     let _ = writeln!(w, "\nsets");
@@ -64,7 +76,11 @@ pub fn dump(p: &Program) -> String {
     for (i, b) in p.bools.iter().enumerate() {
         let _ = writeln!(w, "  b{i} = {}", boolean(b));
     }
-    for (name, code) in [("setup", &p.setup), ("turn", &p.turn), ("no moves", &p.no_moves)] {
+    for (name, code) in [
+        ("setup", &p.setup),
+        ("turn", &p.turn),
+        ("no moves", &p.no_moves),
+    ] {
         let _ = writeln!(w, "\n{name}");
         for (pc, op) in code.ops.iter().enumerate() {
             let _ = writeln!(w, "  {pc:>3}  {}", op_text(p, op));
@@ -112,7 +128,10 @@ fn set(p: &Program, s: &SetExpr) -> String {
         SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
         SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
         SetExpr::AxisCmp { axis, op, value } => {
-            format!("cells with {} {op:?} i{value}", p.board.axes[usize::from(*axis)])
+            format!(
+                "cells with {} {op:?} i{value}",
+                p.board.axes[usize::from(*axis)]
+            )
         }
     }
 }
@@ -125,7 +144,12 @@ fn boolean(b: &BoolExpr) -> String {
         BoolExpr::Or(x, y) => format!("b{x} or b{y}"),
         BoolExpr::Cmp { op, lhs, rhs } => format!("i{lhs} {op:?} i{rhs}"),
         BoolExpr::CellEq { eq, lhs, rhs } => {
-            format!("{} {} {}", cell_ref(*lhs), if *eq { "==" } else { "!=" }, cell_ref(*rhs))
+            format!(
+                "{} {} {}",
+                cell_ref(*lhs),
+                if *eq { "==" } else { "!=" },
+                cell_ref(*rhs)
+            )
         }
         BoolExpr::PlayerEq { eq, lhs, rhs } => format!(
             "{} {} {}",
@@ -147,7 +171,11 @@ fn op_text(p: &Program, op: &Op) -> String {
             code_base,
             owner,
             at,
-        } => format!("put code {code_base}+{} at {}", player_ref(*owner), cell_ref(*at)),
+        } => format!(
+            "put code {code_base}+{} at {}",
+            player_ref(*owner),
+            cell_ref(*at)
+        ),
         Op::Remove { at } => format!("remove {}", cell_ref(*at)),
         Op::Require(b) => format!("require b{b}"),
         Op::Unless { cond, target } => format!("unless b{cond} goto {target}"),

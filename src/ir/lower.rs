@@ -179,15 +179,60 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Resolves every declaration in file order (the checker guarantees names are unique).
+    /// Resolves every declaration. Names may be used before they are declared, so simple
+    /// declarations come first, then directions, then relations, patterns and zones, which may
+    /// refer to each other: these are retried until no more resolve.
     fn declare(&mut self) -> Result<()> {
         let file = self.file;
+        let is_late = |k: &ItemKind| matches!(k, ItemKind::Relation { .. } | ItemKind::Zone { .. });
         for item in &file.items {
-            match &item.kind {
+            if !is_late(&item.kind) && !matches!(item.kind, ItemKind::Pattern { .. }) {
+                self.declare_item(&item.kind)?;
+            }
+        }
+        let mut pending: Vec<&ItemKind> = file
+            .items
+            .iter()
+            .map(|i| &i.kind)
+            .filter(|k| is_late(k))
+            .collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut first_error = None;
+            let mut still = Vec::new();
+            for kind in pending {
+                if let Err(e) = self.declare_item(kind) {
+                    first_error.get_or_insert(e);
+                    still.push(kind);
+                }
+            }
+            if still.len() == before {
+                if let Some(e) = first_error {
+                    return Err(e);
+                }
+            }
+            pending = still;
+        }
+        for item in &file.items {
+            if matches!(item.kind, ItemKind::Pattern { .. }) {
+                self.declare_item(&item.kind)?;
+            }
+        }
+        if self.prog.players.len() != 2 {
+            return err("a game needs exactly two players");
+        }
+        Ok(())
+    }
+
+    fn declare_item(&mut self, kind: &'a ItemKind) -> Result<()> {
+        {
+            match kind {
                 ItemKind::Game { name, .. } => self.prog.name.clone_from(name),
                 ItemKind::Players(names) => {
                     for (i, p) in names.iter().enumerate() {
                         self.prog.players.push(p.name.clone());
-                        self.syms.insert(&p.name, Sym::Player(u8::try_from(i).unwrap_or(0)));
+                        self.syms
+                            .insert(&p.name, Sym::Player(u8::try_from(i).unwrap_or(0)));
                     }
                 }
                 ItemKind::Option(o) => {
@@ -283,9 +328,6 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => {}
             }
-        }
-        if self.prog.players.len() != 2 {
-            return err("a game needs exactly two players");
         }
         Ok(())
     }
@@ -524,8 +566,8 @@ impl<'a> Lowerer<'a> {
                     };
                 }
                 StmtKind::Distinct(body) => {
-                    let block = u8::try_from(self.prog.distinct_blocks)
-                        .map_err(|_| LowerError {
+                    let block =
+                        u8::try_from(self.prog.distinct_blocks).map_err(|_| LowerError {
                             message: "too many distinct blocks".into(),
                         })?;
                     self.prog.distinct_blocks += 1;
@@ -560,7 +602,8 @@ impl<'a> Lowerer<'a> {
                     op,
                     value,
                 } => {
-                    let Some(Sym::Counter { base, .. }) = self.syms.get(target.name.as_str()).copied()
+                    let Some(Sym::Counter { base, .. }) =
+                        self.syms.get(target.name.as_str()).copied()
                     else {
                         return err(format!("`{}` is not a counter", target.name));
                     };
@@ -698,10 +741,14 @@ impl<'a> Lowerer<'a> {
                         "own" => SetExpr::PlayerPieces(PlayerRef::Mover),
                         "enemy" => SetExpr::PlayerPieces(PlayerRef::Opponent),
                         "cells" => SetExpr::Const(all),
-                        _ => {
-                            let c = self.cell(e)?;
-                            return Ok(self.push_set(SetExpr::Single(c)));
-                        }
+                        _ => match self.cell(e)? {
+                            CellRef::Const(c) => {
+                                let mut one = CellSet::EMPTY;
+                                one.insert(usize::from(c));
+                                SetExpr::Const(one)
+                            }
+                            c => SetExpr::Single(c),
+                        },
                     },
                 }
             }
@@ -809,7 +856,8 @@ impl<'a> Lowerer<'a> {
                         _ => match self.axis_filter(cond) {
                             Some(filter) => {
                                 let f = self.push_set(filter);
-                                if matches!(self.prog.sets[base as usize], SetExpr::Const(c) if c == self.prog.board.all) {
+                                if matches!(self.prog.sets[base as usize], SetExpr::Const(c) if c == self.prog.board.all)
+                                {
                                     return Ok(f);
                                 }
                                 SetExpr::Inter(f, base)
@@ -844,7 +892,11 @@ impl<'a> Lowerer<'a> {
         let free = |i: IntId, this: &Self| !this.int_mentions_candidate(i);
         if let Some(axis) = axis_of(lhs, self) {
             if free(rhs, self) {
-                return Some(SetExpr::AxisCmp { axis, op, value: rhs });
+                return Some(SetExpr::AxisCmp {
+                    axis,
+                    op,
+                    value: rhs,
+                });
             }
         }
         if let Some(axis) = axis_of(rhs, self) {
@@ -909,7 +961,9 @@ impl<'a> Lowerer<'a> {
             BoolExpr::And(x, y) | BoolExpr::Or(x, y) => {
                 self.candidate_only(*x) && self.candidate_only(*y)
             }
-            BoolExpr::Cmp { lhs, rhs, .. } => self.int_candidate_only(*lhs) && self.int_candidate_only(*rhs),
+            BoolExpr::Cmp { lhs, rhs, .. } => {
+                self.int_candidate_only(*lhs) && self.int_candidate_only(*rhs)
+            }
             _ => false,
         }
     }
@@ -930,10 +984,17 @@ impl<'a> Lowerer<'a> {
         match &self.prog.bools[b as usize] {
             BoolExpr::Const(v) => *v,
             BoolExpr::Not(x) => !self.eval_static_bool(*x, cand),
-            BoolExpr::And(x, y) => self.eval_static_bool(*x, cand) && self.eval_static_bool(*y, cand),
-            BoolExpr::Or(x, y) => self.eval_static_bool(*x, cand) || self.eval_static_bool(*y, cand),
+            BoolExpr::And(x, y) => {
+                self.eval_static_bool(*x, cand) && self.eval_static_bool(*y, cand)
+            }
+            BoolExpr::Or(x, y) => {
+                self.eval_static_bool(*x, cand) || self.eval_static_bool(*y, cand)
+            }
             BoolExpr::Cmp { op, lhs, rhs } => {
-                let (a, b) = (self.eval_static_int(*lhs, cand), self.eval_static_int(*rhs, cand));
+                let (a, b) = (
+                    self.eval_static_int(*lhs, cand),
+                    self.eval_static_int(*rhs, cand),
+                );
                 compare(*op, a, b)
             }
             _ => false,
@@ -1027,7 +1088,8 @@ impl<'a> Lowerer<'a> {
                 let ExprKind::Name(n) = &base.kind else {
                     return err("only a per-player counter can be indexed");
                 };
-                let Some(Sym::Counter { base, .. }) = self.syms.get(n.name.as_str()).copied() else {
+                let Some(Sym::Counter { base, .. }) = self.syms.get(n.name.as_str()).copied()
+                else {
                     return err(format!("`{}` is not a counter", n.name));
                 };
                 IntExpr::PlayerCounter {
@@ -1065,7 +1127,7 @@ impl<'a> Lowerer<'a> {
         match &e.kind {
             ExprKind::Name(n) => {
                 self.vars.contains_key(&n.name)
-                    || (self.in_where && self.geo.axes.iter().any(|a| *a == n.name))
+                    || (self.in_where && self.geo.axes.contains(&n.name))
             }
             ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),
             ExprKind::Binary { lhs, rhs, .. } => {
@@ -1127,7 +1189,11 @@ impl<'a> Lowerer<'a> {
                     let set = self.set(rhs)?;
                     BoolExpr::In { cell, set }
                 }
-                BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
                 | BinaryOp::Ge => {
                     let cmp = match op {
                         BinaryOp::Eq => CmpOp::Eq,

@@ -70,7 +70,11 @@ impl Board {
 
     /// Builds [`Board::axis_tables`] from the coordinates.
     #[must_use]
-    pub fn build_axis_tables(axes: usize, coords: &[i32], cells: usize) -> Vec<(i32, Vec<CellSet>)> {
+    pub fn build_axis_tables(
+        axes: usize,
+        coords: &[i32],
+        cells: usize,
+    ) -> Vec<(i32, Vec<CellSet>)> {
         (0..axes)
             .map(|a| {
                 let values = (0..cells).map(|c| coords[c * axes + a]);
@@ -183,22 +187,44 @@ pub enum SetExpr {
     Empty,
     Occupied,
     PlayerPieces(PlayerRef),
-    Pieces { code: u8, player: PlayerRef },
+    Pieces {
+        code: u8,
+        player: PlayerRef,
+    },
     Single(CellRef),
     Union(SetId, SetId),
     Inter(SetId, SetId),
     Diff(SetId, SetId),
     /// Cells whose neighbours along the relation all lie in the set.
-    All { relation: u16, of: SetId },
+    All {
+        relation: u16,
+        of: SetId,
+    },
     /// Cells with no neighbour along the relation in the set.
-    None { relation: u16, of: SetId },
+    None {
+        relation: u16,
+        of: SetId,
+    },
     /// Cells with some neighbour along the relation in the set.
-    Any { relation: u16, of: SetId },
+    Any {
+        relation: u16,
+        of: SetId,
+    },
     /// Every neighbour along the relation of the set's cells.
-    Step { relation: u16, of: SetId },
-    Where { base: SetId, cond: BoolId },
+    Step {
+        relation: u16,
+        of: SetId,
+    },
+    Where {
+        base: SetId,
+        cond: BoolId,
+    },
     /// Cells whose coordinate on `axis` compares with `value` by `op` (a table lookup).
-    AxisCmp { axis: u8, op: CmpOp, value: IntId },
+    AxisCmp {
+        axis: u8,
+        op: CmpOp,
+        value: IntId,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -206,11 +232,21 @@ pub enum IntExpr {
     Const(i32),
     Counter(u16),
     /// A per-player counter: `base` is the slot of player 0.
-    PlayerCounter { base: u16, player: PlayerRef },
-    Axis { cell: CellRef, axis: u8 },
+    PlayerCounter {
+        base: u16,
+        player: PlayerRef,
+    },
+    Axis {
+        cell: CellRef,
+        axis: u8,
+    },
     Count(SetId),
     Neg(IntId),
-    Bin { op: IntOp, lhs: IntId, rhs: IntId },
+    Bin {
+        op: IntOp,
+        lhs: IntId,
+        rhs: IntId,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,11 +274,30 @@ pub enum BoolExpr {
     Not(BoolId),
     And(BoolId, BoolId),
     Or(BoolId, BoolId),
-    Cmp { op: CmpOp, lhs: IntId, rhs: IntId },
-    CellEq { eq: bool, lhs: CellRef, rhs: CellRef },
-    PlayerEq { eq: bool, lhs: PlayerRef, rhs: PlayerRef },
-    In { cell: CellRef, set: SetId },
-    Completes { pattern: u16, cell: CellRef, set: SetId },
+    Cmp {
+        op: CmpOp,
+        lhs: IntId,
+        rhs: IntId,
+    },
+    CellEq {
+        eq: bool,
+        lhs: CellRef,
+        rhs: CellRef,
+    },
+    PlayerEq {
+        eq: bool,
+        lhs: PlayerRef,
+        rhs: PlayerRef,
+    },
+    In {
+        cell: CellRef,
+        set: SetId,
+    },
+    Completes {
+        pattern: u16,
+        cell: CellRef,
+        set: SetId,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -271,29 +326,59 @@ pub enum Finish {
 /// are open) add one decision byte to the move.
 #[derive(Clone, Debug)]
 pub enum Op {
-    Pick { var: u8, from: SetId },
-    Put { code_base: u8, owner: PlayerRef, at: CellRef },
-    Remove { at: CellRef },
+    Pick {
+        var: u8,
+        from: SetId,
+    },
+    Put {
+        code_base: u8,
+        owner: PlayerRef,
+        at: CellRef,
+    },
+    Remove {
+        at: CellRef,
+    },
     Require(BoolId),
     /// Jump to `target` when the condition is false.
-    Unless { cond: BoolId, target: u32 },
+    Unless {
+        cond: BoolId,
+        target: u32,
+    },
     Jump(u32),
     /// The mover chooses a branch: the decision is its index.
     Either(Vec<u32>),
     /// The first branch (in order) that completes a turn is the only one used.
     First(Vec<u32>),
     /// Sets a loop counter to zero.
-    RepeatStart { var: u8 },
+    RepeatStart {
+        var: u8,
+    },
     /// Stop (decision 0) or run the body once more (decision 1) within `min..=max` rounds.
-    RepeatCheck { var: u8, min: u8, max: u8, exit: u32 },
+    RepeatCheck {
+        var: u8,
+        min: u8,
+        max: u8,
+        exit: u32,
+    },
     /// Counts a finished round and jumps back to the check at `check`.
-    RepeatNext { var: u8, check: u32 },
-    DistinctStart { block: u8 },
-    DistinctEnd { block: u8 },
+    RepeatNext {
+        var: u8,
+        check: u32,
+    },
+    DistinctStart {
+        block: u8,
+    },
+    DistinctEnd {
+        block: u8,
+    },
     Write(u16),
     /// The game ends now; the turn is complete.
     Finish(Finish),
-    Assign { slot: AssignSlot, op: AssignKind, value: IntId },
+    Assign {
+        slot: AssignSlot,
+        op: AssignKind,
+        value: IntId,
+    },
     /// Normal end of the program.
     Done,
 }

@@ -187,7 +187,8 @@ impl<'p> Engine<'p> {
                     self.state.set_cell(&self.zobrist, usize::from(cell), old);
                 }
                 Change::Counter { slot, old } => {
-                    self.state.set_counter(&self.zobrist, usize::from(slot), old);
+                    self.state
+                        .set_counter(&self.zobrist, usize::from(slot), old);
                 }
                 Change::Result(old) => self.state.result = old,
             }
@@ -217,7 +218,13 @@ impl<'p> Engine<'p> {
     /// Runs `code` from `pc`. In generating mode (`GEN`) every choice point tries each option
     /// and backtracks; otherwise options are read from the walk's move.
     #[allow(clippy::too_many_lines)]
-    fn exec<const GEN: bool>(&mut self, code: &Code, mut pc: usize, mut vars: Vars, walk: &mut Walk) {
+    fn exec<const GEN: bool>(
+        &mut self,
+        code: &Code,
+        mut pc: usize,
+        mut vars: Vars,
+        walk: &mut Walk,
+    ) {
         loop {
             if GEN && code.decided[pc] {
                 self.leaf::<GEN>(walk);
@@ -343,7 +350,11 @@ impl<'p> Engine<'p> {
                                 }
                                 return;
                             }
-                            pc = if walk.next() == 0 { *exit as usize } else { pc + 1 };
+                            pc = if walk.next() == 0 {
+                                *exit as usize
+                            } else {
+                                pc + 1
+                            };
                         }
                         (true, false) => pc = *exit as usize,
                         _ => pc += 1,
@@ -463,7 +474,9 @@ impl<'p> Engine<'p> {
             SetExpr::Occupied => domain & s.occupied,
             SetExpr::PlayerPieces(pl) => {
                 let who = self.player(*pl, vars, candidate);
-                s.by_player.get(usize::from(who)).map_or(CellSet::EMPTY, |b| *b & domain)
+                s.by_player
+                    .get(usize::from(who))
+                    .map_or(CellSet::EMPTY, |b| *b & domain)
             }
             SetExpr::Pieces { code, player } => {
                 let who = self.player(*player, vars, candidate);
@@ -477,7 +490,8 @@ impl<'p> Engine<'p> {
                 one & domain
             }
             SetExpr::Union(a, b) => {
-                self.eval_set(*a, vars, domain, candidate) | self.eval_set(*b, vars, domain, candidate)
+                self.eval_set(*a, vars, domain, candidate)
+                    | self.eval_set(*b, vars, domain, candidate)
             }
             SetExpr::Inter(a, b) => {
                 let x = self.eval_set(*a, vars, domain, candidate);
@@ -638,7 +652,10 @@ impl<'p> Engine<'p> {
                 }
                 TemplatePart::Letter(i) => {
                     let v = self.eval_int(*i, vars, 0);
-                    let c = u8::try_from(v).ok().filter(|v| *v < 26).map_or('?', |v| char::from(b'a' + v));
+                    let c = u8::try_from(v)
+                        .ok()
+                        .filter(|v| *v < 26)
+                        .map_or('?', |v| char::from(b'a' + v));
                     out.push(c);
                 }
             }

@@ -50,7 +50,13 @@ impl Zobrist {
     pub fn new(p: &Program) -> Zobrist {
         let codes = 1 + 2 * p.pieces.len();
         let cell = (0..p.board.len() * codes)
-            .map(|i| if i % codes == 0 { 0 } else { splitmix(i as u64 + 1) })
+            .map(|i| {
+                if i % codes == 0 {
+                    0
+                } else {
+                    splitmix(i as u64 + 1)
+                }
+            })
             .collect();
         let counter = (0..p.counters.len() * COUNTER_TABLE)
             .map(|i| Zobrist::counter_key(i / COUNTER_TABLE, (i % COUNTER_TABLE) as i32))

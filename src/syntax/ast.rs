@@ -16,17 +16,42 @@ pub struct Item {
 
 #[derive(Clone, Debug)]
 pub enum ItemKind {
-    Game { name: String, name_span: Span },
+    Game {
+        name: String,
+        name_span: Span,
+    },
     Players(Vec<Ident>),
     Option(OptionDecl),
     Board(Board),
-    Direction { name: Ident, vector: Vector },
-    Relation { name: Ident, members: Vec<RelItem> },
-    Pattern { name: Ident, shape: PatternShape },
-    Zone { name: Ident, cells: Expr },
-    Piece { name: Ident, symbols: Vec<(String, Span)> },
-    Counter { name: Ident, per_player: bool, init: Expr },
-    Define { name: Ident, expr: Expr },
+    Direction {
+        name: Ident,
+        vector: Vector,
+    },
+    Relation {
+        name: Ident,
+        members: Vec<RelItem>,
+    },
+    Pattern {
+        name: Ident,
+        shape: PatternShape,
+    },
+    Zone {
+        name: Ident,
+        cells: Expr,
+    },
+    Piece {
+        name: Ident,
+        symbols: Vec<(String, Span)>,
+    },
+    Counter {
+        name: Ident,
+        per_player: bool,
+        init: Expr,
+    },
+    Define {
+        name: Ident,
+        expr: Expr,
+    },
     Setup(Block),
     Turn(Block),
     NoMoves(Block),
@@ -139,20 +164,43 @@ pub struct Stmt {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Pick { var: Ident, from: Expr },
-    Put { piece: Ident, owner: Option<Expr>, at: Expr },
-    Remove { at: Expr },
+    Pick {
+        var: Ident,
+        from: Expr,
+    },
+    Put {
+        piece: Ident,
+        owner: Option<Expr>,
+        at: Expr,
+    },
+    Remove {
+        at: Expr,
+    },
     Require(Expr),
-    If { cond: Expr, then: Block, otherwise: Option<Block> },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
     Either(Vec<Block>),
     First(Vec<Block>),
-    Repeat { min: u32, max: u32, range: Span, body: Block },
+    Repeat {
+        min: u32,
+        max: u32,
+        range: Span,
+        body: Block,
+    },
     Distinct(Block),
     Write(Template),
     Win(Expr),
     Lose(Expr),
     Draw,
-    Assign { target: Ident, index: Option<Expr>, op: AssignOp, value: Expr },
+    Assign {
+        target: Ident,
+        index: Option<Expr>,
+        op: AssignOp,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,12 +232,28 @@ pub struct Expr {
 pub enum ExprKind {
     Int(i64),
     Name(Ident),
-    Call { func: Ident, args: Vec<Expr> },
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+    },
     CellSet(Vec<Expr>),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Field { base: Box<Expr>, field: Ident },
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Field {
+        base: Box<Expr>,
+        field: Ident,
+    },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,10 @@ pub enum SyntaxError {
     },
 
     #[error("integer literal `{text}` is too large")]
-    #[diagnostic(code(E0002), help("integers must lie between -2147483648 and 2147483647"))]
+    #[diagnostic(
+        code(E0002),
+        help("integers must lie between -2147483648 and 2147483647")
+    )]
     NumberTooLarge {
         text: String,
         #[label("does not fit in 32 bits")]
@@ -23,7 +26,10 @@ pub enum SyntaxError {
     },
 
     #[error("unknown escape `{text}` in string")]
-    #[diagnostic(code(E0003), help("the escapes are `\\\\`, `\\\"`, `\\{{`, `\\}}` and `\\n`"))]
+    #[diagnostic(
+        code(E0003),
+        help("the escapes are `\\\\`, `\\\"`, `\\{{`, `\\}}` and `\\n`")
+    )]
     BadEscape {
         text: String,
         #[label("not an escape")]

@@ -7,9 +7,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind,
-    OptionDecl, OptionType, OptionValue, PatternShape, RelItem, Stmt, StmtKind, Template,
-    TemplatePart, UnaryOp, Vector,
+    AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind, OptionDecl,
+    OptionType, OptionValue, PatternShape, RelItem, Stmt, StmtKind, Template, TemplatePart,
+    UnaryOp, Vector,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
@@ -18,7 +18,8 @@ use super::span::{Ident, Span};
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
-    let mut pairs = GameParser::parse(Rule::file, source).map_err(|e| vec![from_pest(source, &e)])?;
+    let mut pairs =
+        GameParser::parse(Rule::file, source).map_err(|e| vec![from_pest(source, &e)])?;
     let Some(file) = pairs.next() else {
         return Ok(File { items: Vec::new() });
     };
@@ -227,7 +228,9 @@ fn option_type(pair: Pair<'_, Rule>) -> Result<OptionType> {
 
 fn board<'a>(next: &mut impl FnMut() -> Option<Pair<'a, Rule>>) -> Result<Board> {
     let axes_pair = need(next())?;
-    let axes = meaningful(axes_pair.into_inner()).map(|p| ident(&p)).collect();
+    let axes = meaningful(axes_pair.into_inner())
+        .map(|p| ident(&p))
+        .collect();
     let cells_pair = need(next())?;
     let mut ranges = Vec::new();
     for r in meaningful(cells_pair.into_inner()) {
@@ -537,9 +540,11 @@ fn primary(pair: Pair<'_, Rule>) -> Result<Expr> {
             let args = it.map(expr).collect::<Result<Vec<_>>>()?;
             ExprKind::Call { func, args }
         }
-        Rule::cell_set => {
-            ExprKind::CellSet(meaningful(pair.into_inner()).map(expr).collect::<Result<_>>()?)
-        }
+        Rule::cell_set => ExprKind::CellSet(
+            meaningful(pair.into_inner())
+                .map(expr)
+                .collect::<Result<_>>()?,
+        ),
         rule => return Err(internal(sp, rule)),
     };
     Ok(Expr { kind, span: sp })
@@ -569,8 +574,11 @@ fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> SyntaxError {
     };
     SyntaxError::Unexpected {
         expected,
-        span: Span::new(start, found_end.max(start + usize::from(start < source.len())))
-            .into(),
+        span: Span::new(
+            start,
+            found_end.max(start + usize::from(start < source.len())),
+        )
+        .into(),
         found,
     }
 }

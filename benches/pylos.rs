@@ -1,0 +1,97 @@
+//! Pylos speed: the generic runtime beside the hand-written generator in `baseline/pylos.rs`.
+//!
+//! Prints perft nodes/s (every leaf applied) and random playouts/s for both, measured in CPU
+//! time of this thread, and asserts the perft counts of `games/pylos.perft` (depth 7 included)
+//! with both implementations. Run with `cargo bench --bench pylos`; `-- --quick` skips depth 7.
+
+#[path = "baseline/pylos.rs"]
+mod pylos;
+
+use std::time::Instant;
+
+use cpu_time::ThreadTime;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rulestone::runtime::{perft::perft, playout::random_game, Engine, GameResult};
+
+struct Timing {
+    cpu: f64,
+    wall: f64,
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Timing) {
+    let (cpu, wall) = (ThreadTime::now(), Instant::now());
+    let out = f();
+    let t = Timing {
+        cpu: cpu.elapsed().as_secs_f64(),
+        wall: wall.elapsed().as_secs_f64(),
+    };
+    (out, t)
+}
+
+fn rate(count: f64, t: &Timing) -> String {
+    format!(
+        "{:>12.0}/s CPU ({:.0}/s wall)",
+        count / t.cpu.max(1e-9),
+        count / t.wall.max(1e-9)
+    )
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/pylos.game"))
+        .expect("games/pylos.game");
+    let variants = [
+        ("basic", pylos::Variant::Basic, 58_746_240_u64),
+        ("standard", pylos::Variant::Standard, 61_313_472),
+        ("advanced", pylos::Variant::Advanced, 63_596_160),
+    ];
+    println!("Pylos benchmark (CPU time of this thread)\n");
+    for (name, variant, depth7) in variants {
+        let program = rulestone::compile(&source, &[("variant".into(), name.into())])
+            .expect("pylos.game compiles");
+        let mut engine = Engine::new(&program);
+        let depth = if quick { 5 } else { 7 };
+        let expected = if quick { 524_376 } else { depth7 };
+
+        let (nodes, t_rt) = timed(|| perft(&mut engine, depth));
+        assert_eq!(nodes, expected, "runtime perft {depth} ({name})");
+        let start = pylos::Pylos::new(variant, 4, 15);
+        let (base_nodes, t_hw) = timed(|| pylos::perft(&start, depth));
+        assert_eq!(base_nodes, expected, "baseline perft {depth} ({name})");
+        println!("{name}: perft {depth} = {nodes}");
+        println!("  runtime    perft {}", rate(nodes as f64, &t_rt));
+        println!("  baseline   perft {}", rate(nodes as f64, &t_hw));
+
+        let games = if quick { 2_000 } else { 20_000 };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let (mut moves, mut undos) = (Vec::new(), Vec::new());
+        let (plies, t_rt) = timed(|| {
+            let mut plies = 0u64;
+            for _ in 0..games {
+                let p = random_game(&mut engine, &mut rng, 1000, &mut moves, &mut undos);
+                plies += u64::from(p.plies);
+                if let Some(GameResult::Win(w)) = p.result {
+                    std::hint::black_box(w);
+                }
+            }
+            plies
+        });
+        let ((base_plies, _), t_hw) = timed(|| pylos::random_playouts(variant, 4, 15, games, 1));
+        let (rt_rate, hw_rate) = (games as f64 / t_rt.cpu, games as f64 / t_hw.cpu);
+        println!(
+            "  runtime    playouts {} mean plies {:.1}",
+            rate(games as f64, &t_rt),
+            plies as f64 / games as f64
+        );
+        println!(
+            "  baseline   playouts {} mean plies {:.1}",
+            rate(games as f64, &t_hw),
+            base_plies as f64 / games as f64
+        );
+        println!(
+            "  runtime / baseline playouts: {:.2}x; target >= 0.5x and >= 56,500/s\n",
+            rt_rate / hw_rate
+        );
+    }
+}

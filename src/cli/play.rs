@@ -1,0 +1,459 @@
+//! `rulestone play`: a game in the terminal, between two people or against a random player.
+//!
+//! Reads one line at a time from standard input, so a game can be piped in; when input is not
+//! a terminal each line is echoed after its prompt, so the output reads as a transcript.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::runtime::{Engine, Move, Undo};
+
+use super::board::draw;
+use super::load::{
+    find_move, legal_with_text, normalize, options_text, player_name, shown, split_moves, BadMove,
+    Loaded,
+};
+use super::record::{self, Record};
+use super::{emit, CliError, Fail, GameArgs, PositionArgs, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// Who plays the other side.
+    #[arg(long, value_enum, value_name = "OPPONENT", default_value_t = Opponent::Human)]
+    pub vs: Opponent,
+
+    /// Your side against the computer: a player's name or number (default: the first player).
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub side: Option<String>,
+
+    /// Seed of the computer's choices (default: taken from the clock and printed).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Write the game to this record file when play ends (at `quit`, the end of input, or the
+    /// end of the game, with its result).
+    #[arg(long, value_name = "PATH")]
+    pub record: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Opponent {
+    /// Two people take turns at this terminal.
+    Human,
+    /// The computer, choosing uniformly among the legal moves.
+    Random,
+}
+
+const HELP: &str = "\
+commands:
+  MOVE         play a move, written as `moves` lists it
+  moves        list the legal moves
+  undo         take back the last move (against the computer: your last move and its answer)
+  board        draw the board again
+  save PATH    write the game so far to a record file
+  load PATH    continue the game saved in a record file
+  help         this list
+  quit         leave (so does the end of input)
+";
+
+/// What ends a session on one game program.
+enum Next {
+    Quit,
+    /// Continue with another program (a loaded record) and its moves.
+    Switch(Box<Loaded>, Vec<String>),
+}
+
+/// The parts of a play that outlive a loaded record.
+struct Console {
+    input: Box<dyn BufRead>,
+    /// Input is not a terminal: echo each line after its prompt.
+    echo: bool,
+    rng: ChaCha8Rng,
+    /// The player the computer plays, if any.
+    computer: Option<u8>,
+    /// Where to write the game when play ends (`--record`).
+    record: Option<PathBuf>,
+}
+
+impl Console {
+    /// One line of input, or `None` at the end of input.
+    fn read_line(&mut self, prompt: &str) -> Result<Option<String>> {
+        if !self.echo {
+            emit(prompt)?;
+        }
+        let mut bytes = Vec::new();
+        let n = self
+            .input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| CliError::new(format!("cannot read input: {e}")))?;
+        if n == 0 {
+            if !self.echo {
+                emit("\n")?;
+            }
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&bytes).trim().to_string();
+        if self.echo {
+            emit(&format!("{prompt}{line}\n"))?;
+        }
+        Ok(Some(line))
+    }
+}
+
+/// The player named (case ignored) or numbered (from 1) by `text`.
+fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
+    let players = &loaded.program.players;
+    let by_name = players
+        .iter()
+        .position(|p| p.eq_ignore_ascii_case(text.trim()));
+    let by_number = text
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=players.len()).contains(n))
+        .map(|n| n - 1);
+    by_name
+        .or(by_number)
+        .and_then(|i| u8::try_from(i).ok())
+        .ok_or_else(|| {
+            CliError::new(format!("`--as {text}`: no such player"))
+                .note(format!("the players are {}", players.join(" and ")))
+                .into()
+        })
+}
+
+pub(crate) fn run(args: &PlayArgs) -> Result<()> {
+    let mut loaded = super::load::load(&args.game)?;
+    let computer = match (args.vs, &args.side) {
+        (Opponent::Human, Some(_)) => {
+            return Err(
+                CliError::new("`--as` chooses your side against the computer")
+                    .note("add `--vs random`, or leave out `--as` to play both sides")
+                    .into(),
+            )
+        }
+        (Opponent::Human, None) => None,
+        (Opponent::Random, side) => {
+            let you = match side {
+                Some(s) => parse_player(&loaded, s)?,
+                None => 0,
+            };
+            // Two players (the checker insists): the computer takes the other one.
+            Some(u8::from(you == 0))
+        }
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let stdin_tty = io::stdin().is_terminal();
+    let mut console = Console {
+        input: Box::new(io::stdin().lock()),
+        echo: !stdin_tty,
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        computer,
+        record: args.record.clone(),
+    };
+    let mut start = args
+        .position
+        .after
+        .as_deref()
+        .map(split_moves)
+        .unwrap_or_default();
+
+    let mut header = Some(intro(&loaded, computer, seed));
+    let mut from = "`--after`".to_string();
+    loop {
+        match session(&loaded, &start, &from, header.take(), &mut console)? {
+            Next::Quit => return Ok(()),
+            Next::Switch(next, moves) => {
+                from = format!("the record of `{}`", shown(&next.path));
+                loaded = *next;
+                start = moves;
+            }
+        }
+    }
+}
+
+/// A seed from the clock, for games without `--seed`.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            u64::try_from(d.as_nanos() & u128::from(u64::MAX)).unwrap_or(0)
+        })
+}
+
+/// The first lines: the game, its options, who plays what.
+fn intro(loaded: &Loaded, computer: Option<u8>, seed: u64) -> String {
+    let program = &loaded.program;
+    let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
+    if let Some(opts) = options_text(program) {
+        let _ = writeln!(out, "options: {opts}");
+    }
+    if let Some(c) = computer {
+        let _ = writeln!(
+            out,
+            "you play {}, the computer plays {} (random moves, seed {seed})",
+            player_name(program, 1 - c),
+            player_name(program, c)
+        );
+    }
+    out.push_str("type a move, or `help` for the commands\n");
+    out
+}
+
+/// Plays on one program from the position after `start` until quit, the end, or a load.
+/// `header` is printed once the start moves are known to be legal.
+fn session(
+    loaded: &Loaded,
+    start: &[String],
+    from: &str,
+    header: Option<String>,
+    console: &mut Console,
+) -> Result<Next> {
+    let mut game = Game {
+        loaded,
+        engine: Engine::new(&loaded.program),
+        history: Vec::new(),
+    };
+    game.play_start(start, from)?;
+    if let Some(h) = header {
+        emit(&h)?;
+    }
+    emit(&format!("\n{}", draw(&mut game.engine)))?;
+    let next = game.turns(console)?;
+    if let (Next::Quit, Some(path)) = (&next, &console.record) {
+        game.save(path)?;
+    }
+    Ok(next)
+}
+/// One program's game in progress.
+struct Game<'p> {
+    loaded: &'p Loaded,
+    engine: Engine<'p>,
+    /// Every move from the start, with what takes it back.
+    history: Vec<(Undo, String)>,
+}
+
+impl Game<'_> {
+    /// Turns until quit, the end of the game, or a load.
+    fn turns(&mut self, console: &mut Console) -> Result<Next> {
+        loop {
+            if self.engine.outcome().is_some() {
+                return Ok(Next::Quit);
+            }
+            let mover = self.engine.state.mover;
+            if console.computer == Some(mover) {
+                self.computer_move(&mut console.rng)?;
+                continue;
+            }
+            let prompt = format!("{}> ", player_name(&self.loaded.program, mover));
+            let Some(line) = console.read_line(&prompt)? else {
+                return Ok(Next::Quit);
+            };
+            if let Some(next) = self.command(&line, console.computer)? {
+                return Ok(next);
+            }
+        }
+    }
+
+    /// Plays the opening moves (`--after`, or a loaded record's moves).
+    fn play_start(&mut self, start: &[String], from: &str) -> Result<()> {
+        for (i, text) in start.iter().enumerate() {
+            let place = format!("move {} of {from}, `{text}`,", i + 1);
+            match find_move(&mut self.engine, text) {
+                Ok(m) => self.apply(&m),
+                Err(BadMove::GameOver(r)) => {
+                    return Err(
+                        CliError::new(format!("{place} comes after the end of the game"))
+                            .note(format!("the game ended: {r}"))
+                            .into(),
+                    )
+                }
+                Err(BadMove::Illegal { hint }) => {
+                    return Err(CliError::new(format!("{place} is not a legal move"))
+                        .note(hint)
+                        .into())
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, m: &Move) {
+        let text = normalize(&self.engine.move_text(m));
+        let undo = self.engine.apply(m);
+        self.history.push((undo, text));
+    }
+
+    /// The computer's turn: a uniformly random legal move.
+    fn computer_move(&mut self, rng: &mut ChaCha8Rng) -> Result<()> {
+        let mover = self.engine.state.mover;
+        let legal = legal_with_text(&mut self.engine);
+        if legal.is_empty() {
+            return Ok(());
+        }
+        let (m, text) = &legal[rng.gen_range(0..legal.len())];
+        self.apply(m);
+        emit(&format!(
+            "{} (computer) plays {text}\n\n{}",
+            player_name(&self.loaded.program, mover),
+            draw(&mut self.engine)
+        ))
+    }
+
+    /// Runs one line of input; `Some` when the session ends.
+    fn command(&mut self, line: &str, computer: Option<u8>) -> Result<Option<Next>> {
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" | "?" => emit(HELP)?,
+            "quit" | "exit" | "q" => return Ok(Some(Next::Quit)),
+            "board" => emit(&format!("\n{}", draw(&mut self.engine)))?,
+            "moves" => {
+                let legal: Vec<String> = legal_with_text(&mut self.engine)
+                    .into_iter()
+                    .map(|(_, t)| t)
+                    .collect();
+                emit(&wrap(&legal))?;
+            }
+            "undo" => undo(&mut self.engine, &mut self.history, computer)?,
+            "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
+            "save" => self.save(Path::new(rest))?,
+            "load" => return load(Path::new(rest)),
+            _ => self.human_move(line)?,
+        }
+        Ok(None)
+    }
+
+    fn human_move(&mut self, line: &str) -> Result<()> {
+        match find_move(&mut self.engine, line) {
+            Ok(m) => {
+                self.apply(&m);
+                emit(&format!("\n{}", draw(&mut self.engine)))
+            }
+            Err(BadMove::Illegal { hint }) => {
+                let e = CliError::new(format!("`{}` is not a legal move", normalize(line)))
+                    .note(hint)
+                    .note("type `moves` for the whole list, `help` for the commands");
+                emit(&format!("{e}\n"))
+            }
+            Err(BadMove::GameOver(r)) => emit(&format!("the game is over: {r}\n")),
+        }
+    }
+
+    fn save(&mut self, path: &Path) -> Result<()> {
+        let texts: Vec<String> = self.history.iter().map(|(_, t)| t.clone()).collect();
+        let rec = Record::of(&mut self.engine, &self.loaded.path, &texts);
+        match record::write(path, &rec) {
+            Ok(()) => emit(&format!(
+                "saved {} to `{}`\n",
+                super::plural(texts.len(), "move"),
+                shown(path)
+            )),
+            Err(f) => report(&f),
+        }
+    }
+}
+
+/// `load PATH`: the record's game and moves, or the game goes on unchanged.
+fn load(path: &Path) -> Result<Option<Next>> {
+    match load_record(path) {
+        Ok((next, moves)) => {
+            emit(&format!(
+                "loaded `{}`: {} ({}{}), {}\n",
+                shown(path),
+                next.program.name,
+                shown(&next.path),
+                options_text(&next.program).map_or(String::new(), |o| format!("; {o}")),
+                super::plural(moves.len(), "move"),
+            ))?;
+            Ok(Some(Next::Switch(Box::new(next), moves)))
+        }
+        Err(f) => {
+            report(&f)?;
+            emit("the game goes on unchanged\n")?;
+            Ok(None)
+        }
+    }
+}
+
+/// Takes back one move, or against the computer as many as make it your turn again.
+fn undo(
+    engine: &mut Engine<'_>,
+    history: &mut Vec<(Undo, String)>,
+    computer: Option<u8>,
+) -> Result<()> {
+    let Some((u, text)) = history.pop() else {
+        return emit("nothing to undo\n");
+    };
+    engine.undo(u);
+    let mut taken = vec![text];
+    while computer == Some(engine.state.mover) {
+        let Some((u, text)) = history.pop() else {
+            break;
+        };
+        engine.undo(u);
+        taken.push(text);
+    }
+    emit(&format!(
+        "took back {}\n\n{}",
+        taken.join(", "),
+        draw(engine)
+    ))
+}
+
+/// Prints a failed `save` or `load` inside the game (diagnostics were already printed).
+fn report(f: &Fail) -> Result<()> {
+    match f {
+        Fail::Error(e) => emit(&format!("{e}\n")),
+        Fail::Reported => emit("error: the record's game file has errors (shown above)\n"),
+    }
+}
+
+/// Reads a record, loads its game and checks that its moves replay.
+fn load_record(path: &Path) -> Result<(Loaded, Vec<String>)> {
+    let (rec, loaded) = record::open(path)?;
+    let moves = {
+        let mut engine = Engine::new(&loaded.program);
+        record::replay_moves(&mut engine, &rec, path)?
+    };
+    Ok((loaded, moves))
+}
+
+/// The moves separated by commas, wrapped at 80 columns.
+fn wrap(moves: &[String]) -> String {
+    if moves.is_empty() {
+        return "no legal moves\n".to_string();
+    }
+    let mut out = String::new();
+    let mut line = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        let item = if i + 1 < moves.len() {
+            format!("{m},")
+        } else {
+            m.clone()
+        };
+        if !line.is_empty() && line.len() + 1 + item.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&item);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}

@@ -1,0 +1,671 @@
+//! End-to-end tests of the `rulestone` binary: help texts, every command on the bundled Pylos,
+//! option and move errors, interactive play from piped input, records, replay and playouts.
+//!
+//! Snapshots live in `snapshots/cli/`. Update them with `INSTA_UPDATE=always cargo test --test cli`
+//! (or `cargo insta review`), then read `git diff snapshots/`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use clap::CommandFactory;
+
+const PYLOS: &str = "games/pylos.game";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// The binary, run from the crate root with a fixed terminal width and no colour.
+fn cmd(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rulestone"));
+    c.args(args)
+        .current_dir(root())
+        .env("COLUMNS", "100")
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    cmd(args).output().expect("run rulestone")
+}
+
+/// Runs with `input` piped to standard input.
+fn run_with_input(args: &[&str], input: &str) -> Output {
+    run_cmd_with_input(cmd(args), input)
+}
+
+fn run_cmd_with_input(mut c: Command, input: &str) -> Output {
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn rulestone");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for rulestone")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// Exit code, standard output and standard error, as one text for a snapshot.
+fn transcript(o: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        code(o),
+        stdout(o),
+        stderr(o)
+    )
+}
+
+fn last_line(o: &Output) -> String {
+    stdout(o).lines().last().unwrap_or_default().to_string()
+}
+
+macro_rules! snap {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({
+            snapshot_path => "../snapshots/cli",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
+// ---- the command line itself ----------------------------------------------------------------
+
+#[test]
+fn cli_definition_is_valid() {
+    rulestone::cli::Cli::command().debug_assert();
+}
+
+#[test]
+fn help_texts() {
+    let o = run(&["--help"]);
+    assert_eq!(code(&o), 0);
+    snap!("help", stdout(&o));
+    for sub in [
+        "check", "explain", "moves", "perft", "play", "replay", "playout", "bench", "dump",
+    ] {
+        let o = run(&[sub, "--help"]);
+        assert_eq!(code(&o), 0, "{sub} --help");
+        snap!(format!("help_{sub}"), stdout(&o));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let o = run(&["perft", PYLOS]);
+    assert_eq!(code(&o), 2, "missing --depth");
+    let o = run(&["frobnicate"]);
+    assert_eq!(code(&o), 2);
+}
+
+// ---- moves and perft ------------------------------------------------------------------------
+
+#[test]
+fn moves_from_the_start() {
+    let o = run(&["moves", PYLOS]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let moves: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(moves.len(), 16);
+    assert_eq!(moves[0], "1a1");
+    assert_eq!(moves[15], "1d4");
+}
+
+#[test]
+fn moves_after_moves() {
+    let o = run(&["moves", PYLOS, "--after", " 1a1 ;1b1; "]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves.len(), 14);
+    assert!(!moves.contains(&"1a1") && !moves.contains(&"1b1"));
+}
+
+#[test]
+fn moves_of_a_finished_game_print_nothing() {
+    // Base 2 with one ball each: after two placements Light has no move and loses.
+    let o = run(&[
+        "moves",
+        PYLOS,
+        "--set",
+        "base=2",
+        "--set",
+        "reserve=1",
+        "--after",
+        "1a1; 1a2",
+    ]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("Dark wins"), "{}", stderr(&o));
+}
+
+#[test]
+fn perft_depth_3() {
+    let o = run(&["perft", PYLOS, "--depth", "3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(last_line(&o), "3360");
+}
+
+#[test]
+fn perft_small_depths() {
+    for (depth, nodes) in [("0", "1"), ("1", "16"), ("2", "240")] {
+        let o = run(&["perft", PYLOS, "--depth", depth]);
+        assert_eq!(stdout(&o), format!("{nodes}\n"));
+    }
+}
+
+#[test]
+fn perft_divide() {
+    let o = run(&["perft", PYLOS, "--depth", "3", "--divide"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(last_line(&o), "3360");
+    snap!("perft_divide", stdout(&o));
+}
+
+#[test]
+fn perft_after_moves() {
+    let o = run(&["perft", PYLOS, "--depth", "1", "--after", "1a1; 1b1"]);
+    assert_eq!(last_line(&o), "14");
+}
+
+#[test]
+fn options_change_the_game() {
+    let o = run(&["perft", PYLOS, "--depth", "1", "--set", "base=3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(last_line(&o), "9");
+    let o = run(&["perft", PYLOS, "--depth", "2", "--set", "reserve=7"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(last_line(&o), "240");
+    let o = run(&[
+        "perft",
+        PYLOS,
+        "--depth",
+        "1",
+        "--set",
+        "variant=basic",
+        "--set",
+        "base=2",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(last_line(&o), "4");
+}
+
+#[test]
+fn bad_options_exit_2() {
+    let mut all = String::new();
+    for set in ["bsae=3", "base=9", "variant=expert", "base"] {
+        let o = run(&["perft", PYLOS, "--depth", "1", "--set", set]);
+        assert_eq!(code(&o), 2, "--set {set}");
+        assert_eq!(stdout(&o), "");
+        let _ = writeln!(all, "--set {set}\n{}", stderr(&o));
+    }
+    snap!("bad_options", all);
+}
+
+#[test]
+fn bad_after_move_exit_2() {
+    let o = run(&["moves", PYLOS, "--after", "1a1; 1b1; 1a1; 1c1"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("move 3") && err.contains("`1a1`"), "{err}");
+    snap!("bad_after_move", transcript(&o));
+
+    let o = run(&["perft", PYLOS, "--depth", "1", "--after", "1a1; zz top"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("move 2 of `--after`, `zz top`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn after_the_end_of_the_game_exit_2() {
+    let o = run(&[
+        "moves",
+        PYLOS,
+        "--set",
+        "base=2",
+        "--set",
+        "reserve=1",
+        "--after",
+        "1a1; 1a2; 1b1",
+    ]);
+    assert_eq!(code(&o), 2);
+    snap!("move_after_the_end", stderr(&o));
+}
+
+#[test]
+fn rolls_on_a_game_without_dice_exit_2() {
+    let o = run(&["perft", PYLOS, "--depth", "1", "--rolls", "3"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no dice"), "{}", stderr(&o));
+}
+
+// ---- check, explain, dump -------------------------------------------------------------------
+
+#[test]
+fn check_the_bundled_game() {
+    let o = run(&["check", PYLOS]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(&["check", PYLOS, "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(stdout(&o).trim(), "[]");
+}
+
+#[test]
+fn check_a_missing_file_exit_2() {
+    let o = run(&["check", "games/no-such-game.game"]);
+    assert_eq!(code(&o), 2);
+    snap!("check_missing_file", stderr(&o));
+}
+
+/// A copy of Pylos with a misspelt name, written to `dir/broken.game`.
+fn broken_game(dir: &Path) {
+    let source = fs::read_to_string(root().join(PYLOS)).expect("read pylos");
+    let broken = source.replace("per player = reserve", "per player = reserv");
+    assert_ne!(source, broken);
+    fs::write(dir.join("broken.game"), broken).expect("write broken game");
+}
+
+#[test]
+fn check_a_failing_file() {
+    let dir = scratch("check_failing");
+    broken_game(&dir);
+    let mut c = cmd(&["check", "broken.game"]);
+    c.current_dir(&dir);
+    let o = c.output().expect("run");
+    assert_eq!(code(&o), 1);
+    snap!("check_failing", transcript(&o));
+
+    let mut c = cmd(&["check", "broken.game", "--format", "json"]);
+    c.current_dir(&dir);
+    let o = c.output().expect("run");
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("\"E0101\""), "{}", stdout(&o));
+
+    // Game commands render the errors and exit 1 too.
+    let mut c = cmd(&["moves", "broken.game"]);
+    c.current_dir(&dir);
+    let o = c.output().expect("run");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("error[E0101]"), "{}", stderr(&o));
+}
+
+#[test]
+fn explain_codes() {
+    let o = run(&["explain", "e0101"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("# E0101"), "{}", stdout(&o));
+    let o = run(&["explain", "E9999"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("E0101"), "{}", stderr(&o));
+    let o = run(&["explain"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).lines().count() >= 10);
+}
+
+#[test]
+fn dump_ir() {
+    let o = run(&["dump", "ir", PYLOS]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("dump_ir", stdout(&o));
+}
+
+#[test]
+fn dump_ast() {
+    let o = run(&["dump", "ast", PYLOS]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("File {"));
+    let o = run(&["dump", "ast", PYLOS, "--set", "base=3"]);
+    assert_eq!(code(&o), 2);
+}
+
+// ---- boards, play, records, replay ----------------------------------------------------------
+
+#[test]
+fn board_after_a_few_moves() {
+    // Light completes a square and takes a ball back; both sides then build on level 2, Dark
+    // by raising a ball.
+    let o = run(&[
+        "replay",
+        PYLOS,
+        "--moves",
+        "1a1; 1c1; 1a2; 1c2; 1b1; 1d4; 1b2 x1b2; 1b2; 2a1; 1d4-2b1",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("board_after_moves", stdout(&o));
+}
+
+#[test]
+fn board_with_other_options() {
+    let o = run(&[
+        "replay",
+        PYLOS,
+        "--set",
+        "base=5",
+        "--set",
+        "reserve=3",
+        "--moves",
+        "1e5",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("board_base_5", stdout(&o));
+}
+
+#[test]
+fn play_rejects_an_illegal_move_and_undoes() {
+    let o = run_with_input(&["play", PYLOS], "1z9\n1b2\nundo\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("`1z9` is not a legal move"), "{out}");
+    // The illegal move changed nothing: the legal one is the first move of the game.
+    let after_move = out.split("Light> 1b2").nth(1).expect("the move was read");
+    assert!(
+        after_move.contains("Dark to move\nstock: Light 14, Dark 15"),
+        "{out}"
+    );
+    let after_undo = out.split("took back 1b2").nth(1).expect("undo ran");
+    assert!(
+        after_undo.contains("Light to move\nstock: Light 15, Dark 15"),
+        "{out}"
+    );
+    snap!("play_illegal_then_undo", out);
+}
+
+#[test]
+fn play_ends_at_end_of_input() {
+    let o = run_with_input(&["play", PYLOS, "--after", "1a1"], "moves\n");
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("Dark> moves\n1a2, 1a3"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn play_against_the_computer() {
+    let o = run_with_input(
+        &["play", PYLOS, "--vs", "random", "--seed", "1"],
+        "1a1\n1d4\nundo\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("(computer) plays").count(), 2, "{out}");
+    // Undo takes back the computer's answer and your move.
+    assert!(out.contains("took back"), "{out}");
+    snap!("play_vs_random", out);
+
+    // The same seed gives the same game.
+    let again = run_with_input(
+        &["play", PYLOS, "--vs", "random", "--seed", "1"],
+        "1a1\n1d4\nundo\nquit\n",
+    );
+    assert_eq!(stdout(&again), stdout(&o));
+}
+
+#[test]
+fn play_to_the_end_against_the_computer() {
+    // Base 2, one ball each: Light places, the computer answers, Light is stuck and loses.
+    let o = run_with_input(
+        &[
+            "play",
+            PYLOS,
+            "--set",
+            "base=2",
+            "--set",
+            "reserve=1",
+            "--vs",
+            "random",
+            "--seed",
+            "3",
+        ],
+        "1a1\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(computer) plays"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("game over: Dark wins\nstock: Light 0, Dark 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_records_the_finished_game() {
+    let dir = scratch("finished");
+    let path = dir.join("end.record");
+    let o = run_with_input(
+        &[
+            "play",
+            PYLOS,
+            "--set",
+            "base=2",
+            "--set",
+            "reserve=1",
+            "--record",
+            &path.display().to_string(),
+        ],
+        "1a1\n1a2\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = fs::read_to_string(&path).expect("record written");
+    assert!(
+        text.ends_with("move 1a1\nmove 1a2\nresult Dark wins\n"),
+        "{text}"
+    );
+    let o = run(&["replay", &path.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("result: Dark wins\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn play_as_the_second_player() {
+    let o = run_with_input(
+        &[
+            "play", PYLOS, "--vs", "random", "--as", "dark", "--seed", "5",
+        ],
+        "quit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Light (computer) plays"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["play", PYLOS, "--vs", "random", "--as", "Blue"]);
+    assert_eq!(code(&o), 2);
+    let o = run(&["play", PYLOS, "--as", "Dark"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = scratch("round_trip");
+    let first = dir.join("first.record");
+    let second = dir.join("second.record");
+    let o = run_with_input(
+        &["play", PYLOS, "--set", "reserve=9"],
+        &format!("1a1\n1b1\n1a2\nsave {}\n", first.display()),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = fs::read_to_string(&first).expect("record written");
+    snap!("record", &text);
+
+    // Load into a game with other options: the record brings its own, then play on.
+    let o = run_with_input(
+        &["play", PYLOS, "--set", "base=3"],
+        &format!("load {}\n1b2\nsave {}\n", first.display(), second.display()),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("reserve=9"), "{}", stdout(&o));
+    let reloaded = fs::read_to_string(&second).expect("second record written");
+    assert_eq!(reloaded, format!("{text}move 1b2\n"));
+
+    let o = run(&["replay", &second.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("replay_record", stdout(&o));
+}
+
+#[test]
+fn records_reach_the_game_from_their_own_directory() {
+    let dir = scratch("relative_game");
+    fs::copy(root().join(PYLOS), dir.join("pylos.game")).expect("copy game");
+    let record = dir.join("r.record");
+    fs::write(&record, "rulestone-record 1\ngame pylos.game\nmove 1a1\n").expect("write");
+    let o = run(&["replay", &record.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn corrupt_records_exit_2() {
+    let dir = scratch("corrupt");
+    let cases = [
+        ("empty", ""),
+        ("not_a_record", "hello\n"),
+        ("no_game", "rulestone-record 1\nmove 1a1\n"),
+        (
+            "bad_line",
+            "rulestone-record 1\ngame games/pylos.game\nmov 1a1\n",
+        ),
+        (
+            "bad_option",
+            "rulestone-record 1\ngame games/pylos.game\noption base=99\n",
+        ),
+        (
+            "illegal_move",
+            "rulestone-record 1\ngame games/pylos.game\nmove 1a1\nmove 1a1\n",
+        ),
+        (
+            "wrong_result",
+            "rulestone-record 1\ngame games/pylos.game\nmove 1a1\nresult Dark wins\n",
+        ),
+        (
+            "missing_game",
+            "rulestone-record 1\ngame games/nothing.game\n",
+        ),
+    ];
+    let mut all = String::new();
+    for (name, text) in cases {
+        let path = dir.join(format!("{name}.record"));
+        fs::write(&path, text).expect("write record");
+        let o = run(&["replay", &path.display().to_string()]);
+        assert_eq!(code(&o), 2, "{name}: {}", stderr(&o));
+        let err = stderr(&o).replace(&dir.display().to_string(), "[DIR]");
+        let _ = writeln!(all, "{name}:\n{err}");
+    }
+    snap!("corrupt_records", all);
+
+    // Inside `play`, a bad record leaves the game as it was.
+    let bad = dir.join("illegal_move.record");
+    let o = run_with_input(
+        &["play", PYLOS],
+        &format!("1c3\nload {}\nboard\n", bad.display()),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("the game goes on unchanged"), "{out}");
+    let after = out.split("Dark> board").nth(1).expect("board drawn");
+    assert!(after.contains("stock: Light 14, Dark 15"), "{out}");
+}
+
+#[test]
+fn replay_reports_bad_moves() {
+    let o = run(&["replay", PYLOS, "--moves", "1a1; 5z5"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("move 2 of `--moves`, `5z5`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+// ---- playouts -------------------------------------------------------------------------------
+
+/// The playout report without its timing line.
+fn without_timing(report: &str) -> String {
+    let mut out = String::new();
+    for line in report.lines().filter(|l| !l.starts_with("speed:")) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn playouts_are_deterministic() {
+    let o = run(&["playout", PYLOS, "--games", "20", "--seed", "1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let report = without_timing(&stdout(&o));
+    assert!(stdout(&o).contains("playouts/s"));
+    let again = run(&["playout", PYLOS, "--games", "20", "--seed", "1"]);
+    let again = without_timing(&stdout(&again));
+    assert_eq!(report, again);
+    snap!("playout_20_seed_1", report);
+}
+
+#[test]
+fn playouts_stop_at_the_ply_limit() {
+    let o = run(&[
+        "playout",
+        PYLOS,
+        "--games",
+        "5",
+        "--seed",
+        "2",
+        "--max-plies",
+        "3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("unfinished: 5 (100.0%)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bench_runs_briefly() {
+    let o = run(&["bench", PYLOS, "--seconds", "0.2"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("leaves/s") && out.contains("games/s"), "{out}");
+}
