@@ -473,7 +473,11 @@ impl Checker<'_> {
         let position = |what: &str| format!("{what} `{n}` depends on the position");
         if self.lookup_var(n).is_some() {
             self.not_constant(cx, id.span, position("variable"));
-            return Ty::Cell;
+            return if self.set_vars.contains(n) {
+                Ty::Cells
+            } else {
+                Ty::Cell
+            };
         }
         if let Some((index, sym)) = self.use_global(n) {
             return self.global(id, index, sym, cx);

@@ -116,6 +116,8 @@ struct Checker<'a> {
     file: &'a ast::File,
     diags: Vec<Diag>,
     seen: HashSet<(String, usize, usize)>,
+    /// Variables bound by `let` (sets of cells); all other variables are cells.
+    set_vars: HashSet<String>,
 
     /// Declared names → index into `entries`.
     names: HashMap<String, usize>,
@@ -149,6 +151,7 @@ impl<'a> Checker<'a> {
             file,
             diags: Vec::new(),
             seen: HashSet::new(),
+            set_vars: HashSet::new(),
             names: HashMap::new(),
             entries: Vec::new(),
             options: Vec::new(),

@@ -66,7 +66,8 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         | StmtKind::If { cond: e, .. }
         | StmtKind::Win(e)
         | StmtKind::Lose(e)
-        | StmtKind::Assign { value: e, .. } => upto(e.span.end),
+        | StmtKind::Assign { value: e, .. }
+        | StmtKind::Let { value: e, .. } => upto(e.span.end),
         StmtKind::Either(_) => keyword(6),
         StmtKind::First(_) => keyword(5),
         StmtKind::Repeat { range, .. } => upto(range.end),
@@ -135,6 +136,11 @@ impl Checker<'_> {
             StmtKind::Pick { var, from } => {
                 self.expect(from, Ty::Cells, cx);
                 self.bind(var);
+            }
+            StmtKind::Let { name, value } => {
+                self.expect(value, Ty::Cells, cx);
+                self.bind(name);
+                self.set_vars.insert(name.name.clone());
             }
             StmtKind::Put { piece, owner, at } => {
                 self.expect_kind(piece, Sym::Piece, None);

@@ -127,6 +127,7 @@ fn set(p: &Program, s: &SetExpr) -> String {
         SetExpr::Any { relation, of } => format!("any(rel#{relation}, s{of})"),
         SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
         SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
+        SetExpr::Local(slot) => format!("local{slot}"),
         SetExpr::AxisCmp { axis, op, value } => {
             format!(
                 "cells with {} {op:?} i{value}",
@@ -167,6 +168,7 @@ fn boolean(b: &BoolExpr) -> String {
 fn op_text(p: &Program, op: &Op) -> String {
     match op {
         Op::Pick { var, from } => format!("pick v{var} in s{from}"),
+        Op::Let { slot, set } => format!("let local{slot} = s{set}"),
         Op::Put {
             code_base,
             owner,

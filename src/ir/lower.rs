@@ -74,6 +74,8 @@ struct Lowerer<'a> {
     /// Turn variables: each name gets one slot for the whole program.
     vars: HashMap<String, u8>,
     next_var: u8,
+    /// `let` sets: each name gets one slot.
+    set_locals: HashMap<String, u8>,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
 }
@@ -153,6 +155,7 @@ impl<'a> Lowerer<'a> {
             },
             vars: HashMap::new(),
             next_var: 0,
+            set_locals: HashMap::new(),
             in_where: false,
         })
     }
@@ -462,6 +465,25 @@ impl<'a> Lowerer<'a> {
                     let var = self.var(&var.name)?;
                     ops.push(Op::Pick { var, from });
                 }
+                StmtKind::Let { name, value } => {
+                    let set = self.set(value)?;
+                    let slot = match self.set_locals.get(&name.name) {
+                        Some(s) => *s,
+                        None => {
+                            let s = self.set_locals.len();
+                            if s >= super::MAX_SET_LOCALS {
+                                return err(format!(
+                                    "a program may name at most {} sets with `let`",
+                                    super::MAX_SET_LOCALS
+                                ));
+                            }
+                            let s = u8::try_from(s).unwrap_or(0);
+                            self.set_locals.insert(name.name.clone(), s);
+                            s
+                        }
+                    };
+                    ops.push(Op::Let { slot, set });
+                }
                 StmtKind::Put { piece, owner, at } => {
                     let Some(Sym::Piece(k)) = self.syms.get(piece.name.as_str()).copied() else {
                         return err(format!("`{}` is not a piece", piece.name));
@@ -654,6 +676,9 @@ impl<'a> Lowerer<'a> {
                 if self.vars.contains_key(name) {
                     return Ok(Ty::Cell);
                 }
+                if self.set_locals.contains_key(name) {
+                    return Ok(Ty::Cells);
+                }
                 if self.in_where && self.geo.axes.iter().any(|a| a == name) {
                     return Ok(Ty::Int);
                 }
@@ -730,6 +755,10 @@ impl<'a> Lowerer<'a> {
                 if self.vars.contains_key(name) {
                     let c = self.cell(e)?;
                     return Ok(self.push_set(SetExpr::Single(c)));
+                }
+                if let Some(slot) = self.set_locals.get(name) {
+                    let local = SetExpr::Local(*slot);
+                    return Ok(self.push_set(local));
                 }
                 match self.syms.get(name).copied() {
                     Some(Sym::Zone(z)) => SetExpr::Const(self.prog.zones[z as usize].cells),
@@ -1127,6 +1156,7 @@ impl<'a> Lowerer<'a> {
         match &e.kind {
             ExprKind::Name(n) => {
                 self.vars.contains_key(&n.name)
+                    || self.set_locals.contains_key(&n.name)
                     || (self.in_where && self.geo.axes.contains(&n.name))
             }
             ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),

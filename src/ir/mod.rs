@@ -14,6 +14,9 @@ pub type Cell = usize;
 /// The most turn variables (picked cells and loop counters) a program may use.
 pub const MAX_VARS: usize = 16;
 
+/// The most `let` sets a program may hold at once.
+pub const MAX_SET_LOCALS: usize = 4;
+
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
@@ -219,6 +222,8 @@ pub enum SetExpr {
         base: SetId,
         cond: BoolId,
     },
+    /// The value of a `let`.
+    Local(u8),
     /// Cells whose coordinate on `axis` compares with `value` by `op` (a table lookup).
     AxisCmp {
         axis: u8,
@@ -330,6 +335,11 @@ pub enum Op {
         var: u8,
         from: SetId,
     },
+    /// Computes a set once and keeps it in a local slot.
+    Let {
+        slot: u8,
+        set: SetId,
+    },
     Put {
         code_base: u8,
         owner: PlayerRef,
@@ -431,6 +441,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         | Op::Remove { .. }
         | Op::Assign { .. }
         | Op::Write(_)
+        | Op::Let { .. }
         | Op::RepeatStart { .. }
         | Op::DistinctStart { .. } => decided_from(ops, pc + 1, memo),
         Op::Unless { target, .. } => {

@@ -7,10 +7,21 @@ use super::state::{GameResult, State, Zobrist};
 use crate::ir::lower::{compare, int_op};
 use crate::ir::{
     AssignKind, AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op,
-    PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_VARS,
+    PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_SET_LOCALS, MAX_VARS,
 };
 
-type Vars = [u8; MAX_VARS];
+/// The turn's local values: picked cells and repeat counts, and `let` sets. Passed by value into
+/// each choice, so backtracking needs no bookkeeping for them.
+#[derive(Clone, Copy)]
+struct Vars {
+    cells: [u8; MAX_VARS],
+    sets: [CellSet; MAX_SET_LOCALS],
+}
+
+const NO_VARS: Vars = Vars {
+    cells: [0; MAX_VARS],
+    sets: [CellSet::EMPTY; MAX_SET_LOCALS],
+};
 
 /// One logged change, undone by writing `old` back.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +30,8 @@ enum Change {
     Counter { slot: u16, old: i32 },
     Result(Option<GameResult>),
 }
+
+const FILTER_WORDS: usize = 16;
 
 /// What `undo` needs beyond the trail.
 #[derive(Clone, Copy, Debug)]
@@ -49,6 +62,11 @@ pub struct Engine<'p> {
     trail: Vec<Change>,
     /// Seen end-of-block hashes, one list per `distinct` block.
     seen: Vec<Vec<u64>>,
+    /// Per `distinct` block, a bit filter over the hashes its current walk has seen: a clear
+    /// bit proves a hash is new without scanning the list.
+    filters: Vec<[u64; FILTER_WORDS]>,
+    /// Per `distinct` block, where the current walk's entries start in `seen`.
+    seen_start: Vec<usize>,
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
 }
@@ -65,10 +83,12 @@ impl<'p> Engine<'p> {
             state,
             trail: Vec::with_capacity(256),
             seen: vec![Vec::new(); program.distinct_blocks],
+            filters: vec![[0; FILTER_WORDS]; program.distinct_blocks],
+            seen_start: vec![0; program.distinct_blocks],
             overflowed: false,
         };
         let mut walk = Walk::replay(Move::default(), false);
-        engine.exec::<false>(&program.setup, 0, [0; MAX_VARS], &mut walk);
+        engine.exec::<false>(&program.setup, 0, NO_VARS, &mut walk);
         engine.trail.clear();
         engine
     }
@@ -100,7 +120,7 @@ impl<'p> Engine<'p> {
             overflow: false,
         };
         let program = self.program;
-        self.exec::<true>(&program.turn, 0, [0; MAX_VARS], &mut walk);
+        self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
         self.overflowed |= walk.overflow;
         self.rollback(mark);
     }
@@ -114,7 +134,7 @@ impl<'p> Engine<'p> {
         };
         let mut walk = Walk::replay(*m, false);
         let program = self.program;
-        self.exec::<false>(&program.turn, 0, [0; MAX_VARS], &mut walk);
+        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
         self.end_turn();
         undo
     }
@@ -140,7 +160,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(*m, true);
         let program = self.program;
-        self.exec::<false>(&program.turn, 0, [0; MAX_VARS], &mut walk);
+        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
         self.rollback(mark);
         walk.text.unwrap_or_default().trim().to_string()
     }
@@ -165,7 +185,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(Move::default(), false);
         let program = self.program;
-        self.exec::<false>(&program.no_moves, 0, [0; MAX_VARS], &mut walk);
+        self.exec::<false>(&program.no_moves, 0, NO_VARS, &mut walk);
         let r = self.state.result.unwrap_or(GameResult::Draw);
         self.rollback(mark);
         r
@@ -238,7 +258,7 @@ impl<'p> Engine<'p> {
                         let len = walk.current.len();
                         for c in set.iter() {
                             let mut v = vars;
-                            v[usize::from(*var)] = c as u8;
+                            v.cells[usize::from(*var)] = c as u8;
                             if walk.current.push(c as u8) {
                                 self.exec::<true>(code, pc + 1, v, walk);
                             } else {
@@ -249,7 +269,12 @@ impl<'p> Engine<'p> {
                         }
                         return;
                     }
-                    vars[usize::from(*var)] = walk.next();
+                    vars.cells[usize::from(*var)] = walk.next();
+                    pc += 1;
+                }
+                Op::Let { slot, set } => {
+                    vars.sets[usize::from(*slot)] =
+                        self.eval_set(*set, &vars, self.program.board.all, 0);
                     pc += 1;
                 }
                 Op::Put {
@@ -322,7 +347,7 @@ impl<'p> Engine<'p> {
                     pc = branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize);
                 }
                 Op::RepeatStart { var } => {
-                    vars[usize::from(*var)] = 0;
+                    vars.cells[usize::from(*var)] = 0;
                     pc += 1;
                 }
                 Op::RepeatCheck {
@@ -331,7 +356,7 @@ impl<'p> Engine<'p> {
                     max,
                     exit,
                 } => {
-                    let rounds = vars[usize::from(*var)];
+                    let rounds = vars.cells[usize::from(*var)];
                     let can_stop = rounds >= *min;
                     let can_go = rounds < *max;
                     match (can_stop, can_go) {
@@ -361,15 +386,19 @@ impl<'p> Engine<'p> {
                     }
                 }
                 Op::RepeatNext { var, check } => {
-                    vars[usize::from(*var)] += 1;
+                    vars.cells[usize::from(*var)] += 1;
                     pc = *check as usize;
                 }
                 Op::DistinctStart { block } => {
                     if GEN {
                         let b = usize::from(*block);
                         let start = self.seen[b].len();
+                        let outer = std::mem::replace(&mut self.filters[b], [0; FILTER_WORDS]);
+                        let outer_start = std::mem::replace(&mut self.seen_start[b], start);
                         self.exec::<true>(code, pc + 1, vars, walk);
                         self.seen[b].truncate(start);
+                        self.filters[b] = outer;
+                        self.seen_start[b] = outer_start;
                         return;
                     }
                     pc += 1;
@@ -379,10 +408,16 @@ impl<'p> Engine<'p> {
                         // Only ends reached within this walk of the block compete; entries of
                         // enclosing walks lie below, and inner walks truncate their own.
                         let h = self.state.hash;
-                        let seen = &mut self.seen[usize::from(*block)];
-                        if seen.contains(&h) {
+                        let b = usize::from(*block);
+                        let bit = (h >> 58) as usize; // 0..64
+                        let word = (h as usize) % FILTER_WORDS;
+                        let filter = &mut self.filters[b][word];
+                        let seen = &mut self.seen[b];
+                        // Only the current walk's entries compete (enclosing walks lie below).
+                        if *filter >> bit & 1 != 0 && seen[self.seen_start[b]..].contains(&h) {
                             return;
                         }
+                        *filter |= 1 << bit;
                         seen.push(h);
                     }
                     pc += 1;
@@ -444,7 +479,7 @@ impl<'p> Engine<'p> {
     #[inline]
     fn cell(&self, c: CellRef, vars: &Vars, candidate: u8) -> usize {
         usize::from(match c {
-            CellRef::Var(v) => vars[usize::from(v)],
+            CellRef::Var(v) => vars.cells[usize::from(v)],
             CellRef::Const(c) => c,
             CellRef::Candidate => candidate,
         })
@@ -551,6 +586,7 @@ impl<'p> Engine<'p> {
                 }
                 out & domain
             }
+            SetExpr::Local(slot) => vars.sets[usize::from(*slot)] & domain,
             SetExpr::AxisCmp { axis, op, value } => {
                 let v = self.eval_int(*value, vars, candidate);
                 p.board.axis_cmp(usize::from(*axis), *op, v) & domain

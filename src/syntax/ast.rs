@@ -201,6 +201,11 @@ pub enum StmtKind {
         op: AssignOp,
         value: Expr,
     },
+    /// `let name = cells`: a set computed once at this point.
+    Let {
+        name: Ident,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -406,6 +406,11 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
         Rule::win_stmt => StmtKind::Win(expr(need(it.next())?)?),
         Rule::lose_stmt => StmtKind::Lose(expr(need(it.next())?)?),
         Rule::draw_stmt => StmtKind::Draw,
+        Rule::let_stmt => {
+            let name = ident(&need(it.next())?);
+            let value = expr(need(it.next())?)?;
+            StmtKind::Let { name, value }
+        }
         Rule::assign_stmt => {
             let target = ident(&need(it.next())?);
             let mut p = need(it.next())?;
@@ -677,6 +682,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::win_stmt
         | Rule::lose_stmt
         | Rule::draw_stmt
+        | Rule::let_stmt
         | Rule::assign_stmt => "a statement",
         Rule::kw_or => "`or`",
         Rule::kw_in => "`in`",
