@@ -76,6 +76,8 @@ struct Lowerer<'a> {
     next_var: u8,
     /// `let` sets: each name gets one slot.
     set_locals: HashMap<String, u8>,
+    /// Lowering statements (where unknown names are turn variables), not declarations.
+    in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
 }
@@ -156,6 +158,7 @@ impl<'a> Lowerer<'a> {
             vars: HashMap::new(),
             next_var: 0,
             set_locals: HashMap::new(),
+            in_code: false,
             in_where: false,
         })
     }
@@ -304,9 +307,16 @@ impl<'a> Lowerer<'a> {
                     per_player,
                     init,
                 } => {
-                    let v = self.env.int(init).map_err(|_| LowerError {
-                        message: format!("the initial value of `{}` is not constant", name.name),
-                    })?;
+                    let expanded = crate::check::zones::Defines::new(self.file).expand(init);
+                    let v = self
+                        .env
+                        .int(expanded.as_ref().unwrap_or(init))
+                        .map_err(|_| LowerError {
+                            message: format!(
+                                "the initial value of `{}` is not constant",
+                                name.name
+                            ),
+                        })?;
                     let initial = i32::try_from(v).unwrap_or(i32::MAX);
                     let base = id16(self.prog.counters.len())?;
                     if *per_player {
@@ -432,6 +442,7 @@ impl<'a> Lowerer<'a> {
     // ---- statements -------------------------------------------------------------------------
 
     fn code(&mut self, block: &Block) -> Result<Code> {
+        self.in_code = true;
         let mut ops = Vec::new();
         self.block(block, &mut ops)?;
         ops.push(Op::Done);
@@ -1055,6 +1066,9 @@ impl<'a> Lowerer<'a> {
                     if !self.vars.contains_key(name) {
                         return Ok(CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)));
                     }
+                }
+                if !self.in_code {
+                    return err(format!("`{name}` is not known yet"));
                 }
                 Ok(CellRef::Var(self.var(name)?))
             }
