@@ -294,7 +294,7 @@ pub enum BoardError {
     #[error("the cell ranges span more than {max} coordinates")]
     #[diagnostic(
         code(E0403),
-        help("a board has at most 256 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
+        help("a board has at most 128 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
     )]
     TooManyCoordinates {
         max: u64,

@@ -7,7 +7,7 @@ use crate::syntax::ast::Board;
 use crate::syntax::Span;
 
 /// The most cells a board may have (the runtime's cell sets are this wide).
-pub const MAX_CELLS: usize = 256;
+pub const MAX_CELLS: usize = 128;
 
 /// Every cell of a board, in declaration order, with coordinates and names.
 #[derive(Clone, Debug, Default)]

@@ -2,7 +2,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-const WORDS: usize = 4;
+const WORDS: usize = 2;
 
 /// A set of cell ids below [`crate::check::geometry::MAX_CELLS`].
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -158,10 +158,10 @@ mod tests {
     #[test]
     fn iterates_in_order_across_words() {
         let mut s = CellSet::EMPTY;
-        for c in [255, 0, 64, 63, 130] {
+        for c in [127, 0, 64, 63, 100] {
             s.insert(c);
         }
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 130, 255]);
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 63, 64, 100, 127]);
         assert_eq!(s.len(), 5);
         s.remove(64);
         assert!(!s.contains(64));

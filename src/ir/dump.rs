@@ -168,7 +168,10 @@ fn boolean(b: &BoolExpr) -> String {
 fn op_text(p: &Program, op: &Op) -> String {
     match op {
         Op::Pick { var, from } => format!("pick v{var} in s{from}"),
-        Op::Let { slot, set } => format!("let local{slot} = s{set}"),
+        Op::Let { slot, set, replay } => {
+            let when = if *replay { "" } else { " (not on replay)" };
+            format!("let local{slot} = s{set}{when}")
+        }
         Op::Put {
             code_base,
             owner,

@@ -97,7 +97,7 @@ impl<'a> Lowerer<'a> {
                     format!("with these options two cells are named `{name}`")
                 }
                 GeometryError::TooManyCells { .. } => {
-                    "with these options the board has more than 256 cells".to_string()
+                    "with these options the board has more than 128 cells".to_string()
                 }
             },
         })?;
@@ -446,6 +446,7 @@ impl<'a> Lowerer<'a> {
         let mut ops = Vec::new();
         self.block(block, &mut ops)?;
         ops.push(Op::Done);
+        self.mark_replay_lets(&mut ops);
         Ok(Code::new(ops))
     }
 
@@ -493,7 +494,11 @@ impl<'a> Lowerer<'a> {
                             s
                         }
                     };
-                    ops.push(Op::Let { slot, set });
+                    ops.push(Op::Let {
+                        slot,
+                        set,
+                        replay: true,
+                    });
                 }
                 StmtKind::Put { piece, owner, at } => {
                     let Some(Sym::Piece(k)) = self.syms.get(piece.name.as_str()).copied() else {
@@ -658,6 +663,81 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A `let` whose set only `pick`s read is skipped when a known move is replayed.
+    fn mark_replay_lets(&self, ops: &mut [Op]) {
+        let mut read = [false; super::MAX_SET_LOCALS];
+        for op in ops.iter() {
+            match op {
+                Op::Let { set, .. } => self.locals_in_set(*set, &mut read),
+                Op::Require(b) | Op::Unless { cond: b, .. } => self.locals_in_bool(*b, &mut read),
+                Op::Assign { value, .. } => self.locals_in_int(*value, &mut read),
+                Op::Write(t) => {
+                    for part in &self.prog.templates[usize::from(*t)].parts {
+                        if let TemplatePart::Int(i) | TemplatePart::Letter(i) = part {
+                            self.locals_in_int(*i, &mut read);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for op in ops.iter_mut() {
+            if let Op::Let { slot, replay, .. } = op {
+                *replay = read[usize::from(*slot)];
+            }
+        }
+    }
+
+    fn locals_in_set(&self, id: SetId, read: &mut [bool]) {
+        match &self.prog.sets[id as usize] {
+            SetExpr::Local(slot) => read[usize::from(*slot)] = true,
+            SetExpr::Union(a, b) | SetExpr::Inter(a, b) | SetExpr::Diff(a, b) => {
+                self.locals_in_set(*a, read);
+                self.locals_in_set(*b, read);
+            }
+            SetExpr::All { of, .. }
+            | SetExpr::None { of, .. }
+            | SetExpr::Any { of, .. }
+            | SetExpr::Step { of, .. } => self.locals_in_set(*of, read),
+            SetExpr::Where { base, cond } => {
+                self.locals_in_set(*base, read);
+                self.locals_in_bool(*cond, read);
+            }
+            SetExpr::AxisCmp { value, .. } => self.locals_in_int(*value, read),
+            _ => {}
+        }
+    }
+
+    fn locals_in_bool(&self, id: BoolId, read: &mut [bool]) {
+        match &self.prog.bools[id as usize] {
+            BoolExpr::Not(x) => self.locals_in_bool(*x, read),
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+                self.locals_in_bool(*a, read);
+                self.locals_in_bool(*b, read);
+            }
+            BoolExpr::Cmp { lhs, rhs, .. } => {
+                self.locals_in_int(*lhs, read);
+                self.locals_in_int(*rhs, read);
+            }
+            BoolExpr::In { set, .. } | BoolExpr::Completes { set, .. } => {
+                self.locals_in_set(*set, read);
+            }
+            _ => {}
+        }
+    }
+
+    fn locals_in_int(&self, id: IntId, read: &mut [bool]) {
+        match &self.prog.ints[id as usize] {
+            IntExpr::Count(s) => self.locals_in_set(*s, read),
+            IntExpr::Neg(x) => self.locals_in_int(*x, read),
+            IntExpr::Bin { lhs, rhs, .. } => {
+                self.locals_in_int(*lhs, read);
+                self.locals_in_int(*rhs, read);
+            }
+            _ => {}
+        }
     }
 
     fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {

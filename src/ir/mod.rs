@@ -339,6 +339,9 @@ pub enum Op {
     Let {
         slot: u8,
         set: SetId,
+        /// Whether replaying a known move needs the value (some op other than a `pick` reads
+        /// it); a replay skips the choices that `pick` sets only serve.
+        replay: bool,
     },
     Put {
         code_base: u8,

@@ -10,17 +10,16 @@ use crate::ir::{
     PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_SET_LOCALS, MAX_VARS,
 };
 
-/// The turn's local values: picked cells and repeat counts, and `let` sets. Passed by value into
-/// each choice, so backtracking needs no bookkeeping for them.
+/// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
+/// backtracking needs no bookkeeping for them. (`let` sets live in the engine and are restored
+/// when a walk backtracks past their `let`.)
 #[derive(Clone, Copy)]
 struct Vars {
     cells: [u8; MAX_VARS],
-    sets: [CellSet; MAX_SET_LOCALS],
 }
 
 const NO_VARS: Vars = Vars {
     cells: [0; MAX_VARS],
-    sets: [CellSet::EMPTY; MAX_SET_LOCALS],
 };
 
 /// One logged change, undone by writing `old` back.
@@ -67,6 +66,8 @@ pub struct Engine<'p> {
     filters: Vec<[u64; FILTER_WORDS]>,
     /// Per `distinct` block, where the current walk's entries start in `seen`.
     seen_start: Vec<usize>,
+    /// The values of `let` sets.
+    locals: [CellSet; MAX_SET_LOCALS],
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
 }
@@ -86,6 +87,7 @@ impl<'p> Engine<'p> {
             filters: vec![[0; FILTER_WORDS]; program.distinct_blocks],
             seen_start: vec![0; program.distinct_blocks],
             overflowed: false,
+            locals: [CellSet::EMPTY; MAX_SET_LOCALS],
         };
         let mut walk = Walk::replay(Move::default(), false);
         engine.exec::<false>(&program.setup, 0, NO_VARS, &mut walk);
@@ -272,9 +274,21 @@ impl<'p> Engine<'p> {
                     vars.cells[usize::from(*var)] = walk.next();
                     pc += 1;
                 }
-                Op::Let { slot, set } => {
-                    vars.sets[usize::from(*slot)] =
-                        self.eval_set(*set, &vars, self.program.board.all, 0);
+                Op::Let { slot, set, replay } => {
+                    if !GEN && !*replay {
+                        pc += 1;
+                        continue;
+                    }
+                    let value = self.eval_set(*set, &vars, self.program.board.all, 0);
+                    let slot = usize::from(*slot);
+                    if GEN {
+                        // Later ops of this walk read the value; restore it on the way back.
+                        let outer = std::mem::replace(&mut self.locals[slot], value);
+                        self.exec::<true>(code, pc + 1, vars, walk);
+                        self.locals[slot] = outer;
+                        return;
+                    }
+                    self.locals[slot] = value;
                     pc += 1;
                 }
                 Op::Put {
@@ -586,7 +600,7 @@ impl<'p> Engine<'p> {
                 }
                 out & domain
             }
-            SetExpr::Local(slot) => vars.sets[usize::from(*slot)] & domain,
+            SetExpr::Local(slot) => self.locals[usize::from(*slot)] & domain,
             SetExpr::AxisCmp { axis, op, value } => {
                 let v = self.eval_int(*value, vars, candidate);
                 p.board.axis_cmp(usize::from(*axis), *op, v) & domain
