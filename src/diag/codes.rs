@@ -27,6 +27,7 @@ codes! {
     "E0001" => "syntax error",
     "E0002" => "integer literal too large",
     "E0003" => "unknown escape in a string",
+    "E0004" => "unclosed delimiter",
     "E0101" => "unknown name",
     "E0102" => "name defined more than once",
     "E0103" => "variable or axis not bound here",

@@ -25,6 +25,15 @@ pub enum SyntaxError {
         span: SourceSpan,
     },
 
+    #[error("unclosed `{open}`")]
+    #[diagnostic(code(E0004), help("add `{close}` where the block or list ends"))]
+    Unclosed {
+        open: char,
+        close: char,
+        #[label("this `{open}` is never closed")]
+        span: SourceSpan,
+    },
+
     #[error("unknown escape `{text}` in string")]
     #[diagnostic(
         code(E0003),

@@ -18,8 +18,8 @@ use super::span::{Ident, Span};
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
-    let mut pairs =
-        GameParser::parse(Rule::file, source).map_err(|e| vec![from_pest(source, &e)])?;
+    let mut pairs = GameParser::parse(Rule::file, source)
+        .map_err(|e| vec![unclosed(source).unwrap_or_else(|| from_pest(source, &e))])?;
     let Some(file) = pairs.next() else {
         return Ok(File { items: Vec::new() });
     };
@@ -555,6 +555,62 @@ fn primary(pair: Pair<'_, Rule>) -> Result<Expr> {
     Ok(Expr { kind, span: sp })
 }
 
+/// The innermost bracket still open at the end of the text (outside strings and comments): a
+/// clearer report than "expected ..." at the end of the file.
+fn unclosed(source: &str) -> Option<SyntaxError> {
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let mut chars = source.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '/' if chars.peek().is_some_and(|(_, n)| *n == '/') => {
+                for (_, n) in chars.by_ref() {
+                    if n == '\n' {
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                while let Some((_, n)) = chars.next() {
+                    match n {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' | '(' | '[' => open.push((i, c)),
+            '}' | ')' | ']' => {
+                let want = match c {
+                    '}' => '{',
+                    ')' => '(',
+                    _ => '[',
+                };
+                match open.last() {
+                    Some((_, o)) if *o == want => {
+                        open.pop();
+                    }
+                    // A stray or mismatched closer: pest reports it better.
+                    _ => return None,
+                }
+            }
+            _ => {}
+        }
+    }
+    let (at, c) = open.pop()?;
+    let close = match c {
+        '{' => '}',
+        '(' => ')',
+        _ => ']',
+    };
+    Some(SyntaxError::Unclosed {
+        open: c,
+        close,
+        span: Span::new(at, at + 1).into(),
+    })
+}
+
 /// Turns pest's error into our diagnostic with friendly rule names.
 fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> SyntaxError {
     use pest::error::{ErrorVariant, InputLocation};
@@ -593,12 +649,48 @@ fn truncate(s: &str) -> String {
 }
 
 fn describe(rules: &[Rule]) -> String {
-    let mut names: Vec<&str> = rules.iter().map(|r| rule_name(*r)).collect();
+    let keywords: Vec<String> = rules
+        .iter()
+        .filter_map(|r| format!("{r:?}").strip_prefix("kw_").map(str::to_string))
+        .collect();
+    let starts_declaration = keywords.iter().any(|k| k == "turn" || k == "board");
+    let starts_statement = keywords.iter().any(|k| k == "pick" || k == "put");
+    let mut names: Vec<String> = rules
+        .iter()
+        .filter(|r| !rule_is_keyword(**r))
+        .map(|r| rule_name(*r).to_string())
+        .collect();
+    if starts_declaration {
+        names.push("a declaration".into());
+    } else if starts_statement {
+        names.push("a statement".into());
+    } else {
+        names.extend(keywords.iter().map(|k| format!("`{k}`")));
+    }
+    // Operators and postfix forms can follow almost anything; naming them all is noise when
+    // something more specific is expected too.
+    if names.len() > 3 {
+        names.retain(|n| n != "an operator" && n != "`.`" && n != "`[`" && n != "`(`");
+    }
+    // Everything that can start an operand is, to a reader, "an expression".
+    if names.iter().any(|n| n == "a name") && names.iter().any(|n| n == "a number") {
+        let starters = [
+            "a name",
+            "a number",
+            "`{`",
+            "`(`",
+            "`not`",
+            "`-`",
+            "a keyword",
+        ];
+        names.retain(|n| !starters.contains(&n.as_str()));
+        names.push("an expression".into());
+    }
     names.sort_unstable();
     names.dedup();
     match names.len() {
         0 => "something else".into(),
-        1 => names[0].into(),
+        1 => names[0].clone(),
         n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
     }
 }
@@ -652,7 +744,8 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::op_mul
         | Rule::op_div
         | Rule::op_rem => "an operator",
-        Rule::postfix | Rule::field | Rule::index => "`.` or `[`",
+        Rule::field => "`.`",
+        Rule::postfix | Rule::index => "`[`",
         Rule::item
         | Rule::game_decl
         | Rule::players_decl
