@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! error[E0101]: unknown name `reserv`
-//!     ╭─[ games/pylos.game:22:28 ]
+//!     ╭─[ games/example.game:22:28 ]
 //!     │
 //!  22 │ counter stock per player = reserv
 //!     │                            ───┬──
