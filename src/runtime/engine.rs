@@ -559,37 +559,19 @@ impl<'p> Engine<'p> {
                 }
             }
             SetExpr::All { relation, of } => {
-                let masks = &p.relations[usize::from(*relation)].masks;
-                let of = self.eval_set(*of, vars, p.board.all, candidate);
-                let mut out = domain;
-                for c in domain.iter() {
-                    if !masks[c].is_subset(&of) {
-                        out.remove(c);
-                    }
-                }
-                out
+                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                    m.is_subset(of)
+                })
             }
             SetExpr::None { relation, of } => {
-                let masks = &p.relations[usize::from(*relation)].masks;
-                let of = self.eval_set(*of, vars, p.board.all, candidate);
-                let mut out = domain;
-                for c in domain.iter() {
-                    if masks[c].intersects(&of) {
-                        out.remove(c);
-                    }
-                }
-                out
+                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                    !m.intersects(of)
+                })
             }
             SetExpr::Any { relation, of } => {
-                let masks = &p.relations[usize::from(*relation)].masks;
-                let of = self.eval_set(*of, vars, p.board.all, candidate);
-                let mut out = domain;
-                for c in domain.iter() {
-                    if !masks[c].intersects(&of) {
-                        out.remove(c);
-                    }
-                }
-                out
+                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                    m.intersects(of)
+                })
             }
             SetExpr::Step { relation, of } => {
                 let masks = &p.relations[usize::from(*relation)].masks;
@@ -616,6 +598,30 @@ impl<'p> Engine<'p> {
                 out
             }
         }
+    }
+
+    /// The cells of `domain` whose neighbours along `relation` satisfy `keep` against the set
+    /// `of` (`all`, `none` and `any`).
+    #[inline]
+    fn neighbours_filter(
+        &self,
+        relation: u16,
+        of: SetId,
+        vars: &Vars,
+        domain: CellSet,
+        candidate: u8,
+        keep: impl Fn(&CellSet, &CellSet) -> bool,
+    ) -> CellSet {
+        let p = self.program;
+        let masks = &p.relations[usize::from(relation)].masks;
+        let of = self.eval_set(of, vars, p.board.all, candidate);
+        let mut out = domain;
+        for c in domain.iter() {
+            if !keep(&masks[c], &of) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     fn eval_int(&self, id: IntId, vars: &Vars, candidate: u8) -> i32 {
