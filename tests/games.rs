@@ -31,7 +31,10 @@ fn every_bundled_game_has_stage_snapshots() {
     let games = bundled_games();
     assert!(!games.is_empty());
     for path in games {
-        let stem = path.file_stem().and_then(|s| s.to_str()).expect("file name");
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("file name");
         let source = std::fs::read_to_string(&path).expect("readable game");
         let ast = rulestone::parse(&source).expect("bundled games parse");
         snapshot(&format!("{stem}.ast"), &format!("{ast:#?}"));
