@@ -479,6 +479,33 @@ pub enum GameError {
     },
 }
 
+/// Statements of `setup` and `on no moves`, which run once and choose nothing.
+#[derive(Debug, Error, Diagnostic)]
+pub enum OnceError {
+    #[error("`{what}` makes a choice, but `{program}` has no choices")]
+    #[diagnostic(
+        code(E0506),
+        help("`setup` and `on no moves` run once, straight through: name cells directly, e.g. `put stone of White at a1`")
+    )]
+    Choice {
+        what: &'static str,
+        program: &'static str,
+        #[label("a choice point outside `turn`")]
+        span: Span,
+    },
+
+    #[error("`require` has no effect in `{program}`")]
+    #[diagnostic(
+        code(E0506),
+        help("`require` rejects moves, and `{program}` makes none; use `if` to run statements conditionally")
+    )]
+    Require {
+        program: &'static str,
+        #[label("nothing to reject here")]
+        span: Span,
+    },
+}
+
 /// Lints: legal but probably mistaken.
 #[derive(Debug, Error, Diagnostic)]
 pub enum Lint {

@@ -40,6 +40,8 @@ impl Ty {
             || self == Ty::Error
             || want == Ty::Error
             || (self == Ty::Cell && want == Ty::Cells)
+            // A direction is the relation of its one vector.
+            || (self == Ty::Direction && want == Ty::Relation)
     }
 }
 

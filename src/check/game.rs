@@ -2,12 +2,14 @@
 //! the game can end, and unused declarations.
 
 use super::board::head;
-use super::error::{GameError, Lint, OptionDeclError, ResolveError};
+use super::error::{GameError, Lint, OnceError, OptionDeclError, ResolveError};
 use super::names::Sym;
 use super::stmt::ends_game;
 use super::suggest;
 use super::{options, Axes, Checker, Cx};
-use crate::syntax::ast::{Expr, ExprKind, ItemKind, OptionType, OptionValue, RelItem};
+use crate::syntax::ast::{
+    Block, Expr, ExprKind, ItemKind, OptionType, OptionValue, RelItem, StmtKind,
+};
 use crate::syntax::{Ident, Span};
 
 /// Every name an expression refers to (not function names or `.axis` fields).
@@ -222,6 +224,46 @@ impl Checker<'_> {
         for item in &file.items {
             if let ItemKind::Setup(b) | ItemKind::Turn(b) | ItemKind::NoMoves(b) = &item.kind {
                 self.program(b);
+            }
+            match &item.kind {
+                ItemKind::Setup(b) => self.check_once(b, "setup"),
+                ItemKind::NoMoves(b) => self.check_once(b, "on no moves"),
+                _ => {}
+            }
+        }
+    }
+
+    /// `setup` and `on no moves` run once without choices: a choice point or a `require` there
+    /// would silently do nothing sensible (E0506).
+    fn check_once(&mut self, block: &Block, program: &'static str) {
+        for s in &block.stmts {
+            let span = super::stmt::stmt_span(s);
+            let choice = |what| OnceError::Choice {
+                what,
+                program,
+                span,
+            };
+            match &s.kind {
+                StmtKind::Pick { .. } => self.report(choice("pick")),
+                StmtKind::Either(_) => self.report(choice("either")),
+                StmtKind::First(_) => self.report(choice("first")),
+                StmtKind::Repeat { min, max, .. } if min < max => self.report(choice("repeat")),
+                StmtKind::Require(_) => self.report(OnceError::Require { program, span }),
+                _ => {}
+            }
+            match &s.kind {
+                StmtKind::If {
+                    then, otherwise, ..
+                } => {
+                    self.check_once(then, program);
+                    if let Some(b) = otherwise {
+                        self.check_once(b, program);
+                    }
+                }
+                StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) => {
+                    self.check_once(body, program);
+                }
+                _ => {}
             }
         }
     }

@@ -53,6 +53,7 @@ codes! {
     "E0503" => "game can never end",
     "W0504" => "unreachable statement",
     "E0505" => "repeat range runs nothing",
+    "E0506" => "choice or require outside `turn`",
     "W0601" => "unused declaration",
 }
 
