@@ -256,8 +256,20 @@ impl<'p> Engine<'p> {
                 Op::Pick { var, from } => {
                     if GEN {
                         let set = self.eval_set(*from, &vars, self.program.board.all, 0);
-                        let mark = self.trail.len();
                         let len = walk.current.len();
+                        if code.decided[pc + 1] {
+                            // Each candidate completes a move at once: no need to run the rest.
+                            for c in set.iter() {
+                                if walk.current.push(c as u8) {
+                                    self.leaf::<true>(walk);
+                                } else {
+                                    walk.overflow = true;
+                                }
+                                walk.current.truncate(len);
+                            }
+                            return;
+                        }
+                        let mark = self.trail.len();
                         for c in set.iter() {
                             let mut v = vars;
                             v.cells[usize::from(*var)] = c as u8;
