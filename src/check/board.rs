@@ -251,7 +251,23 @@ impl Checker<'_> {
                 ItemKind::Direction { name, vector } => {
                     self.vector(vector, || format!("direction `{}`", name.name));
                 }
-                ItemKind::Relation { name, members } => {
+                ItemKind::Relation {
+                    name,
+                    members,
+                    players,
+                } => {
+                    for id in players.iter().flatten() {
+                        match self.use_global(&id.name) {
+                            Some((_, Sym::Player)) => {}
+                            Some(_) => self.report(ResolveError::WrongKind {
+                                expected: "a player".into(),
+                                found: self.describe_name(&id.name),
+                                span: id.span,
+                                help: None,
+                            }),
+                            None => self.unknown_name(id, Axes::Hidden),
+                        }
+                    }
                     for m in members {
                         match m {
                             RelItem::Vector(v) => {

@@ -147,10 +147,10 @@ impl Checker<'_> {
                 if let Some(o) = owner {
                     self.expect(o, Ty::Player, cx);
                 }
-                self.expect(at, Ty::Cell, cx);
+                self.expect(at, Ty::Cells, cx);
             }
             StmtKind::Remove { at } => {
-                self.expect(at, Ty::Cell, cx);
+                self.expect(at, Ty::Cells, cx);
             }
             StmtKind::Require(e) => {
                 self.expect(e, Ty::Bool, cx);

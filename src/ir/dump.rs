@@ -31,9 +31,20 @@ pub fn dump(p: &Program) -> String {
     }
     for (i, r) in p.relations.iter().enumerate() {
         let _ = writeln!(w, "\nrelation #{i} {}", r.name);
-        for (c, m) in r.masks.iter().enumerate() {
-            if !m.is_empty() {
-                let _ = writeln!(w, "  {} -> {}", p.board.names[c], cells(p, m));
+        let tables: Vec<(String, &Vec<crate::ir::CellSet>)> = if r.per_player.is_empty() {
+            vec![(String::new(), &r.masks)]
+        } else {
+            r.per_player
+                .iter()
+                .enumerate()
+                .map(|(pl, t)| (format!(" for {}", p.players[pl]), t))
+                .collect()
+        };
+        for (who, table) in tables {
+            for (c, m) in table.iter().enumerate() {
+                if !m.is_empty() {
+                    let _ = writeln!(w, "  {}{who} -> {}", p.board.names[c], cells(p, m));
+                }
             }
         }
     }
@@ -182,6 +193,12 @@ fn op_text(p: &Program, op: &Op) -> String {
             cell_ref(*at)
         ),
         Op::Remove { at } => format!("remove {}", cell_ref(*at)),
+        Op::PutAll {
+            code_base,
+            owner,
+            at,
+        } => format!("put code {code_base}+{} on s{at}", player_ref(*owner)),
+        Op::RemoveAll { at } => format!("remove s{at}"),
         Op::Require(b) => format!("require b{b}"),
         Op::Unless { cond, target } => format!("unless b{cond} goto {target}"),
         Op::Jump(t) => format!("goto {t}"),

@@ -51,6 +51,9 @@ enum Ty {
     Text,
 }
 
+/// A step vector and the player it belongs to (`None`: every player).
+type TaggedVector = (Vec<i64>, Option<u8>);
+
 #[derive(Clone, Copy)]
 enum Sym<'a> {
     IntConst(i64),
@@ -69,7 +72,9 @@ struct Lowerer<'a> {
     env: &'a ConstEnv,
     geo: Geometry,
     syms: HashMap<&'a str, Sym<'a>>,
-    vectors: HashMap<&'a str, Vec<Vec<i64>>>,
+    /// Each direction's and relation's vectors, with the player a vector belongs to (`None`:
+    /// every player).
+    vectors: HashMap<&'a str, Vec<TaggedVector>>,
     prog: Program,
     /// Turn variables: each name gets one slot for the whole program.
     vars: HashMap<String, u8>,
@@ -255,13 +260,26 @@ impl<'a> Lowerer<'a> {
                 }
                 ItemKind::Direction { name, vector } => {
                     self.vectors
-                        .insert(&name.name, vec![vector.components.clone()]);
+                        .insert(&name.name, vec![(vector.components.clone(), None)]);
                     self.relation_table(name.name.as_str())?;
                 }
-                ItemKind::Relation { name, members } => {
+                ItemKind::Relation {
+                    name,
+                    members,
+                    players,
+                } => {
                     let mut vs = Vec::new();
-                    for m in members {
-                        vs.extend(self.rel_vectors(m)?);
+                    for (m, who) in members.iter().zip(players) {
+                        let who = match who {
+                            Some(p) => match self.syms.get(p.name.as_str()) {
+                                Some(Sym::Player(i)) => Some(*i),
+                                _ => return err(format!("`{}` is not a player", p.name)),
+                            },
+                            None => None,
+                        };
+                        for (v, inner) in self.rel_vectors(m)? {
+                            vs.push((v, who.or(inner)));
+                        }
                     }
                     self.vectors.insert(&name.name, vs);
                     self.relation_table(name.name.as_str())?;
@@ -345,9 +363,9 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn rel_vectors(&self, item: &RelItem) -> Result<Vec<Vec<i64>>> {
+    fn rel_vectors(&self, item: &RelItem) -> Result<Vec<TaggedVector>> {
         match item {
-            RelItem::Vector(v) => Ok(vec![v.components.clone()]),
+            RelItem::Vector(v) => Ok(vec![(v.components.clone(), None)]),
             RelItem::Name(n) => self
                 .vectors
                 .get(n.name.as_str())
@@ -358,21 +376,31 @@ impl<'a> Lowerer<'a> {
 
     fn relation_table(&mut self, name: &'a str) -> Result<()> {
         let vectors = self.vectors.get(name).cloned().unwrap_or_default();
-        let masks = (0..self.geo.len())
-            .map(|c| {
-                let mut m = CellSet::EMPTY;
-                for v in &vectors {
-                    if let Some(t) = self.geo.offset(c, v) {
-                        m.insert(t);
+        let table = |player: Option<u8>| -> Vec<CellSet> {
+            (0..self.geo.len())
+                .map(|c| {
+                    let mut m = CellSet::EMPTY;
+                    for (v, who) in &vectors {
+                        if player.is_none() || who.is_none() || *who == player {
+                            if let Some(t) = self.geo.offset(c, v) {
+                                m.insert(t);
+                            }
+                        }
                     }
-                }
-                m
-            })
-            .collect();
+                    m
+                })
+                .collect()
+        };
+        let per_player = if vectors.iter().any(|(_, who)| who.is_some()) {
+            vec![table(Some(0)), table(Some(1))]
+        } else {
+            Vec::new()
+        };
         let id = id16(self.prog.relations.len())?;
         self.prog.relations.push(Relation {
             name: name.to_string(),
-            masks,
+            masks: table(None),
+            per_player,
         });
         self.syms.insert(name, Sym::Relation(id));
         Ok(())
@@ -406,7 +434,7 @@ impl<'a> Lowerer<'a> {
             }
             PatternShape::Line(item) => {
                 let vs = self.rel_vectors(item)?;
-                for v in vs {
+                for (v, _) in vs {
                     let back: Vec<i64> = v.iter().map(|x| -x).collect();
                     for start in 0..n {
                         if self.geo.offset(start, &back).is_some() {
@@ -508,16 +536,31 @@ impl<'a> Lowerer<'a> {
                         Some(o) => self.player(o)?,
                         None => PlayerRef::Mover,
                     };
-                    let at = self.cell(at)?;
-                    ops.push(Op::Put {
-                        code_base: 1 + 2 * k,
-                        owner,
-                        at,
-                    });
+                    let code_base = 1 + 2 * k;
+                    if self.ty(at)? == Ty::Cells {
+                        let at = self.set(at)?;
+                        ops.push(Op::PutAll {
+                            code_base,
+                            owner,
+                            at,
+                        });
+                    } else {
+                        let at = self.cell(at)?;
+                        ops.push(Op::Put {
+                            code_base,
+                            owner,
+                            at,
+                        });
+                    }
                 }
                 StmtKind::Remove { at } => {
-                    let at = self.cell(at)?;
-                    ops.push(Op::Remove { at });
+                    if self.ty(at)? == Ty::Cells {
+                        let at = self.set(at)?;
+                        ops.push(Op::RemoveAll { at });
+                    } else {
+                        let at = self.cell(at)?;
+                        ops.push(Op::Remove { at });
+                    }
                 }
                 StmtKind::Require(c) => {
                     let c = self.bool(c)?;
@@ -673,6 +716,7 @@ impl<'a> Lowerer<'a> {
                 Op::Let { set, .. } => self.locals_in_set(*set, &mut read),
                 Op::Require(b) | Op::Unless { cond: b, .. } => self.locals_in_bool(*b, &mut read),
                 Op::Assign { value, .. } => self.locals_in_int(*value, &mut read),
+                Op::PutAll { at, .. } | Op::RemoveAll { at } => self.locals_in_set(*at, &mut read),
                 Op::Write(t) => {
                     for part in &self.prog.templates[usize::from(*t)].parts {
                         if let TemplatePart::Int(i) | TemplatePart::Letter(i) = part {

@@ -130,7 +130,22 @@ impl Board {
 #[derive(Clone, Debug)]
 pub struct Relation {
     pub name: String,
+    /// Along every vector, whoever it belongs to.
     pub masks: Vec<CellSet>,
+    /// For a player-relative relation (`... for White`), one table per player, with that
+    /// player's vectors and the shared ones; empty otherwise.
+    pub per_player: Vec<Vec<CellSet>>,
+}
+
+impl Relation {
+    /// The neighbour table as seen by `player`.
+    #[inline]
+    #[must_use]
+    pub fn masks_for(&self, player: u8) -> &[CellSet] {
+        self.per_player
+            .get(usize::from(player))
+            .map_or(&self.masks, |t| t.as_slice())
+    }
 }
 
 /// For each cell, the instances of the pattern that contain it.
@@ -351,6 +366,16 @@ pub enum Op {
     Remove {
         at: CellRef,
     },
+    /// `put` on every cell of a set.
+    PutAll {
+        code_base: u8,
+        owner: PlayerRef,
+        at: SetId,
+    },
+    /// `remove` on every cell of a set.
+    RemoveAll {
+        at: SetId,
+    },
     Require(BoolId),
     /// Jump to `target` when the condition is false.
     Unless {
@@ -442,6 +467,8 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
     let d = match &ops[pc] {
         Op::Put { .. }
         | Op::Remove { .. }
+        | Op::PutAll { .. }
+        | Op::RemoveAll { .. }
         | Op::Assign { .. }
         | Op::Write(_)
         | Op::Let { .. }

@@ -313,6 +313,23 @@ impl<'p> Engine<'p> {
                     self.set_cell(cell, code_base + owner);
                     pc += 1;
                 }
+                Op::PutAll {
+                    code_base,
+                    owner,
+                    at,
+                } => {
+                    let code = code_base + self.player(*owner, &vars, 0);
+                    for cell in self.eval_set(*at, &vars, self.program.board.all, 0).iter() {
+                        self.set_cell(cell, code);
+                    }
+                    pc += 1;
+                }
+                Op::RemoveAll { at } => {
+                    for cell in self.eval_set(*at, &vars, self.program.board.all, 0).iter() {
+                        self.set_cell(cell, 0);
+                    }
+                    pc += 1;
+                }
                 Op::Remove { at } => {
                     let cell = self.cell(*at, &vars, 0);
                     self.set_cell(cell, 0);
@@ -586,7 +603,7 @@ impl<'p> Engine<'p> {
                 })
             }
             SetExpr::Step { relation, of } => {
-                let masks = &p.relations[usize::from(*relation)].masks;
+                let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
                 let of = self.eval_set(*of, vars, p.board.all, candidate);
                 let mut out = CellSet::EMPTY;
                 for c in of.iter() {
@@ -625,7 +642,7 @@ impl<'p> Engine<'p> {
         keep: impl Fn(&CellSet, &CellSet) -> bool,
     ) -> CellSet {
         let p = self.program;
-        let masks = &p.relations[usize::from(relation)].masks;
+        let masks = p.relations[usize::from(relation)].masks_for(self.state.mover);
         let of = self.eval_set(of, vars, p.board.all, candidate);
         let mut out = domain;
         for c in domain.iter() {

@@ -30,6 +30,8 @@ pub enum ItemKind {
     Relation {
         name: Ident,
         members: Vec<RelItem>,
+        /// `players[i]`: the player member `i` belongs to (`for P`), or `None` for all.
+        players: Vec<Option<Ident>>,
     },
     Pattern {
         name: Ident,

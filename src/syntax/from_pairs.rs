@@ -129,10 +129,17 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         Rule::relation_decl => {
             let name = ident(&need(next())?);
             let mut members = Vec::new();
+            let mut players = Vec::new();
             while let Some(p) = next() {
-                members.push(rel_item(p)?);
+                let mut it = meaningful(p.into_inner());
+                members.push(rel_item(need(it.next())?)?);
+                players.push(it.next().map(|who| ident(&who)));
             }
-            ItemKind::Relation { name, members }
+            ItemKind::Relation {
+                name,
+                members,
+                players,
+            }
         }
         Rule::pattern_decl => {
             let name = ident(&need(next())?);
@@ -715,7 +722,7 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::string | Rule::template => "a string",
         Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
         Rule::vector => "a vector such as `(0, 1)`",
-        Rule::rel_item => "a vector or a direction name",
+        Rule::rel_item | Rule::rel_member => "a vector or a direction name",
         Rule::block => "`{`",
         Rule::option_type | Rule::enum_type | Rule::int_range => "an option type",
         Rule::option_value => "a default value",
