@@ -78,6 +78,13 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "completes(pattern, cell, cells) -> bool",
     },
     Builtin {
+        name: "connected",
+        args: &[Ty::Relation, Ty::Cells, Ty::Cells, Ty::Cells],
+        required: 4,
+        result: Ty::Bool,
+        signature: "connected(relation, cells, cells, cells) -> bool",
+    },
+    Builtin {
         name: "count",
         args: &[Ty::Cells],
         required: 1,

@@ -170,6 +170,12 @@ fn boolean(b: &BoolExpr) -> String {
             player_ref(*rhs)
         ),
         BoolExpr::In { cell, set } => format!("{} in s{set}", cell_ref(*cell)),
+        BoolExpr::Connected {
+            relation,
+            through,
+            from,
+            to,
+        } => format!("connected(rel#{relation}, s{through}, s{from}, s{to})"),
         BoolExpr::Completes { pattern, cell, set } => {
             format!("completes(pattern#{pattern}, {}, s{set})", cell_ref(*cell))
         }

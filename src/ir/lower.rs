@@ -768,6 +768,13 @@ impl<'a> Lowerer<'a> {
             BoolExpr::In { set, .. } | BoolExpr::Completes { set, .. } => {
                 self.locals_in_set(*set, read);
             }
+            BoolExpr::Connected {
+                through, from, to, ..
+            } => {
+                for s in [through, from, to] {
+                    self.locals_in_set(*s, read);
+                }
+            }
             _ => {}
         }
     }
@@ -1325,6 +1332,23 @@ impl<'a> Lowerer<'a> {
                 match self.prog.bools[x as usize] {
                     BoolExpr::Const(v) => BoolExpr::Const(!v),
                     _ => BoolExpr::Not(x),
+                }
+            }
+            ExprKind::Call { func, args } if func.name == "connected" && args.len() == 4 => {
+                let ExprKind::Name(r) = &args[0].kind else {
+                    return err("`connected` expects a relation");
+                };
+                let Some(Sym::Relation(relation)) = self.syms.get(r.name.as_str()).copied() else {
+                    return err(format!("`{}` is not a relation", r.name));
+                };
+                let through = self.set(&args[1])?;
+                let from = self.set(&args[2])?;
+                let to = self.set(&args[3])?;
+                BoolExpr::Connected {
+                    relation,
+                    through,
+                    from,
+                    to,
                 }
             }
             ExprKind::Call { func, args } if func.name == "completes" && args.len() == 3 => {

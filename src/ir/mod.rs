@@ -318,6 +318,14 @@ pub enum BoolExpr {
         cell: CellRef,
         set: SetId,
     },
+    /// Some cell of `from` and some cell of `to` are joined by a path of `through` cells, each
+    /// step along `relation` (the path's ends included in `through`).
+    Connected {
+        relation: u16,
+        through: SetId,
+        from: SetId,
+        to: SetId,
+    },
 }
 
 #[derive(Clone, Debug)]

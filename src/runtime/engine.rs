@@ -710,6 +710,35 @@ impl<'p> Engine<'p> {
                 one.insert(c);
                 !self.eval_set(*set, vars, one, candidate).is_empty()
             }
+            BoolExpr::Connected {
+                relation,
+                through,
+                from,
+                to,
+            } => {
+                let all = p.board.all;
+                let through = self.eval_set(*through, vars, all, candidate);
+                let to = self.eval_set(*to, vars, all, candidate) & through;
+                if to.is_empty() {
+                    return false;
+                }
+                let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
+                // Grow the region reachable from `from` one ring at a time.
+                let mut reached = self.eval_set(*from, vars, through, candidate);
+                let mut frontier = reached;
+                while !frontier.is_empty() {
+                    if frontier.intersects(&to) {
+                        return true;
+                    }
+                    let mut ring = CellSet::EMPTY;
+                    for c in frontier.iter() {
+                        ring |= masks[c];
+                    }
+                    frontier = (ring & through) - reached;
+                    reached |= frontier;
+                }
+                false
+            }
             BoolExpr::Completes { pattern, cell, set } => {
                 let pat = &p.patterns[usize::from(*pattern)];
                 let c = self.cell(*cell, vars, candidate);
