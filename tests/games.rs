@@ -3,19 +3,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-fn bundled_games() -> Vec<PathBuf> {
-    let mut games: Vec<PathBuf> = std::fs::read_dir(common::root().join("games"))
-        .expect("games/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    games.sort();
-    games
-}
-
 fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
         snapshot_path => "../snapshots/games",
@@ -28,8 +15,7 @@ fn snapshot(name: &str, text: &str) {
 
 #[test]
 fn every_bundled_game_has_stage_snapshots() {
-    let games = bundled_games();
-    assert!(!games.is_empty());
+    let games = common::bundled_games();
     for path in games {
         let stem = path
             .file_stem()

@@ -60,15 +60,7 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
 
 #[test]
 fn bundled_games_keep_their_invariants() {
-    let dir = common::root().join("games");
-    let mut games: Vec<_> = std::fs::read_dir(&dir)
-        .expect("games/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "game"))
-        .collect();
-    games.sort();
-    assert!(!games.is_empty());
+    let games = common::bundled_games();
     for g in games {
         check_game(&g, &[], 12, 7);
     }

@@ -14,9 +14,11 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rulestone::diag::{self, Diag};
+
+mod common;
 
 fn diagnose(source: &str) -> Vec<Diag> {
     match rulestone::syntax::parse(source) {
@@ -25,25 +27,7 @@ fn diagnose(source: &str) -> Vec<Diag> {
     }
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Files under `dir` (recursively) with the extension, sorted.
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files(&path, ext, out);
-        } else if path.extension().is_some_and(|e| e == ext) {
-            out.push(path);
-        }
-    }
-    out.sort();
-}
+use common::{files, root};
 
 /// The path relative to the crate root, with `/` separators.
 fn relative(path: &Path) -> String {

@@ -78,3 +78,27 @@ pub fn perft_files(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
     out.sort();
     out
 }
+
+/// Files under `dir` (recursively) with the extension, sorted.
+pub fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+    out.sort();
+}
+
+/// Every bundled game, `games/*.game`, sorted.
+pub fn bundled_games() -> Vec<PathBuf> {
+    let mut games = Vec::new();
+    files(&root().join("games"), "game", &mut games);
+    assert!(!games.is_empty(), "no games in games/");
+    games
+}
