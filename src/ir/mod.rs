@@ -448,6 +448,9 @@ pub struct Code {
     /// `decided[pc]`: from `pc` on, no choice point and no test that can reject the move is
     /// reachable, so move generation may record the move there without running the rest.
     pub decided: Vec<bool>,
+    /// `busy[pc]`: the first op at or after `pc`, following jumps and passing `write`s, that
+    /// does something while moves are generated (where no text is written).
+    pub busy: Vec<u32>,
 }
 
 impl Code {
@@ -458,7 +461,21 @@ impl Code {
             decided_from(&ops, pc, &mut memo);
         }
         let decided = memo.into_iter().map(|d| d.unwrap_or(false)).collect();
-        Code { ops, decided }
+        let busy = (0..ops.len())
+            .map(|start| {
+                let mut pc = start;
+                // Bounded: a jump cycle without work cannot run forever here.
+                for _ in 0..=ops.len() {
+                    match &ops[pc] {
+                        Op::Write(_) => pc += 1,
+                        Op::Jump(t) => pc = *t as usize,
+                        _ => break,
+                    }
+                }
+                u32::try_from(pc).unwrap_or(0)
+            })
+            .collect();
+        Code { ops, decided, busy }
     }
 }
 

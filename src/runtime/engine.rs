@@ -248,6 +248,9 @@ impl<'p> Engine<'p> {
         walk: &mut Walk,
     ) {
         loop {
+            if GEN {
+                pc = code.busy[pc] as usize;
+            }
             if GEN && code.decided[pc] {
                 self.leaf::<GEN>(walk);
                 return;
