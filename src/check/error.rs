@@ -89,8 +89,8 @@ pub enum ResolveError {
     #[diagnostic(
         code(E0103),
         help(
-            "pick `{name}` in every branch of the `either` or `first`; variables picked inside \
-             `if` or `repeat` are not visible after them"
+            "pick `{name}` in every branch (of `either`, `first`, or `if` with `else`); \
+             variables picked inside an `if` without `else` or a `repeat` are not visible after them"
         )
     )]
     MaybeUnbound {

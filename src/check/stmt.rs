@@ -162,9 +162,11 @@ impl Checker<'_> {
             } => {
                 self.expect(cond, Ty::Bool, cx);
                 let f = self.block(then);
-                self.keep_partial(f);
                 if let Some(o) = otherwise {
-                    let f = self.block(o);
+                    // With an `else`, one branch always runs: names bound in both stay bound.
+                    let g = self.block(o);
+                    self.merge_branches(vec![f, g]);
+                } else {
                     self.keep_partial(f);
                 }
             }
