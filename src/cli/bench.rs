@@ -148,10 +148,19 @@ fn bench_perft(
     let (mut lowest, mut highest) = (depth, depth);
     // Leaves of the run one depth shallower, to guess the next depth's cost.
     let mut shallower: Option<u64> = None;
+    // Deepening stops for good at a depth past the end of every game.
+    let mut deepen = fixed.is_none();
     loop {
         let clock = Clock::start()?;
         let leaves = perft(engine, depth);
         let times = clock.elapsed();
+        if leaves == 0 && deepen && depth > 1 {
+            // Every game is over before this depth: a run here walks the tree but has no
+            // leaves to count, so repeat the last depth that had some.
+            depth -= 1;
+            deepen = false;
+            continue;
+        }
         tally.add(leaves, times);
         lowest = lowest.min(depth);
         highest = highest.max(depth);
@@ -160,7 +169,7 @@ fn bench_perft(
             break;
         }
         let left = budget.saturating_sub(spent);
-        if fixed.is_none() && depth < 64 && leaves > 0 {
+        if deepen && depth < 64 && leaves > 0 {
             // Next depth's cost ≈ this cost times the branching factor seen last.
             let factor = shallower.map_or(leaves, |b| leaves / b.max(1)).max(1);
             let guess = times
