@@ -3,8 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{
-    AssignSlot, BoolExpr, CellRef, CellSet, Finish, IntExpr, Op, PlayerRef, Program, SetExpr,
-    TemplatePart,
+    AssignSlot, BoolExpr, CellRef, CellSet, Finish, Op, PlayerRef, Program, SetExpr, TemplatePart,
 };
 
 /// Renders the whole program.
@@ -250,10 +249,4 @@ fn op_text(p: &Program, op: &Op) -> String {
         }
         Op::Done => "done".into(),
     }
-}
-
-/// Renders an int expression for debugging.
-#[must_use]
-pub fn int_text(i: &IntExpr) -> String {
-    format!("{i:?}")
 }

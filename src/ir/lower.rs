@@ -932,15 +932,6 @@ impl<'a> Lowerer<'a> {
                 return Ok(acc);
             }
             ExprKind::Call { func, args } => {
-                let rel = |this: &Self, i: usize| -> Result<u16> {
-                    match args.get(i).map(|a| &a.kind) {
-                        Some(ExprKind::Name(n)) => match this.syms.get(n.name.as_str()) {
-                            Some(Sym::Relation(r)) => Ok(*r),
-                            _ => err(format!("`{}` is not a relation", n.name)),
-                        },
-                        _ => err(format!("`{}` expects a relation", func.name)),
-                    }
-                };
                 let arg = |i: usize| {
                     args.get(i).map_or_else(
                         || err(format!("`{}` is missing an argument", func.name)),
@@ -972,7 +963,7 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                     f @ ("all" | "none" | "any" | "step") => {
-                        let relation = rel(self, 0)?;
+                        let relation = self.relation_arg(&func.name, args)?;
                         let of = self.set(arg(1)?)?;
                         match f {
                             "all" => SetExpr::All { relation, of },
@@ -1113,6 +1104,17 @@ impl<'a> Lowerer<'a> {
             | SetExpr::Step { of, .. } => 10 + self.set_cost(*of),
             SetExpr::Where { base, .. } => 20 + self.set_cost(*base),
             _ => 1,
+        }
+    }
+
+    /// The relation (or direction) named by a built-in's first argument.
+    fn relation_arg(&self, func: &str, args: &[Expr]) -> Result<u16> {
+        match args.first().map(|a| &a.kind) {
+            Some(ExprKind::Name(n)) => match self.syms.get(n.name.as_str()) {
+                Some(Sym::Relation(r)) => Ok(*r),
+                _ => err(format!("`{}` is not a relation", n.name)),
+            },
+            _ => err(format!("`{func}` expects a relation")),
         }
     }
 
@@ -1335,12 +1337,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             ExprKind::Call { func, args } if func.name == "connected" && args.len() == 4 => {
-                let ExprKind::Name(r) = &args[0].kind else {
-                    return err("`connected` expects a relation");
-                };
-                let Some(Sym::Relation(relation)) = self.syms.get(r.name.as_str()).copied() else {
-                    return err(format!("`{}` is not a relation", r.name));
-                };
+                let relation = self.relation_arg(&func.name, args)?;
                 let through = self.set(&args[1])?;
                 let from = self.set(&args[2])?;
                 let to = self.set(&args[3])?;

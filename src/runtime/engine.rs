@@ -193,8 +193,8 @@ impl<'p> Engine<'p> {
         r
     }
 
-    /// Marks the game as ended with `result` (used when the player to move is stuck).
-    pub fn finish(&mut self, result: GameResult) {
+    /// Marks the game as ended with `result`, on the trail so that undo clears it.
+    fn finish(&mut self, result: GameResult) {
         self.trail.push(Change::Result(self.state.result));
         self.state.result = Some(result);
     }
