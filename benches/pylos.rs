@@ -1,4 +1,5 @@
-//! Pylos speed: the generic runtime beside the hand-written generator in `baseline/pylos.rs`.
+//! Pylos speed: the generic runtime (interpreter, and compiled as `rulestone compile` does)
+//! beside the hand-written generator in `baseline/pylos.rs`.
 //!
 //! Prints perft nodes/s (every leaf applied) and random playouts/s for both, measured in CPU
 //! time of this thread, and asserts the perft counts of `games/pylos.perft` (depth 7 included)
@@ -6,6 +7,12 @@
 
 #[path = "baseline/pylos.rs"]
 mod pylos;
+
+/// The bundled games' move generation as `rulestone compile` emits it (kept current by
+/// `tests/compiled.rs`).
+#[rustfmt::skip]
+#[path = "../tests/compiled/bundled.rs"]
+mod compiled;
 
 use std::time::Instant;
 
@@ -39,6 +46,7 @@ fn rate(count: f64, t: &Timing) -> String {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    rulestone::runtime::compiled::register(&compiled::TURNS);
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/pylos.game"))
         .expect("games/pylos.game");
     let variants = [
@@ -50,48 +58,53 @@ fn main() {
     for (name, variant, depth7) in variants {
         let program = rulestone::compile(&source, &[("variant".into(), name.into())])
             .expect("pylos.game compiles");
-        let mut engine = Engine::new(&program);
         let depth = if quick { 5 } else { 7 };
         let expected = if quick { 524_376 } else { depth7 };
-
-        let (nodes, t_rt) = timed(|| perft(&mut engine, depth));
-        assert_eq!(nodes, expected, "runtime perft {depth} ({name})");
-        let start = pylos::Pylos::new(variant, 4, 15);
-        let (base_nodes, t_hw) = timed(|| pylos::perft(&start, depth));
-        assert_eq!(base_nodes, expected, "baseline perft {depth} ({name})");
-        println!("{name}: perft {depth} = {nodes}");
-        println!("  runtime    perft {}", rate(nodes as f64, &t_rt));
-        println!("  baseline   perft {}", rate(nodes as f64, &t_hw));
-
         let games = if quick { 2_000 } else { 20_000 };
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let (mut moves, mut undos) = (Vec::new(), Vec::new());
-        let (plies, t_rt) = timed(|| {
-            let mut plies = 0u64;
-            for _ in 0..games {
-                let p = random_game(&mut engine, &mut rng, 1000, &mut moves, &mut undos);
-                plies += u64::from(p.plies);
-                if let Some(GameResult::Win(w)) = p.result {
-                    std::hint::black_box(w);
-                }
-            }
-            plies
-        });
-        let ((base_plies, _), t_hw) = timed(|| pylos::random_playouts(variant, 4, 15, games, 1));
-        let (rt_rate, hw_rate) = (games as f64 / t_rt.cpu, games as f64 / t_hw.cpu);
+        println!("{name}: perft {depth} = {expected}");
+
+        let start = pylos::Pylos::new(variant, 4, 15);
+        let (base_nodes, t_perft) = timed(|| pylos::perft(&start, depth));
+        assert_eq!(base_nodes, expected, "baseline perft {depth} ({name})");
+        let ((base_plies, _), t_play) = timed(|| pylos::random_playouts(variant, 4, 15, games, 1));
+        let baseline_rate = games as f64 / t_play.cpu;
         println!(
-            "  runtime    playouts {} mean plies {:.1}",
-            rate(games as f64, &t_rt),
-            plies as f64 / games as f64
+            "  {:<12} perft {}",
+            "baseline",
+            rate(expected as f64, &t_perft)
         );
         println!(
-            "  baseline   playouts {} mean plies {:.1}",
-            rate(games as f64, &t_hw),
+            "  {:<12} playouts {} mean plies {:.1}",
+            "baseline",
+            rate(games as f64, &t_play),
             base_plies as f64 / games as f64
         );
-        println!(
-            "  runtime / baseline playouts: {:.2}x; target >= 0.5x and >= 56,500/s\n",
-            rt_rate / hw_rate
-        );
+
+        for mut engine in [Engine::interpreted(&program), Engine::new(&program)] {
+            let backend = engine.backend();
+            let (nodes, t_perft) = timed(|| perft(&mut engine, depth));
+            assert_eq!(nodes, expected, "{backend} perft {depth} ({name})");
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let (mut moves, mut undos) = (Vec::new(), Vec::new());
+            let (plies, t_play) = timed(|| {
+                let mut plies = 0u64;
+                for _ in 0..games {
+                    let p = random_game(&mut engine, &mut rng, 1000, &mut moves, &mut undos);
+                    plies += u64::from(p.plies);
+                    if let Some(GameResult::Win(w)) = p.result {
+                        std::hint::black_box(w);
+                    }
+                }
+                plies
+            });
+            println!("  {backend:<12} perft {}", rate(nodes as f64, &t_perft));
+            println!(
+                "  {backend:<12} playouts {} mean plies {:.1}; {:.2}x baseline",
+                rate(games as f64, &t_play),
+                plies as f64 / games as f64,
+                games as f64 / t_play.cpu / baseline_rate
+            );
+        }
+        println!("  target: runtime >= 0.5x baseline and >= 56,500 playouts/s\n");
     }
 }

@@ -1,10 +1,7 @@
-//! The `rulestone` binary: parses the command line and hands it to [`rulestone::cli::run`].
+//! The `rulestone` binary: [`rulestone::cli::main`] with the interpreter for every game.
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = rulestone::cli::Cli::parse();
-    rulestone::cli::run(cli).into()
+    rulestone::cli::main()
 }

@@ -115,7 +115,8 @@ fn help_texts() {
     assert_eq!(code(&o), 0);
     snap!("help", stdout(&o));
     for sub in [
-        "check", "explain", "moves", "perft", "play", "replay", "playout", "bench", "dump",
+        "check", "explain", "moves", "perft", "play", "replay", "playout", "bench", "compile",
+        "dump",
     ] {
         let o = run(&[sub, "--help"]);
         assert_eq!(code(&o), 0, "{sub} --help");
@@ -668,4 +669,25 @@ fn bench_runs_briefly() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("leaves/s") && out.contains("games/s"), "{out}");
+}
+
+#[test]
+fn compile_writes_the_generated_module() {
+    let dir = std::env::temp_dir().join(format!("rulestone-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let module = dir.join("games.rs");
+    let o = run(&[
+        "compile",
+        "games/tictactoe.game",
+        "--module",
+        module.to_str().expect("utf-8 temp path"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(&module).expect("module written");
+    assert!(text.contains("pub static TURNS: [CompiledTurn; 1]"));
+    assert!(text.contains("pub fn generate") && text.contains("pub fn apply"));
+    let _ = std::fs::remove_dir_all(&dir);
+    // A game with errors is reported like everywhere else, and nothing is written.
+    let o = run(&["compile", "tests/ui/resolve/E0101-unknown-function-and-axis.game", "--module", "x.rs"]);
+    assert_eq!(code(&o), 1);
 }

@@ -120,3 +120,26 @@ pub fn split_set(arg: &str) -> Result<(String, String), OptionError> {
         _ => Err(OptionError::Malformed(arg.to_string())),
     }
 }
+
+/// Every combination of the file's enum option values, as `--set` pairs in declaration order
+/// (one empty combination when there are none). Range options keep their defaults: they size
+/// boards and counts rather than choosing rules.
+#[must_use]
+pub fn variants(file: &File) -> Vec<Vec<(String, String)>> {
+    let mut combos = vec![Vec::new()];
+    for decl in declared(file) {
+        if let OptionType::Enum(words) = &decl.ty {
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    words.iter().map(move |w| {
+                        let mut c = c.clone();
+                        c.push((decl.name.name.clone(), w.name.clone()));
+                        c
+                    })
+                })
+                .collect();
+        }
+    }
+    combos
+}

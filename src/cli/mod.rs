@@ -11,6 +11,7 @@
 mod bench;
 mod board;
 mod check;
+pub mod compile;
 mod dump;
 mod explain;
 mod load;
@@ -143,6 +144,19 @@ Examples:
   rulestone bench my.game --depth 4        repeat perft 4 instead of deepening")]
     Bench(bench::BenchArgs),
 
+    /// Compile game files to a faster `rulestone`: move generation as generated Rust.
+    ///
+    /// Writes a Cargo crate and builds it (this needs a Rust toolchain and takes a minute or
+    /// two). The binary it prints is the whole `rulestone` CLI; for the compiled games and
+    /// options it generates moves with compiled code, for anything else with the interpreter.
+    /// `bench` shows which one ran.
+    #[command(after_help = "\
+Examples:
+  rulestone compile games/pylos.game              every variant of Pylos
+  rulestone compile games/*.game --out fast       every bundled game, crate in ./fast
+  target/rulestone-compiled/target/release/rulestone-compiled bench games/pylos.game")]
+    Compile(compile::CompileArgs),
+
     /// Print an internal stage of a game: the syntax tree (`ast`) or the lowered program (`ir`).
     #[command(
         hide = true,
@@ -272,6 +286,12 @@ fn io_reason(e: &io::Error) -> String {
 
 pub(crate) type Result<T> = std::result::Result<T, Fail>;
 
+/// Parses the process's command line and runs it: the whole `rulestone` binary.
+#[must_use]
+pub fn main() -> ExitCode {
+    run(<Cli as Parser>::parse()).into()
+}
+
 /// Runs a parsed command line.
 #[must_use]
 pub fn run(cli: Cli) -> ExitStatus {
@@ -284,6 +304,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Replay(args) => replay::run(&args),
         Command::Playout(args) => playout::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Compile(args) => compile::run(&args),
         Command::Dump(args) => dump::run(&args),
     };
     match result {

@@ -1,5 +1,7 @@
 //! Stage 4: the generic runtime. Depends only on `ir`.
 
+pub mod codegen;
+pub mod compiled;
 mod engine;
 mod moves;
 pub mod perft;

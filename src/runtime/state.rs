@@ -132,6 +132,14 @@ impl State {
     /// Puts `code` on a cell (0 clears it), keeping bitsets and hash in step.
     #[inline]
     pub fn set_cell(&mut self, z: &Zobrist, cell: usize, code: u8) {
+        self.hash ^= z.cell(cell, self.board[cell]) ^ z.cell(cell, code);
+        self.set_cell_unhashed(cell, code);
+    }
+
+    /// [`State::set_cell`] without the hash: the caller restores the cell before the hash is
+    /// read again.
+    #[inline]
+    pub fn set_cell_unhashed(&mut self, cell: usize, code: u8) {
         let old = self.board[cell];
         if old == code {
             return;
@@ -146,7 +154,6 @@ impl State {
             self.by_player[usize::from((code - 1) & 1)].insert(cell);
             self.by_code[usize::from(code)].insert(cell);
         }
-        self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);
         self.board[cell] = code;
     }
 

@@ -1,0 +1,168 @@
+//! `rulestone compile`: game files to a `rulestone` binary whose move generation is compiled
+//! Rust ([`codegen`](crate::runtime::codegen)), the way RBG compiles games to C++.
+//!
+//! The command writes a small Cargo crate (the generated module plus a `main` that registers it
+//! and runs the ordinary CLI) and builds it with `cargo build --release`. The binary accepts
+//! every command and file `rulestone` does; for the compiled programs it generates moves with
+//! the compiled code, for anything else (another game, other options, a changed file) with the
+//! interpreter, so it is never wrong, only sometimes not faster.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::Args;
+
+use super::load::{load_with, parse, shown, split_sets};
+use super::{emit, CliError, Result};
+use crate::runtime::codegen::{self, Unit};
+
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// The game files (`.game`) to compile into one binary.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Set an option for every file, e.g. `--set base=5` (repeatable).
+    ///
+    /// Every combination of the values of enum options not set here is compiled (Pylos gives
+    /// its three variants); range options keep their defaults unless set.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+
+    /// Directory of the generated crate; the binary lands in its `target/release/`.
+    #[arg(long, value_name = "DIR", default_value = "target/rulestone-compiled")]
+    pub out: PathBuf,
+
+    /// Write the crate without building it.
+    #[arg(long)]
+    pub no_build: bool,
+
+    /// Write only the generated Rust module to FILE (no crate, no build), to embed it in a
+    /// crate of your own: `mod games;` then `rulestone::runtime::compiled::register(&games::TURNS)`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "no_build"])]
+    pub module: Option<PathBuf>,
+
+    /// The rulestone source tree the crate builds against [default: the one this binary was
+    /// built from].
+    #[arg(long, value_name = "DIR")]
+    pub rulestone: Option<PathBuf>,
+}
+
+const BINARY: &str = "rulestone-compiled";
+
+/// How compiled programs are named in messages: the game and the options that were set.
+#[must_use]
+pub fn label(game: &str, sets: &[(String, String)]) -> String {
+    if sets.is_empty() {
+        game.to_string()
+    } else {
+        let s: Vec<String> = sets.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        format!("{game} ({})", s.join(", "))
+    }
+}
+
+pub(crate) fn run(args: &CompileArgs) -> Result<()> {
+    let forced = split_sets(&args.set)?;
+    let mut programs = Vec::new();
+    for path in &args.files {
+        let (_, file) = parse(path)?;
+        for mut sets in crate::check::options::variants(&file) {
+            sets.retain(|(name, _)| !forced.iter().any(|(n, _)| n == name));
+            sets.extend(forced.iter().cloned());
+            let loaded = load_with(path, &sets)?;
+            let label = label(&loaded.program.name, &sets);
+            if !programs.iter().any(|(l, _)| *l == label) {
+                programs.push((label, loaded.program));
+            }
+        }
+    }
+    let units: Vec<Unit<'_>> = programs
+        .iter()
+        .map(|(label, program)| Unit {
+            program,
+            label: label.clone(),
+        })
+        .collect();
+    if let Some(path) = &args.module {
+        std::fs::write(path, codegen::emit(&units)).map_err(|e| CliError::io("write", path, &e))?;
+        return emit(&format!(
+            "wrote {} ({} compiled)\n",
+            shown(path),
+            super::plural(units.len(), "program")
+        ));
+    }
+    let source = match &args.rulestone {
+        Some(dir) => dir.clone(),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    };
+    if !source.join("Cargo.toml").is_file() {
+        return Err(CliError::new(format!(
+            "no rulestone source at `{}` to build against",
+            shown(&source)
+        ))
+        .note("pass the directory of rulestone's Cargo.toml with `--rulestone DIR`")
+        .into());
+    }
+    write_crate(&args.out, &source, &codegen::emit(&units))?;
+    let mut report = format!(
+        "wrote {} ({} compiled):\n",
+        shown(&args.out),
+        super::plural(units.len(), "program")
+    );
+    for u in &units {
+        report.push_str(&format!("  {}\n", u.label));
+    }
+    emit(&report)?;
+    let manifest = args.out.join("Cargo.toml");
+    if args.no_build {
+        return emit(&format!(
+            "build it with: cargo build --release --manifest-path {}\n",
+            shown(&manifest)
+        ));
+    }
+    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["build", "--release", "--manifest-path"])
+        .arg(&manifest)
+        .status()
+        .map_err(|e| {
+            CliError::new(format!("cannot run cargo: {e}"))
+                .note("compiling a game needs a Rust toolchain (https://rustup.rs)")
+        })?;
+    if !status.success() {
+        return Err(CliError::new("cargo could not build the compiled crate")
+            .note("its messages are above; `rulestone` itself still runs every game")
+            .into());
+    }
+    let binary = args
+        .out
+        .join("target/release")
+        .join(format!("{BINARY}{}", std::env::consts::EXE_SUFFIX));
+    emit(&format!(
+        "built {}\nuse it like rulestone, e.g.: {} bench {}\n",
+        shown(&binary),
+        shown(&binary),
+        args.files.first().map(|p| shown(p)).unwrap_or_default()
+    ))
+}
+
+fn write_crate(out: &Path, source: &Path, module: &str) -> Result<()> {
+    let manifest = format!(
+        "# @generated by `rulestone compile`.\n[package]\nname = \"{BINARY}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\nrulestone = {{ path = {:?} }}\n\n[profile.release]\ncodegen-units = 1\nlto = \"thin\"\n\n# Not part of any enclosing workspace.\n[workspace]\n",
+        source.display().to_string()
+    );
+    let main = "//! @generated by `rulestone compile`: the rulestone CLI with compiled move generation.\n\n\
+                mod games;\n\n\
+                fn main() -> std::process::ExitCode {\n    \
+                rulestone::runtime::compiled::register(&games::TURNS);\n    \
+                rulestone::cli::main()\n}\n";
+    let src = out.join("src");
+    std::fs::create_dir_all(&src).map_err(|e| CliError::io("create", &src, &e))?;
+    for (path, text) in [
+        (out.join("Cargo.toml"), manifest.as_str()),
+        (src.join("main.rs"), main),
+        (src.join("games.rs"), module),
+    ] {
+        std::fs::write(&path, text).map_err(|e| CliError::io("write", &path, &e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,273 @@
+//! The compiled backend: a turn program translated to Rust by [`codegen`](super::codegen) and
+//! linked into a binary (`rulestone compile`). The translation makes the same choices in the same
+//! order as the interpreter, only without dispatch; an [`Engine`] whose program matches a
+//! registered fingerprint lists its moves with it. Apply, undo, notation and everything else
+//! stay with the interpreter, so the two backends share one definition of a move.
+//!
+//! [`Pos`], [`Gen`] and the `rt_*` methods are the small surface generated code calls; they are
+//! public only so that code in another crate can call them.
+
+use std::sync::OnceLock;
+
+use super::engine::DistinctOuter;
+use super::{Engine, Move};
+use crate::ir::{CellSet, Program};
+
+/// Lists the legal moves of the engine's position into the walk.
+pub type GenerateFn = fn(&mut Engine<'_>, &mut Gen<'_>);
+
+/// Makes one move's changes to the engine's position (on its trail, so `undo` takes them back);
+/// the engine then passes the turn.
+pub type ApplyFn = fn(&mut Engine<'_>, &Move);
+
+/// One program's compiled move generator.
+#[derive(Clone, Copy, Debug)]
+pub struct CompiledTurn {
+    /// The game's name and options, for messages.
+    pub label: &'static str,
+    /// [`fingerprint`] of the program it was generated from.
+    pub fingerprint: u64,
+    pub generate: GenerateFn,
+    pub apply: ApplyFn,
+}
+
+static REGISTRY: OnceLock<&'static [CompiledTurn]> = OnceLock::new();
+
+/// Makes compiled generators available to every [`Engine::new`] of this process. Only the first
+/// call counts; it returns whether this call's table is the one in use.
+pub fn register(turns: &'static [CompiledTurn]) -> bool {
+    std::ptr::eq(*REGISTRY.get_or_init(|| turns), turns)
+}
+
+/// The generators registered in this process.
+#[must_use]
+pub fn registered() -> &'static [CompiledTurn] {
+    REGISTRY.get().copied().unwrap_or(&[])
+}
+
+/// The registered generator for exactly this program (same rules, same options, same version
+/// of the lowering), if any: a stale or different program falls back to the interpreter.
+#[must_use]
+pub fn lookup(program: &Program) -> Option<CompiledTurn> {
+    let turns = registered();
+    if turns.is_empty() {
+        return None;
+    }
+    let f = fingerprint(program);
+    turns.iter().find(|t| t.fingerprint == f).copied()
+}
+
+/// A hash of everything in the program (FNV-1a over its debug form): equal fingerprints mean
+/// generated code still matches the program.
+#[must_use]
+pub fn fingerprint(program: &Program) -> u64 {
+    let text = format!("{program:?}");
+    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The walk of compiled move generation: the move being built and where finished moves go.
+pub struct Gen<'o> {
+    out: &'o mut Vec<Move>,
+    current: Move,
+    leaves: u64,
+    /// Set when a turn needed more decisions than a move holds.
+    pub(super) overflow: bool,
+}
+
+impl<'o> Gen<'o> {
+    pub(super) fn new(out: &'o mut Vec<Move>) -> Gen<'o> {
+        Gen {
+            out,
+            current: Move::default(),
+            leaves: 0,
+            overflow: false,
+        }
+    }
+
+    /// Appends a decision; false (and the overflow noted) when the move is full.
+    #[inline]
+    pub fn push(&mut self, decision: u8) -> bool {
+        let ok = self.current.push(decision);
+        self.overflow |= !ok;
+        ok
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.current.len()
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.current.truncate(len);
+    }
+
+    /// The move built so far is complete.
+    #[inline]
+    pub fn leaf(&mut self) {
+        self.leaves += 1;
+        self.out.push(self.current);
+    }
+
+    /// Moves completed so far (a `first` branch is used when it added some).
+    #[inline]
+    #[must_use]
+    pub fn leaves(&self) -> u64 {
+        self.leaves
+    }
+}
+
+/// The position as compiled move generation sees it: the bitsets, counters and hash of the
+/// engine's [`State`](super::State), with `K` piece codes, `C` counter slots and `L` `let`
+/// slots. It is small and `Copy`, and every choice point hands each option its own copy
+/// (copy-make), so generation needs no trail and no undo.
+#[derive(Clone, Copy, Debug)]
+pub struct Pos<const K: usize, const C: usize, const L: usize> {
+    pub occupied: CellSet,
+    pub by_player: [CellSet; 2],
+    pub by_code: [CellSet; K],
+    pub counters: [i32; C],
+    pub hash: u64,
+    pub locals: [CellSet; L],
+}
+
+impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
+    /// The engine's position.
+    #[must_use]
+    pub fn of(e: &Engine<'_>) -> Self {
+        let s = &e.state;
+        Pos {
+            occupied: s.occupied,
+            by_player: s.by_player,
+            by_code: std::array::from_fn(|k| s.by_code.get(k).copied().unwrap_or_default()),
+            counters: std::array::from_fn(|k| s.counters.get(k).copied().unwrap_or_default()),
+            hash: s.hash,
+            locals: [CellSet::EMPTY; L],
+        }
+    }
+
+    /// The piece code on a cell (0 when empty).
+    #[inline]
+    #[must_use]
+    pub fn code(&self, cell: usize) -> u8 {
+        if !self.occupied.contains(cell) {
+            return 0;
+        }
+        (1..K)
+            .find(|&k| self.by_code[k].contains(cell))
+            .map_or(0, |k| k as u8)
+    }
+
+    /// The owner of the piece on a cell, `u8::MAX` when empty (as the interpreter's `owner`).
+    #[inline]
+    #[must_use]
+    pub fn owner(&self, cell: usize) -> u8 {
+        if self.by_player[0].contains(cell) {
+            0
+        } else if self.by_player[1].contains(cell) {
+            1
+        } else {
+            u8::MAX
+        }
+    }
+
+    /// Puts piece `code` on a cell (0 clears it); `HASHED`: whether the hash follows.
+    #[inline]
+    pub fn set_cell<const HASHED: bool>(&mut self, e: &Engine<'_>, cell: usize, code: u8) {
+        let old = self.code(cell);
+        if old == code {
+            return;
+        }
+        if old != 0 {
+            self.occupied.remove(cell);
+            self.by_player[usize::from((old - 1) & 1)].remove(cell);
+            self.by_code[usize::from(old)].remove(cell);
+        }
+        if code != 0 {
+            self.occupied.insert(cell);
+            self.by_player[usize::from((code - 1) & 1)].insert(cell);
+            self.by_code[usize::from(code)].insert(cell);
+        }
+        if HASHED {
+            let z = e.zobrist();
+            self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);
+        }
+    }
+
+    #[inline]
+    pub fn set_counter<const HASHED: bool>(&mut self, e: &Engine<'_>, slot: usize, value: i32) {
+        if HASHED {
+            let z = e.zobrist();
+            self.hash ^= z.counter(slot, self.counters[slot]) ^ z.counter(slot, value);
+        }
+        self.counters[slot] = value;
+    }
+}
+
+/// The decisions of a move being applied, read in order.
+pub struct Replay<'m> {
+    decisions: &'m Move,
+    read: usize,
+}
+
+impl<'m> Replay<'m> {
+    #[must_use]
+    pub fn new(decisions: &'m Move) -> Replay<'m> {
+        Replay { decisions, read: 0 }
+    }
+
+    /// The next decision (0 past the end, as the interpreter reads a malformed move).
+    #[inline]
+    pub fn decision(&mut self) -> u8 {
+        let d = self.decisions.get(self.read).unwrap_or(0);
+        self.read += 1;
+        d
+    }
+}
+
+/// The enclosing walk of a `distinct` block, restored by [`Engine::rt_distinct_leave`].
+pub struct DistinctSaved(DistinctOuter);
+
+#[doc(hidden)]
+impl Engine<'_> {
+    /// Changes a cell of the real position, on the trail.
+    #[inline]
+    pub fn rt_set_cell(&mut self, cell: usize, code: u8) {
+        self.set_cell(cell, code);
+    }
+
+    #[inline]
+    pub fn rt_set_counter(&mut self, slot: usize, value: i32) {
+        self.set_counter(slot, value);
+    }
+
+    #[inline]
+    pub fn rt_finish(&mut self, result: super::GameResult) {
+        self.finish(result);
+    }
+
+    #[inline]
+    pub fn rt_distinct_enter(&mut self, block: u8) -> DistinctSaved {
+        DistinctSaved(self.distinct_enter(block))
+    }
+
+    #[inline]
+    pub fn rt_distinct_leave(&mut self, block: u8, saved: DistinctSaved) {
+        self.distinct_leave(block, saved.0);
+    }
+
+    /// Whether a position with this hash is a new end of the block's current walk.
+    #[inline]
+    pub fn rt_distinct_first(&mut self, block: u8, hash: u64) -> bool {
+        self.distinct_first(block, hash)
+    }
+}

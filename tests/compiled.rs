@@ -1,0 +1,133 @@
+//! The compiled backend (`rulestone compile`) against the interpreter, on every bundled game and
+//! every combination of its enum options: the generated code in `tests/compiled/bundled.rs` is
+//! what `codegen` emits today, it is the code engines pick up, and it lists exactly the
+//! interpreter's moves, in the same order, along seeded random games and in the perft tables.
+//!
+//! After a change to the lowering or the code generator, regenerate the file with
+//! `cargo run --release -- compile games/*.game tests/games/*.game --module tests/compiled/bundled.rs`.
+
+mod common;
+
+#[rustfmt::skip]
+#[path = "compiled/bundled.rs"]
+mod bundled;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rulestone::ir::Program;
+use rulestone::runtime::codegen::{emit, Unit};
+use rulestone::runtime::{compiled, perft::perft, Engine, Move};
+
+const GENERATED: &str = "tests/compiled/bundled.rs";
+
+/// Every bundled game (`games/`, `tests/games/`) in each of its enum variants.
+fn units() -> Vec<(String, Program)> {
+    let mut paths = common::bundled_games();
+    common::files(&common::root().join("tests/games"), "game", &mut paths);
+    let mut out = Vec::new();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).expect("readable game");
+        let file = rulestone::parse(&source).expect("bundled games parse");
+        for sets in rulestone::check::options::variants(&file) {
+            let program = common::program(&path, &sets);
+            let label = rulestone::cli::compile::label(&program.name, &sets);
+            out.push((label, program));
+        }
+    }
+    out
+}
+
+fn register() {
+    compiled::register(&bundled::TURNS);
+}
+
+#[test]
+fn generated_code_is_current() {
+    let units_ = units();
+    let text = emit(
+        &units_
+            .iter()
+            .map(|(label, program)| Unit {
+                program,
+                label: label.clone(),
+            })
+            .collect::<Vec<_>>(),
+    );
+    let path = common::root().join(GENERATED);
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        old == text,
+        "{GENERATED} is stale: regenerate it with\n  cargo run --release -- compile games/*.game tests/games/*.game --module {GENERATED}"
+    );
+}
+
+#[test]
+fn every_bundled_variant_runs_compiled() {
+    register();
+    for (label, program) in units() {
+        let engine = Engine::new(&program);
+        assert_eq!(engine.backend(), "compiled", "{label}");
+        assert_eq!(Engine::interpreted(&program).backend(), "interpreter");
+    }
+}
+
+#[test]
+fn compiled_lists_the_interpreters_moves_along_random_games() {
+    register();
+    for (label, program) in units() {
+        let mut fast = Engine::new(&program);
+        let mut slow = Engine::interpreted(&program);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut a, mut b): (Vec<Move>, Vec<Move>) = (Vec::new(), Vec::new());
+        let mut plies = 0;
+        for _game in 0..20 {
+            let mut undos = Vec::new();
+            for _ply in 0..200 {
+                fast.legal_moves(&mut a);
+                slow.legal_moves(&mut b);
+                assert_eq!(a, b, "{label}: ply {} of a random game", undos.len());
+                if a.is_empty() || fast.state.result.is_some() {
+                    break;
+                }
+                let m = a[rng.gen_range(0..a.len())];
+                undos.push((fast.apply(&m), slow.apply(&m)));
+                assert_eq!(fast.state, slow.state, "{label}");
+                plies += 1;
+            }
+            while let Some((u, v)) = undos.pop() {
+                fast.undo(u);
+                slow.undo(v);
+            }
+        }
+        assert!(plies > 0, "{label}: no moves played");
+    }
+}
+
+#[test]
+fn compiled_perft_matches_the_tables() {
+    register();
+    let mut checked = 0;
+    for dir in ["games", "tests/games"] {
+        for (game, table) in common::perft_files(&common::root().join(dir)) {
+            for case in common::perft_cases(&table) {
+                if case.nodes > 2_000_000 {
+                    continue;
+                }
+                let program = common::program(&game, &case.options);
+                let mut engine = Engine::new(&program);
+                if engine.backend() != "compiled" {
+                    continue;
+                }
+                assert_eq!(
+                    perft(&mut engine, case.depth),
+                    case.nodes,
+                    "{}:{}",
+                    table.display(),
+                    case.line
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no perft line ran compiled");
+}
