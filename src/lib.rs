@@ -10,6 +10,10 @@
 //!                                          (state, legal moves, apply/undo, perft, playouts)
 //! ```
 //!
+//! Optionally, `runtime::codegen` translates a `Program`'s move generation into Rust that
+//! `rulestone compile` builds into a faster binary; engines use it only for the exact program
+//! it was generated from (`runtime::compiled`).
+//!
 //! `cli` is the only module that touches files or the terminal; the stages are pure.
 
 pub mod check;

@@ -688,6 +688,11 @@ fn compile_writes_the_generated_module() {
     assert!(text.contains("pub fn generate") && text.contains("pub fn apply"));
     let _ = std::fs::remove_dir_all(&dir);
     // A game with errors is reported like everywhere else, and nothing is written.
-    let o = run(&["compile", "tests/ui/resolve/E0101-unknown-function-and-axis.game", "--module", "x.rs"]);
+    let o = run(&[
+        "compile",
+        "tests/ui/resolve/E0101-unknown-function-and-axis.game",
+        "--module",
+        "x.rs",
+    ]);
     assert_eq!(code(&o), 1);
 }

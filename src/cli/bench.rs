@@ -109,7 +109,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             set: Vec::new(),
         })?;
         let mut engine = Engine::new(&loaded.program);
-        emit(&format!("{} ({})\n", loaded.program.name, shown(file)))?;
+        emit(&format!(
+            "{} ({}, {} move generation)\n",
+            loaded.program.name,
+            shown(file),
+            engine.backend()
+        ))?;
 
         let (tally, depths) = bench_perft(&mut engine, budget, args.depth)?;
         emit(&format!(
