@@ -434,17 +434,7 @@ impl<'a> Emitter<'a> {
             }
             Op::Write(_) => format!("{next};"),
             Op::Assign { slot, op, value } => {
-                let slot = match slot {
-                    AssignSlot::Global(s) => format!("{s}usize"),
-                    AssignSlot::PerPlayer { base, player: who } => {
-                        format!("{base}usize + usize::from({})", player(*who, "0u8"))
-                    }
-                };
-                let new = match op {
-                    AssignKind::Set => "value",
-                    AssignKind::Add => "old.wrapping_add(value)",
-                    AssignKind::Sub => "old.wrapping_sub(value)",
-                };
+                let (slot, new) = assignment(*slot, *op);
                 self.with_effect(
                     pc,
                     false,
@@ -537,17 +527,7 @@ impl<'a> Emitter<'a> {
                 replay_at(code, *check as usize, "v")
             ),
             Op::Assign { slot, op, value } => {
-                let slot = match slot {
-                    AssignSlot::Global(s) => format!("{s}usize"),
-                    AssignSlot::PerPlayer { base, player: who } => {
-                        format!("{base}usize + usize::from({})", player(*who, "0u8"))
-                    }
-                };
-                let new = match op {
-                    AssignKind::Set => "value",
-                    AssignKind::Add => "old.wrapping_add(value)",
-                    AssignKind::Sub => "old.wrapping_sub(value)",
-                };
+                let (slot, new) = assignment(*slot, *op);
                 format!(
                     "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\npos.counters[slot] = new;\n{next};"
                 )
@@ -716,6 +696,22 @@ impl<'a> Emitter<'a> {
         );
         indent(out, &body);
     }
+}
+
+/// The counter slot an assignment writes and its new value, from `old` and `value`.
+fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
+    let slot = match slot {
+        AssignSlot::Global(s) => format!("{s}usize"),
+        AssignSlot::PerPlayer { base, player: who } => {
+            format!("{base}usize + usize::from({})", player(who, "0u8"))
+        }
+    };
+    let new = match op {
+        AssignKind::Set => "value",
+        AssignKind::Add => "old.wrapping_add(value)",
+        AssignKind::Sub => "old.wrapping_sub(value)",
+    };
+    (slot, new)
 }
 
 /// A call of the replay function for `pc`.
