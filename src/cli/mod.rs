@@ -152,9 +152,9 @@ Examples:
     /// `bench` shows which one ran.
     #[command(after_help = "\
 Examples:
-  rulestone compile games/pylos.game              every variant of Pylos
+  rulestone compile my.game                       every variant of my.game
   rulestone compile games/*.game --out fast       every bundled game, crate in ./fast
-  target/rulestone-compiled/target/release/rulestone-compiled bench games/pylos.game")]
+  target/rulestone-compiled/target/release/rulestone-compiled bench my.game")]
     Compile(compile::CompileArgs),
 
     /// Print an internal stage of a game: the syntax tree (`ast`) or the lowered program (`ir`).
