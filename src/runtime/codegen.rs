@@ -196,12 +196,12 @@ impl<'a> Emitter<'a> {
             counters: false,
         };
         match &self.p.sets[usize::from(id)] {
-            SetExpr::Const(_) | SetExpr::Local(_) => Reads::default(),
+            // A cell value is a turn variable or a constant, never a read of the position.
+            SetExpr::Const(_) | SetExpr::Local(_) | SetExpr::Single(_) => Reads::default(),
             SetExpr::Empty | SetExpr::Occupied => board,
             SetExpr::PlayerPieces(p) | SetExpr::Pieces { player: p, .. } => {
                 board | player_reads(*p)
             }
-            SetExpr::Single(c) => cell_reads(*c),
             SetExpr::Union(a, b) | SetExpr::Inter(a, b) | SetExpr::Diff(a, b) => {
                 self.set_reads(*a) | self.set_reads(*b)
             }
@@ -741,10 +741,6 @@ fn player_reads(p: PlayerRef) -> Reads {
         board: matches!(p, PlayerRef::Owner(_)),
         counters: false,
     }
-}
-
-fn cell_reads(_: CellRef) -> Reads {
-    Reads::default()
 }
 
 /// A call of the function for the walk arriving at `pc`, with variables `vars`.

@@ -10,6 +10,7 @@
 use std::sync::OnceLock;
 
 use super::engine::DistinctOuter;
+use super::state::move_bits;
 use super::{Engine, Move};
 use crate::ir::{CellSet, Program};
 
@@ -187,16 +188,14 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
         if old == code {
             return;
         }
-        if old != 0 {
-            self.occupied.remove(cell);
-            self.by_player[usize::from((old - 1) & 1)].remove(cell);
-            self.by_code[usize::from(old)].remove(cell);
-        }
-        if code != 0 {
-            self.occupied.insert(cell);
-            self.by_player[usize::from((code - 1) & 1)].insert(cell);
-            self.by_code[usize::from(code)].insert(cell);
-        }
+        move_bits(
+            &mut self.occupied,
+            &mut self.by_player,
+            &mut self.by_code,
+            cell,
+            old,
+            code,
+        );
         if HASHED {
             let z = e.zobrist();
             self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);

@@ -26,6 +26,32 @@ pub struct State {
     pub ply: u32,
 }
 
+/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position:
+/// shared by [`State`] and the compiled backend's position value.
+#[inline]
+pub(crate) fn move_bits(
+    occupied: &mut CellSet,
+    by_player: &mut [CellSet; 2],
+    by_code: &mut [CellSet],
+    cell: usize,
+    old: u8,
+    code: u8,
+) {
+    if old == code {
+        return;
+    }
+    if old != 0 {
+        occupied.remove(cell);
+        by_player[usize::from((old - 1) & 1)].remove(cell);
+        by_code[usize::from(old)].remove(cell);
+    }
+    if code != 0 {
+        occupied.insert(cell);
+        by_player[usize::from((code - 1) & 1)].insert(cell);
+        by_code[usize::from(code)].insert(cell);
+    }
+}
+
 /// Random keys for the incremental hash, fixed per program shape.
 #[derive(Clone, Debug)]
 pub struct Zobrist {
@@ -141,19 +167,14 @@ impl State {
     #[inline]
     pub fn set_cell_unhashed(&mut self, cell: usize, code: u8) {
         let old = self.board[cell];
-        if old == code {
-            return;
-        }
-        if old != 0 {
-            self.occupied.remove(cell);
-            self.by_player[usize::from((old - 1) & 1)].remove(cell);
-            self.by_code[usize::from(old)].remove(cell);
-        }
-        if code != 0 {
-            self.occupied.insert(cell);
-            self.by_player[usize::from((code - 1) & 1)].insert(cell);
-            self.by_code[usize::from(code)].insert(cell);
-        }
+        move_bits(
+            &mut self.occupied,
+            &mut self.by_player,
+            &mut self.by_code,
+            cell,
+            old,
+            code,
+        );
         self.board[cell] = code;
     }
 
