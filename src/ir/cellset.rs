@@ -26,12 +26,14 @@ impl CellSet {
 
     /// The cells `0..n`.
     #[must_use]
+    #[inline]
     pub fn first_n(n: usize) -> CellSet {
-        let mut s = CellSet::EMPTY;
-        for c in 0..n {
-            s.insert(c);
+        let mut words = [0u64; WORDS];
+        for (i, w) in words.iter_mut().enumerate() {
+            let below = n.saturating_sub(i * 64);
+            *w = if below >= 64 { u64::MAX } else { (1u64 << below) - 1 };
         }
-        s
+        CellSet(words)
     }
 
     #[inline]

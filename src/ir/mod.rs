@@ -4,6 +4,7 @@
 mod cellset;
 pub mod dump;
 pub mod lower;
+pub mod unordered;
 
 pub use cellset::{CellIter, CellSet};
 pub use lower::{lower, LowerError};

@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use super::compiled::fingerprint;
+use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
     AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, Finish, IntExpr, Op, PlayerRef,
     Program, SetExpr,
@@ -65,6 +66,11 @@ struct Emitter<'a> {
     /// Per op of the turn: whether it lies inside a `distinct` block (whose ends compare
     /// hashes, so its effects must reach the hash).
     in_distinct: Vec<bool>,
+    /// `distinct` blocks that walk each set of picks once (see [`crate::ir::unordered`]).
+    unordered: Vec<Unordered>,
+    /// The first `Pos::locals` slot after the `let`s: one per unordered block, holding the
+    /// set the previous round picked from.
+    first_extra_local: usize,
 }
 
 /// Parts of the position an op, or the rest of a walk, looks at.
@@ -120,19 +126,41 @@ fn player(p: PlayerRef, cand: &str) -> String {
 impl<'a> Emitter<'a> {
     fn new(p: &'a Program) -> Emitter<'a> {
         let ops = &p.turn.ops;
+        let unordered = unordered_blocks(p, &p.turn);
+        let first_extra_local = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Let { slot, .. } => Some(usize::from(*slot) + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         let mut e = Emitter {
             p,
             reads: vec![Reads::default(); ops.len() + 1],
             in_distinct: vec![false; ops.len()],
+            unordered,
+            first_extra_local,
         };
+        // Only blocks that compare hashes need their changes hashed; a block whose picks are
+        // listed once per set compares nothing.
         let mut depth = 0usize;
+        let mut stack = Vec::new();
         for (pc, op) in ops.iter().enumerate() {
             match op {
-                Op::DistinctStart { .. } => depth += 1,
-                Op::DistinctEnd { .. } => depth = depth.saturating_sub(1),
+                Op::DistinctStart { .. } => {
+                    let compares = !e.skips_distinct_check(pc);
+                    stack.push(compares);
+                    depth += usize::from(compares);
+                }
+                Op::DistinctEnd { .. } => {
+                    e.in_distinct[pc] = depth > 0;
+                    depth -= usize::from(stack.pop().unwrap_or(false));
+                    continue;
+                }
                 _ => {}
             }
-            e.in_distinct[pc] = depth > 0 || matches!(op, Op::DistinctEnd { .. });
+            e.in_distinct[pc] = depth > 0;
         }
         let own: Vec<Reads> = ops.iter().map(|op| e.op_reads(op)).collect();
         // Backwards to a fixed point: loops (`repeat`) jump back.
@@ -151,6 +179,28 @@ impl<'a> Emitter<'a> {
             }
         }
         e
+    }
+
+    /// Whether the `distinct` block starting at `start` lists each end once without comparing.
+    fn skips_distinct_check(&self, start: usize) -> bool {
+        self.unordered.iter().any(|u| u.start == start && u.unique)
+    }
+
+    /// The unordered block whose rounds open with the pick at `pc`, and its extra local slot.
+    fn unordered_pick(&self, pc: usize) -> Option<(Unordered, usize)> {
+        let k = self.unordered.iter().position(|u| u.pick == pc)?;
+        Some((self.unordered[k], self.first_extra_local + k))
+    }
+
+    /// The block a `distinct-end` at `pc` closes.
+    fn distinct_start_of(&self, end: usize) -> Option<usize> {
+        let ops = &self.p.turn.ops;
+        let Op::DistinctEnd { block } = ops[end] else {
+            return None;
+        };
+        (0..end)
+            .rev()
+            .find(|&pc| matches!(ops[pc], Op::DistinctStart { block: b } if b == block))
     }
 
     /// How the effect at `pc` on the board (`board`) or the counters is emitted.
@@ -250,18 +300,10 @@ impl<'a> Emitter<'a> {
 
     fn program(&self, out: &mut String) {
         let code = &self.p.turn;
-        let locals = code
-            .ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Let { slot, .. } => Some(usize::from(*slot) + 1),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
+        let locals = self.first_extra_local + self.unordered.len();
         let _ = writeln!(
             out,
-            "    /// The position: piece codes, counter slots, `let` slots.\n    type P = Pos<{}, {}, {locals}>;\n",
+            "    /// The position: piece codes, counter slots, `let` slots (and the sets earlier\n    /// rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {locals}>;\n",
             1 + 2 * self.p.pieces.len(),
             self.p.counters.len()
         );
@@ -327,7 +369,17 @@ impl<'a> Emitter<'a> {
         let next = at(code, pc + 1, "v");
         match &code.ops[pc] {
             Op::Pick { var, from } => {
-                let head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\nlet len = g.len();\n");
+                let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
+                if let Some((u, slot)) = self.unordered_pick(pc) {
+                    // Cells below the previous pick that were already eligible then: that
+                    // order was walked first and ends the same.
+                    let _ = write!(
+                        head,
+                        "let earlier = if v[{rounds}] > 0 {{\n    pos.locals[{slot}] & CellSet::first_n(usize::from(v[{var}]))\n}} else {{\n    CellSet::EMPTY\n}};\npos.locals[{slot}] = set;\nlet set = set - earlier;\n",
+                        rounds = u.rounds
+                    );
+                }
+                head.push_str("let len = g.len();\n");
                 if code.decided[pc + 1] {
                     format!(
                         "{head}for c in set.iter() {{\n    if g.push(c as u8) {{\n        g.leaf();\n    }}\n    g.truncate(len);\n}}"
@@ -426,9 +478,19 @@ impl<'a> Emitter<'a> {
                 "v[{var}] = v[{var}].wrapping_add(1);\n{};",
                 at(code, *check as usize, "v")
             ),
+            Op::DistinctStart { .. } if self.skips_distinct_check(pc) => {
+                format!("// Each set of picks is walked once: no ends to compare.\n{next};")
+            }
             Op::DistinctStart { block } => format!(
                 "let saved = e.rt_distinct_enter({block});\n{next};\ne.rt_distinct_leave({block}, saved);"
             ),
+            Op::DistinctEnd { .. }
+                if self
+                    .distinct_start_of(pc)
+                    .is_some_and(|s| self.skips_distinct_check(s)) =>
+            {
+                format!("{next};")
+            }
             Op::DistinctEnd { block } => {
                 format!("if !e.rt_distinct_first({block}, pos.hash) {{\n    return;\n}}\n{next};")
             }

@@ -4,8 +4,9 @@
 pub const MAX_DECISIONS: usize = 23;
 
 /// One whole turn, as the sequence of choices that replays it. Small and `Copy`, so move lists
-/// are flat buffers with no allocation per move.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// are flat buffers with no allocation per move. Equality, hashing and printing see only the
+/// decisions taken: bytes past `len` are left over from other moves of the same walk.
+#[derive(Clone, Copy)]
 pub struct Move {
     len: u8,
     decisions: [u8; MAX_DECISIONS],
@@ -17,6 +18,26 @@ impl Default for Move {
             len: 0,
             decisions: [0; MAX_DECISIONS],
         }
+    }
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.decisions() == other.decisions()
+    }
+}
+
+impl Eq for Move {}
+
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.decisions().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Move{:?}", self.decisions())
     }
 }
 

@@ -67,7 +67,8 @@ pub static TURNS: [CompiledTurn; 8] = [
 mod p0 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
     type P = Pos<3, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x0]);
@@ -480,7 +481,8 @@ mod p0 {
 mod p1 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
     type P = Pos<3, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0x3ffffffffff, 0x0]);
@@ -699,7 +701,8 @@ mod p1 {
 mod p2 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
     type P = Pos<3, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]);
@@ -1019,7 +1022,8 @@ mod p2 {
 mod p3 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
     type P = Pos<3, 2, 1>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
@@ -1521,8 +1525,9 @@ mod p3 {
 mod p4 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
-    type P = Pos<3, 2, 1>;
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<3, 2, 2>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
@@ -1644,9 +1649,8 @@ mod p4 {
 
     #[inline]
     fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let saved = e.rt_distinct_enter(0);
+        // Each set of picks is walked once: no ends to compare.
         at17(e, v, pos, g);
-        e.rt_distinct_leave(0, saved);
     }
 
     #[inline]
@@ -1678,6 +1682,13 @@ mod p4 {
     #[inline]
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
+        let earlier = if v[2] > 0 {
+            pos.locals[1] & CellSet::first_n(usize::from(v[3]))
+        } else {
+            CellSet::EMPTY
+        };
+        pos.locals[1] = set;
+        let set = set - earlier;
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -1691,16 +1702,13 @@ mod p4 {
 
     #[inline]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
     #[inline]
     fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
-        let value = i9(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at23(e, v, pos, g);
     }
 
@@ -1712,9 +1720,6 @@ mod p4 {
 
     #[inline]
     fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
         at25(e, v, pos, g);
     }
 
@@ -2228,8 +2233,9 @@ mod p4 {
 mod p5 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
-    type P = Pos<3, 2, 1>;
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<3, 2, 2>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
@@ -2351,9 +2357,8 @@ mod p5 {
 
     #[inline]
     fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let saved = e.rt_distinct_enter(0);
+        // Each set of picks is walked once: no ends to compare.
         at17(e, v, pos, g);
-        e.rt_distinct_leave(0, saved);
     }
 
     #[inline]
@@ -2385,6 +2390,13 @@ mod p5 {
     #[inline]
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
+        let earlier = if v[2] > 0 {
+            pos.locals[1] & CellSet::first_n(usize::from(v[3]))
+        } else {
+            CellSet::EMPTY
+        };
+        pos.locals[1] = set;
+        let set = set - earlier;
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -2398,16 +2410,13 @@ mod p5 {
 
     #[inline]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
     #[inline]
     fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
-        let value = i9(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at23(e, v, pos, g);
     }
 
@@ -2419,9 +2428,6 @@ mod p5 {
 
     #[inline]
     fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
         at25(e, v, pos, g);
     }
 
@@ -2935,7 +2941,8 @@ mod p5 {
 mod p6 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
     type P = Pos<3, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0x1ff, 0x0]);
@@ -3121,8 +3128,9 @@ mod p6 {
 mod p7 {
     use super::*;
 
-    /// The position: piece codes, counter slots, `let` slots.
-    type P = Pos<3, 4, 0>;
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<3, 4, 1>;
 
     const ALL: CellSet = CellSet::from_words([0xffff, 0x0]);
 
@@ -3257,9 +3265,8 @@ mod p7 {
 
     #[inline]
     fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let saved = e.rt_distinct_enter(0);
+        // Each set of picks is walked once: no ends to compare.
         at16(e, v, pos, g);
-        e.rt_distinct_leave(0, saved);
     }
 
     #[inline]
@@ -3291,6 +3298,13 @@ mod p7 {
     #[inline]
     fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
+        let earlier = if v[2] > 0 {
+            pos.locals[0] & CellSet::first_n(usize::from(v[3]))
+        } else {
+            CellSet::EMPTY
+        };
+        pos.locals[0] = set;
+        let set = set - earlier;
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -3304,7 +3318,7 @@ mod p7 {
 
     #[inline]
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at20(e, v, pos, g);
     }
 
@@ -3313,7 +3327,7 @@ mod p7 {
         let slot = 2usize + usize::from(e.state.mover);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
         at22(e, v, pos, g);
     }
 
@@ -3325,9 +3339,6 @@ mod p7 {
 
     #[inline]
     fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
         at26(e, v, pos, g);
     }
 
