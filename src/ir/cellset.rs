@@ -31,7 +31,11 @@ impl CellSet {
         let mut words = [0u64; WORDS];
         for (i, w) in words.iter_mut().enumerate() {
             let below = n.saturating_sub(i * 64);
-            *w = if below >= 64 { u64::MAX } else { (1u64 << below) - 1 };
+            *w = if below >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            };
         }
         CellSet(words)
     }

@@ -65,7 +65,9 @@ fn unordered_at(p: &Program, ops: &[Op], start: usize) -> Option<Unordered> {
     let mut removes = 0;
     for op in &ops[pick + 1..exit - 1] {
         match op {
-            Op::Remove { at: CellRef::Var(v) } if *v == var => removes += 1,
+            Op::Remove {
+                at: CellRef::Var(v),
+            } if *v == var => removes += 1,
             Op::Assign {
                 op: super::AssignKind::Add | super::AssignKind::Sub,
                 value,
@@ -255,9 +257,9 @@ fn is_fixed_bool(p: &Program, id: u16, var: u8) -> bool {
         BoolExpr::CellEq { lhs, rhs, .. } => {
             fixed_cell(*lhs, var).is_some() && fixed_cell(*rhs, var).is_some()
         }
-        BoolExpr::PlayerEq { lhs, rhs, .. } => ![lhs, rhs]
-            .iter()
-            .any(|r| matches!(r, PlayerRef::Owner(_))),
+        BoolExpr::PlayerEq { lhs, rhs, .. } => {
+            ![lhs, rhs].iter().any(|r| matches!(r, PlayerRef::Owner(_)))
+        }
         BoolExpr::In { .. } | BoolExpr::Completes { .. } | BoolExpr::Connected { .. } => false,
     }
 }
