@@ -304,7 +304,11 @@ impl<'a> Emitter<'a> {
         let _ = writeln!(
             out,
             "    /// The position: piece codes, counter slots, `let` slots (and the sets earlier\n    /// rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {locals}>;\n",
-            1 + 2 * self.p.pieces.len(),
+            if self.p.pieces.len() == 1 {
+                0
+            } else {
+                2 * self.p.pieces.len()
+            },
             self.p.counters.len()
         );
         let _ = writeln!(
@@ -645,8 +649,14 @@ impl<'a> Emitter<'a> {
                 "pos\n    .by_player\n    .get(usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
                 player(*pl, "cand")
             ),
+            // One piece kind: its pieces are the player's.
+            SetExpr::Pieces { player: pl, .. } if self.p.pieces.len() == 1 => format!(
+                "pos\n    .by_player\n    .get(usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
+                player(*pl, "cand")
+            ),
             SetExpr::Pieces { code, player: pl } => format!(
-                "pos\n    .by_code\n    .get({code}usize + usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
+                "pos\n    .by_code\n    .get({}usize + usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
+                code - 1,
                 player(*pl, "cand")
             ),
             SetExpr::Single(c) => format!(

@@ -129,7 +129,8 @@ impl<'o> Gen<'o> {
 
 /// The position as compiled move generation sees it: the bitsets, counters and hash of the
 /// engine's [`State`](super::State), with `K` piece codes, `C` counter slots and `L` `let`
-/// slots. It is small and `Copy`, and every choice point hands each option its own copy
+/// slots. `K` is 0 when the game has one piece kind: then a cell's code follows from its owner
+/// and the smaller value is cheaper to copy. It is small and `Copy`, and every choice point hands each option its own copy
 /// (copy-make), so generation needs no trail and no undo.
 #[derive(Clone, Copy, Debug)]
 pub struct Pos<const K: usize, const C: usize, const L: usize> {
@@ -160,12 +161,18 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
     #[inline]
     #[must_use]
     pub fn code(&self, cell: usize) -> u8 {
+        if K == 0 {
+            return match self.owner(cell) {
+                u8::MAX => 0,
+                who => 1 + who,
+            };
+        }
         if !self.occupied.contains(cell) {
             return 0;
         }
-        (1..K)
+        (0..K)
             .find(|&k| self.by_code[k].contains(cell))
-            .map_or(0, |k| k as u8)
+            .map_or(0, |k| k as u8 + 1)
     }
 
     /// The owner of the piece on a cell, `u8::MAX` when empty (as the interpreter's `owner`).

@@ -622,7 +622,7 @@ impl<'p> Engine<'p> {
             SetExpr::Pieces { code, player } => {
                 let who = self.player(*player, vars, candidate);
                 s.by_code
-                    .get(usize::from(*code) + usize::from(who))
+                    .get(usize::from(*code) + usize::from(who) - 1)
                     .map_or(CellSet::EMPTY, |b| *b & domain)
             }
             SetExpr::Single(c) => {

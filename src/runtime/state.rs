@@ -16,7 +16,7 @@ pub struct State {
     pub board: Vec<u8>,
     pub occupied: CellSet,
     pub by_player: [CellSet; 2],
-    /// Cells holding each piece code.
+    /// Cells holding each piece code: `by_code[k]` holds code `k + 1`.
     pub by_code: Vec<CellSet>,
     pub counters: Vec<i32>,
     pub mover: u8,
@@ -27,7 +27,8 @@ pub struct State {
 }
 
 /// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position:
-/// shared by [`State`] and the compiled backend's position value.
+/// shared by [`State`] and the compiled backend's position value. `by_code[k]` holds code
+/// `k + 1`; it may be empty when the codes follow from the owners (one piece kind).
 #[inline]
 pub(crate) fn move_bits(
     occupied: &mut CellSet,
@@ -43,12 +44,16 @@ pub(crate) fn move_bits(
     if old != 0 {
         occupied.remove(cell);
         by_player[usize::from((old - 1) & 1)].remove(cell);
-        by_code[usize::from(old)].remove(cell);
+        if let Some(b) = by_code.get_mut(usize::from(old) - 1) {
+            b.remove(cell);
+        }
     }
     if code != 0 {
         occupied.insert(cell);
         by_player[usize::from((code - 1) & 1)].insert(cell);
-        by_code[usize::from(code)].insert(cell);
+        if let Some(b) = by_code.get_mut(usize::from(code) - 1) {
+            b.insert(cell);
+        }
     }
 }
 
@@ -131,7 +136,7 @@ impl State {
             board: vec![0; p.board.len()],
             occupied: CellSet::EMPTY,
             by_player: [CellSet::EMPTY; 2],
-            by_code: vec![CellSet::EMPTY; 1 + 2 * p.pieces.len()],
+            by_code: vec![CellSet::EMPTY; 2 * p.pieces.len()],
             counters,
             mover: 0,
             result: None,

@@ -69,7 +69,7 @@ mod p0 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 0, 0>;
+    type P = Pos<0, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x0]);
 
@@ -483,7 +483,7 @@ mod p1 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 0, 0>;
+    type P = Pos<0, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0x3ffffffffff, 0x0]);
 
@@ -703,7 +703,7 @@ mod p2 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 0, 0>;
+    type P = Pos<0, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]);
 
@@ -1024,7 +1024,7 @@ mod p3 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 2, 1>;
+    type P = Pos<0, 2, 1>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
@@ -1527,7 +1527,7 @@ mod p4 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 2, 2>;
+    type P = Pos<0, 2, 2>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
@@ -2235,7 +2235,7 @@ mod p5 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 2, 2>;
+    type P = Pos<0, 2, 2>;
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
@@ -2943,7 +2943,7 @@ mod p6 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 0, 0>;
+    type P = Pos<0, 0, 0>;
 
     const ALL: CellSet = CellSet::from_words([0x1ff, 0x0]);
 
@@ -3130,7 +3130,7 @@ mod p7 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<3, 4, 1>;
+    type P = Pos<0, 4, 1>;
 
     const ALL: CellSet = CellSet::from_words([0xffff, 0x0]);
 
