@@ -53,7 +53,9 @@ pub fn emit(units: &[Unit<'_>]) -> String {
     for (i, u) in units.iter().enumerate() {
         let _ = writeln!(out, "\n/// {}", u.label);
         let _ = writeln!(out, "mod p{i} {{\n    use super::*;\n");
-        Emitter::new(u.program).program(&mut out);
+        let mut module = String::new();
+        Emitter::new(u.program).program(&mut module);
+        out.push_str(&inline_single_callers(&module, u.program.turn.ops.len()));
         out.push_str("}\n");
     }
     out
@@ -316,6 +318,20 @@ impl<'a> Emitter<'a> {
             "    const ALL: CellSet = {};\n",
             set_literal(self.p.board.all)
         );
+        self.relation_tables(out);
+        self.pattern_tables(out);
+        let axes = self.p.board.axes.len();
+        for (a, name) in self.p.board.axes.iter().enumerate() {
+            let column: Vec<String> = (0..self.p.board.len())
+                .map(|c| self.p.board.coords[c * axes + a].to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "    /// Coordinate `{name}` of each cell.\n    static AXIS{a}: [i32; {}] = [{}];\n",
+                column.len(),
+                column.join(", ")
+            );
+        }
         let _ = writeln!(
             out,
             "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        {}\n    }}",
@@ -348,6 +364,133 @@ impl<'a> Emitter<'a> {
         }
         for id in 0..self.p.bools.len() {
             self.bool(out, id);
+        }
+    }
+
+    /// Each relation's neighbour table baked in as a constant (one per player when it is
+    /// player-relative), with its inverse and the cells that have any entry in either: a
+    /// neighbourhood test then touches only cells it can change, from whichever side is smaller.
+    fn relation_tables(&self, out: &mut String) {
+        for (r, rel) in self.p.relations.iter().enumerate() {
+            let tables: Vec<&[CellSet]> = if rel.per_player.is_empty() {
+                vec![&rel.masks]
+            } else {
+                rel.per_player.iter().map(Vec::as_slice).collect()
+            };
+            let n = rel.masks.len();
+            let inverses: Vec<Vec<CellSet>> = tables
+                .iter()
+                .map(|t| {
+                    let mut inv = vec![CellSet::EMPTY; n];
+                    for (c, m) in t.iter().enumerate() {
+                        for x in m.iter().filter(|&x| x < n) {
+                            inv[x].insert(c);
+                        }
+                    }
+                    inv
+                })
+                .collect();
+            let having = |t: &[CellSet]| {
+                let mut h = CellSet::EMPTY;
+                for (c, m) in t.iter().enumerate() {
+                    if !m.is_empty() {
+                        h.insert(c);
+                    }
+                }
+                set_literal(h)
+            };
+            let table = |t: &[CellSet]| {
+                let rows: Vec<String> = t.iter().map(|m| set_literal(*m)).collect();
+                format!("[\n        {},\n    ]", rows.join(",\n        "))
+            };
+            let k = tables.len();
+            let _ = writeln!(
+                out,
+                "    /// `{}`: neighbours per cell, cells with any, inverse, cells with any in the inverse.",
+                rel.name
+            );
+            let list = |v: Vec<String>| v.join(", ");
+            let _ = writeln!(
+                out,
+                "    static R{r}: [[CellSet; {n}]; {k}] = [{}];",
+                list(tables.iter().map(|t| table(t)).collect())
+            );
+            let _ = writeln!(
+                out,
+                "    static RH{r}: [CellSet; {k}] = [{}];",
+                list(tables.iter().map(|t| having(t)).collect())
+            );
+            let _ = writeln!(
+                out,
+                "    static RI{r}: [[CellSet; {n}]; {k}] = [{}];",
+                list(inverses.iter().map(|t| table(t)).collect())
+            );
+            let _ = writeln!(
+                out,
+                "    static RIH{r}: [CellSet; {k}] = [{}];\n",
+                list(inverses.iter().map(|t| having(t)).collect())
+            );
+        }
+    }
+
+    /// Each pattern's instances per cell baked in: `PI{p}[PO{p}[c]..PO{p}[c + 1]]` contain `c`.
+    fn pattern_tables(&self, out: &mut String) {
+        for (i, pat) in self.p.patterns.iter().enumerate() {
+            let offsets: Vec<String> = pat.offsets.iter().map(u32::to_string).collect();
+            let instances: Vec<String> = pat.instances.iter().map(|m| set_literal(*m)).collect();
+            let _ = writeln!(
+                out,
+                "    /// Pattern `{}`: instances by cell.\n    static PO{i}: [u32; {}] = [{}];\n    static PI{i}: [CellSet; {}] = [\n        {},\n    ];\n",
+                pat.name,
+                offsets.len(),
+                offsets.join(", "),
+                instances.len(),
+                instances.join(",\n        ")
+            );
+        }
+    }
+
+    /// Which of a relation's baked tables applies: the mover's when it is player-relative.
+    fn side(&self, relation: u16) -> &'static str {
+        if self.p.relations[usize::from(relation)]
+            .per_player
+            .is_empty()
+        {
+            "0"
+        } else {
+            "usize::from(e.state.mover)"
+        }
+    }
+
+    /// `all`, `none` or `any` over a relation. Cells without neighbours are decided at once
+    /// (they pass `all` and `none`, fail `any`); for `none` and `any` the rest is computed from
+    /// the set's side (union of inverse neighbourhoods) when that side has fewer cells.
+    fn neighbourhood(&self, relation: u16, of: u16, kind: &str) -> String {
+        let t = self.side(relation);
+        let head = format!(
+            "let of = s{of}(e, pos, v, ALL, cand);\nlet near = d & RH{relation}[{t}];\nlet masks = &R{relation}[{t}];\n"
+        );
+        let forward = |keep: &str| {
+            format!("for c in near.iter() {{\n    if {keep} {{\n        out.insert(c);\n    }}\n}}")
+        };
+        let inverse = format!(
+            "let mut seen = CellSet::EMPTY;\nfor x in reach.iter() {{\n    seen |= RI{relation}[{t}][x];\n}}"
+        );
+        match kind {
+            "all" => format!(
+                "{head}let mut out = d - near;\n{}\nout",
+                forward("masks[c].is_subset(&of)")
+            ),
+            "none" => format!(
+                "{head}let reach = of & RIH{relation}[{t}];\nlet mut out = d - near;\nif near.len() <= reach.len() {{\n{}\n}} else {{\n{}\n    out |= near - seen;\n}}\nout",
+                indent_lines(&forward("!masks[c].intersects(&of)")),
+                indent_lines(&inverse)
+            ),
+            _ => format!(
+                "{head}let reach = of & RIH{relation}[{t}];\nlet mut out = CellSet::EMPTY;\nif near.len() <= reach.len() {{\n{}\n}} else {{\n{}\n    out = near & seen;\n}}\nout",
+                indent_lines(&forward("masks[c].intersects(&of)")),
+                indent_lines(&inverse)
+            ),
         }
     }
 
@@ -670,17 +813,12 @@ impl<'a> Emitter<'a> {
             SetExpr::Diff(a, b) => format!(
                 "let x = s{a}(e, pos, v, d, cand);\nif x.is_empty() {{\n    x\n}} else {{\n    x - s{b}(e, pos, v, x, cand)\n}}"
             ),
-            SetExpr::All { relation, of } => {
-                neighbours_filter(*relation, *of, "masks[c].is_subset(&of)")
-            }
-            SetExpr::None { relation, of } => {
-                neighbours_filter(*relation, *of, "!masks[c].intersects(&of)")
-            }
-            SetExpr::Any { relation, of } => {
-                neighbours_filter(*relation, *of, "masks[c].intersects(&of)")
-            }
+            SetExpr::All { relation, of } => self.neighbourhood(*relation, *of, "all"),
+            SetExpr::None { relation, of } => self.neighbourhood(*relation, *of, "none"),
+            SetExpr::Any { relation, of } => self.neighbourhood(*relation, *of, "any"),
             SetExpr::Step { relation, of } => format!(
-                "let masks = e.program().relations[{relation}].masks_for(e.state.mover);\nlet of = s{of}(e, pos, v, ALL, cand);\nlet mut out = CellSet::EMPTY;\nfor c in of.iter() {{\n    out |= masks[c];\n}}\nout & d"
+                "let masks = &R{relation}[{}];\nlet of = s{of}(e, pos, v, ALL, cand);\nlet mut out = CellSet::EMPTY;\nfor c in of.iter() {{\n    out |= masks[c];\n}}\nout & d",
+                self.side(*relation)
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::AxisCmp { axis, op, value } => format!(
@@ -705,10 +843,9 @@ impl<'a> Emitter<'a> {
                 "pos\n    .counters\n    .get({base}usize + usize::from({}))\n    .copied()\n    .unwrap_or(0)",
                 player(*pl, "cand")
             ),
-            IntExpr::Axis { cell: c, axis } => format!(
-                "e.program().board.coord(usize::from({}), {axis})",
-                cell(*c, "cand")
-            ),
+            IntExpr::Axis { cell: c, axis } => {
+                format!("AXIS{axis}[usize::from({})]", cell(*c, "cand"))
+            }
             IntExpr::Count(s) => {
                 format!("i32::try_from(s{s}(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)")
             }
@@ -750,7 +887,7 @@ impl<'a> Emitter<'a> {
                 cell: c,
                 set,
             } => format!(
-                "let pat = &e.program().patterns[{pattern}];\nlet c = usize::from({});\nlet (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);\nif a == b {{\n    return false;\n}}\nlet s = s{set}(e, pos, v, ALL, cand);\npat.instances[a..b].iter().any(|inst| inst.is_subset(&s))",
+                "let c = usize::from({});\nlet (a, b) = (PO{pattern}[c] as usize, PO{pattern}[c + 1] as usize);\nif a == b {{\n    return false;\n}}\nlet s = s{set}(e, pos, v, ALL, cand);\nPI{pattern}[a..b].iter().any(|inst| inst.is_subset(&s))",
                 cell(*c, "cand")
             ),
             BoolExpr::Connected {
@@ -759,7 +896,8 @@ impl<'a> Emitter<'a> {
                 from,
                 to,
             } => format!(
-                "let through = s{through}(e, pos, v, ALL, cand);\nlet to = s{to}(e, pos, v, ALL, cand) & through;\nif to.is_empty() {{\n    return false;\n}}\nlet masks = e.program().relations[{relation}].masks_for(e.state.mover);\nlet mut reached = s{from}(e, pos, v, through, cand);\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    if frontier.intersects(&to) {{\n        return true;\n    }}\n    let mut ring = CellSet::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nfalse"
+                "let through = s{through}(e, pos, v, ALL, cand);\nlet to = s{to}(e, pos, v, ALL, cand) & through;\nif to.is_empty() {{\n    return false;\n}}\nlet masks = &R{relation}[{}];\nlet mut reached = s{from}(e, pos, v, through, cand);\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    if frontier.intersects(&to) {{\n        return true;\n    }}\n    let mut ring = CellSet::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nfalse",
+                self.side(*relation)
             ),
         };
         let _ = writeln!(
@@ -821,10 +959,30 @@ fn at(code: &Code, pc: usize, vars: &str) -> String {
     format!("at{target}(e, {vars}, pos, g)")
 }
 
-fn neighbours_filter(relation: u16, of: u16, keep: &str) -> String {
-    format!(
-        "let masks = e.program().relations[{relation}].masks_for(e.state.mover);\nlet of = s{of}(e, pos, v, ALL, cand);\nlet mut out = d;\nfor c in d.iter() {{\n    if !({keep}) {{\n        out.remove(c);\n    }}\n}}\nout"
-    )
+/// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller
+/// costs no code size and saves passing the position by value. Every cycle of calls (a
+/// `repeat`) is entered from outside as well, so its head keeps two call sites and inlining
+/// always ends.
+fn inline_single_callers(module: &str, ops: usize) -> String {
+    let mut out = module.to_string();
+    for prefix in ["at", "ap"] {
+        for pc in 0..ops {
+            let def = format!("#[inline]\n    fn {prefix}{pc}(");
+            if module.contains(&def) && module.matches(&format!("{prefix}{pc}(e,")).count() == 1 {
+                out = out.replace(&def, &format!("#[inline(always)]\n    fn {prefix}{pc}("));
+            }
+        }
+    }
+    out
+}
+
+/// Indents every line of a block by one level.
+fn indent_lines(block: &str) -> String {
+    block
+        .lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Writes a function body at two levels of indentation and closes the function.

@@ -73,12 +73,550 @@ mod p0 {
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x0]);
 
+    /// `ahead`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 64]; 2] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 2] = [CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]), CellSet::from_words([0xfefefefefefefefe, 0x0])];
+    static RI0: [[CellSet; 64]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+    ], [
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 2] = [CellSet::from_words([0xfefefefefefefefe, 0x0]), CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])];
+
+    /// `ahead_diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 64]; 2] = [[
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20002, 0x0]),
+        CellSet::from_words([0x40004, 0x0]),
+        CellSet::from_words([0x80008, 0x0]),
+        CellSet::from_words([0x100010, 0x0]),
+        CellSet::from_words([0x200020, 0x0]),
+        CellSet::from_words([0x400040, 0x0]),
+        CellSet::from_words([0x800080, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000200, 0x0]),
+        CellSet::from_words([0x4000400, 0x0]),
+        CellSet::from_words([0x8000800, 0x0]),
+        CellSet::from_words([0x10001000, 0x0]),
+        CellSet::from_words([0x20002000, 0x0]),
+        CellSet::from_words([0x40004000, 0x0]),
+        CellSet::from_words([0x80008000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200020000, 0x0]),
+        CellSet::from_words([0x400040000, 0x0]),
+        CellSet::from_words([0x800080000, 0x0]),
+        CellSet::from_words([0x1000100000, 0x0]),
+        CellSet::from_words([0x2000200000, 0x0]),
+        CellSet::from_words([0x4000400000, 0x0]),
+        CellSet::from_words([0x8000800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20002000000, 0x0]),
+        CellSet::from_words([0x40004000000, 0x0]),
+        CellSet::from_words([0x80008000000, 0x0]),
+        CellSet::from_words([0x100010000000, 0x0]),
+        CellSet::from_words([0x200020000000, 0x0]),
+        CellSet::from_words([0x400040000000, 0x0]),
+        CellSet::from_words([0x800080000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000200000000, 0x0]),
+        CellSet::from_words([0x4000400000000, 0x0]),
+        CellSet::from_words([0x8000800000000, 0x0]),
+        CellSet::from_words([0x10001000000000, 0x0]),
+        CellSet::from_words([0x20002000000000, 0x0]),
+        CellSet::from_words([0x40004000000000, 0x0]),
+        CellSet::from_words([0x80008000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200020000000000, 0x0]),
+        CellSet::from_words([0x400040000000000, 0x0]),
+        CellSet::from_words([0x800080000000000, 0x0]),
+        CellSet::from_words([0x1000100000000000, 0x0]),
+        CellSet::from_words([0x2000200000000000, 0x0]),
+        CellSet::from_words([0x4000400000000000, 0x0]),
+        CellSet::from_words([0x8000800000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10001, 0x0]),
+        CellSet::from_words([0x20002, 0x0]),
+        CellSet::from_words([0x40004, 0x0]),
+        CellSet::from_words([0x80008, 0x0]),
+        CellSet::from_words([0x100010, 0x0]),
+        CellSet::from_words([0x200020, 0x0]),
+        CellSet::from_words([0x400040, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000100, 0x0]),
+        CellSet::from_words([0x2000200, 0x0]),
+        CellSet::from_words([0x4000400, 0x0]),
+        CellSet::from_words([0x8000800, 0x0]),
+        CellSet::from_words([0x10001000, 0x0]),
+        CellSet::from_words([0x20002000, 0x0]),
+        CellSet::from_words([0x40004000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100010000, 0x0]),
+        CellSet::from_words([0x200020000, 0x0]),
+        CellSet::from_words([0x400040000, 0x0]),
+        CellSet::from_words([0x800080000, 0x0]),
+        CellSet::from_words([0x1000100000, 0x0]),
+        CellSet::from_words([0x2000200000, 0x0]),
+        CellSet::from_words([0x4000400000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10001000000, 0x0]),
+        CellSet::from_words([0x20002000000, 0x0]),
+        CellSet::from_words([0x40004000000, 0x0]),
+        CellSet::from_words([0x80008000000, 0x0]),
+        CellSet::from_words([0x100010000000, 0x0]),
+        CellSet::from_words([0x200020000000, 0x0]),
+        CellSet::from_words([0x400040000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000100000000, 0x0]),
+        CellSet::from_words([0x2000200000000, 0x0]),
+        CellSet::from_words([0x4000400000000, 0x0]),
+        CellSet::from_words([0x8000800000000, 0x0]),
+        CellSet::from_words([0x10001000000000, 0x0]),
+        CellSet::from_words([0x20002000000000, 0x0]),
+        CellSet::from_words([0x40004000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100010000000000, 0x0]),
+        CellSet::from_words([0x200020000000000, 0x0]),
+        CellSet::from_words([0x400040000000000, 0x0]),
+        CellSet::from_words([0x800080000000000, 0x0]),
+        CellSet::from_words([0x1000100000000000, 0x0]),
+        CellSet::from_words([0x2000200000000000, 0x0]),
+        CellSet::from_words([0x4000400000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+    ]];
+    static RH1: [CellSet; 2] = [CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]), CellSet::from_words([0xfefefefefefefefe, 0x0])];
+    static RI1: [[CellSet; 64]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10001, 0x0]),
+        CellSet::from_words([0x20002, 0x0]),
+        CellSet::from_words([0x40004, 0x0]),
+        CellSet::from_words([0x80008, 0x0]),
+        CellSet::from_words([0x100010, 0x0]),
+        CellSet::from_words([0x200020, 0x0]),
+        CellSet::from_words([0x400040, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000100, 0x0]),
+        CellSet::from_words([0x2000200, 0x0]),
+        CellSet::from_words([0x4000400, 0x0]),
+        CellSet::from_words([0x8000800, 0x0]),
+        CellSet::from_words([0x10001000, 0x0]),
+        CellSet::from_words([0x20002000, 0x0]),
+        CellSet::from_words([0x40004000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100010000, 0x0]),
+        CellSet::from_words([0x200020000, 0x0]),
+        CellSet::from_words([0x400040000, 0x0]),
+        CellSet::from_words([0x800080000, 0x0]),
+        CellSet::from_words([0x1000100000, 0x0]),
+        CellSet::from_words([0x2000200000, 0x0]),
+        CellSet::from_words([0x4000400000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10001000000, 0x0]),
+        CellSet::from_words([0x20002000000, 0x0]),
+        CellSet::from_words([0x40004000000, 0x0]),
+        CellSet::from_words([0x80008000000, 0x0]),
+        CellSet::from_words([0x100010000000, 0x0]),
+        CellSet::from_words([0x200020000000, 0x0]),
+        CellSet::from_words([0x400040000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000100000000, 0x0]),
+        CellSet::from_words([0x2000200000000, 0x0]),
+        CellSet::from_words([0x4000400000000, 0x0]),
+        CellSet::from_words([0x8000800000000, 0x0]),
+        CellSet::from_words([0x10001000000000, 0x0]),
+        CellSet::from_words([0x20002000000000, 0x0]),
+        CellSet::from_words([0x40004000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100010000000000, 0x0]),
+        CellSet::from_words([0x200020000000000, 0x0]),
+        CellSet::from_words([0x400040000000000, 0x0]),
+        CellSet::from_words([0x800080000000000, 0x0]),
+        CellSet::from_words([0x1000100000000000, 0x0]),
+        CellSet::from_words([0x2000200000000000, 0x0]),
+        CellSet::from_words([0x4000400000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+    ], [
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20002, 0x0]),
+        CellSet::from_words([0x40004, 0x0]),
+        CellSet::from_words([0x80008, 0x0]),
+        CellSet::from_words([0x100010, 0x0]),
+        CellSet::from_words([0x200020, 0x0]),
+        CellSet::from_words([0x400040, 0x0]),
+        CellSet::from_words([0x800080, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000200, 0x0]),
+        CellSet::from_words([0x4000400, 0x0]),
+        CellSet::from_words([0x8000800, 0x0]),
+        CellSet::from_words([0x10001000, 0x0]),
+        CellSet::from_words([0x20002000, 0x0]),
+        CellSet::from_words([0x40004000, 0x0]),
+        CellSet::from_words([0x80008000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200020000, 0x0]),
+        CellSet::from_words([0x400040000, 0x0]),
+        CellSet::from_words([0x800080000, 0x0]),
+        CellSet::from_words([0x1000100000, 0x0]),
+        CellSet::from_words([0x2000200000, 0x0]),
+        CellSet::from_words([0x4000400000, 0x0]),
+        CellSet::from_words([0x8000800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20002000000, 0x0]),
+        CellSet::from_words([0x40004000000, 0x0]),
+        CellSet::from_words([0x80008000000, 0x0]),
+        CellSet::from_words([0x100010000000, 0x0]),
+        CellSet::from_words([0x200020000000, 0x0]),
+        CellSet::from_words([0x400040000000, 0x0]),
+        CellSet::from_words([0x800080000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000200000000, 0x0]),
+        CellSet::from_words([0x4000400000000, 0x0]),
+        CellSet::from_words([0x8000800000000, 0x0]),
+        CellSet::from_words([0x10001000000000, 0x0]),
+        CellSet::from_words([0x20002000000000, 0x0]),
+        CellSet::from_words([0x40004000000000, 0x0]),
+        CellSet::from_words([0x80008000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200020000000000, 0x0]),
+        CellSet::from_words([0x400040000000000, 0x0]),
+        CellSet::from_words([0x800080000000000, 0x0]),
+        CellSet::from_words([0x1000100000000000, 0x0]),
+        CellSet::from_words([0x2000200000000000, 0x0]),
+        CellSet::from_words([0x4000400000000000, 0x0]),
+        CellSet::from_words([0x8000800000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH1: [CellSet; 2] = [CellSet::from_words([0xfefefefefefefefe, 0x0]), CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 64] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 64] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -92,7 +630,7 @@ mod p0 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
@@ -105,7 +643,7 @@ mod p0 {
         g.truncate(len);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -117,7 +655,7 @@ mod p0 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -160,13 +698,13 @@ mod p0 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
@@ -175,13 +713,13 @@ mod p0 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap6(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap6(e, v, pos, r);
@@ -195,7 +733,7 @@ mod p0 {
         ap7(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[1]);
@@ -204,7 +742,7 @@ mod p0 {
         ap9(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
@@ -213,7 +751,7 @@ mod p0 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
@@ -279,7 +817,7 @@ mod p0 {
 
     #[inline]
     fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
+        let masks = &R0[usize::from(e.state.mover)];
         let of = s9(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -312,7 +850,7 @@ mod p0 {
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
+        let masks = &R1[usize::from(e.state.mover)];
         let of = s13(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -359,7 +897,7 @@ mod p0 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -369,7 +907,7 @@ mod p0 {
 
     #[inline]
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -379,7 +917,7 @@ mod p0 {
 
     #[inline]
     fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -389,7 +927,7 @@ mod p0 {
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -487,12 +1025,406 @@ mod p1 {
 
     const ALL: CellSet = CellSet::from_words([0x3ffffffffff, 0x0]);
 
+    /// `below`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 42]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x3efbefbefbe, 0x0])];
+    static RI0: [[CellSet; 42]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1f7df7df7df, 0x0])];
+
+    /// Pattern `across`: instances by cell.
+    static PO0: [u32; 43] = [0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 21, 24, 27, 30, 33, 36, 40, 44, 48, 52, 56, 60, 63, 66, 69, 72, 75, 78, 80, 82, 84, 86, 88, 90, 91, 92, 93, 94, 95, 96];
+    static PI0: [CellSet; 96] = [
+        CellSet::from_words([0x41041, 0x0]),
+        CellSet::from_words([0x82082, 0x0]),
+        CellSet::from_words([0x104104, 0x0]),
+        CellSet::from_words([0x208208, 0x0]),
+        CellSet::from_words([0x410410, 0x0]),
+        CellSet::from_words([0x820820, 0x0]),
+        CellSet::from_words([0x41041, 0x0]),
+        CellSet::from_words([0x1041040, 0x0]),
+        CellSet::from_words([0x82082, 0x0]),
+        CellSet::from_words([0x2082080, 0x0]),
+        CellSet::from_words([0x104104, 0x0]),
+        CellSet::from_words([0x4104100, 0x0]),
+        CellSet::from_words([0x208208, 0x0]),
+        CellSet::from_words([0x8208200, 0x0]),
+        CellSet::from_words([0x410410, 0x0]),
+        CellSet::from_words([0x10410400, 0x0]),
+        CellSet::from_words([0x820820, 0x0]),
+        CellSet::from_words([0x20820800, 0x0]),
+        CellSet::from_words([0x41041, 0x0]),
+        CellSet::from_words([0x1041040, 0x0]),
+        CellSet::from_words([0x41041000, 0x0]),
+        CellSet::from_words([0x82082, 0x0]),
+        CellSet::from_words([0x2082080, 0x0]),
+        CellSet::from_words([0x82082000, 0x0]),
+        CellSet::from_words([0x104104, 0x0]),
+        CellSet::from_words([0x4104100, 0x0]),
+        CellSet::from_words([0x104104000, 0x0]),
+        CellSet::from_words([0x208208, 0x0]),
+        CellSet::from_words([0x8208200, 0x0]),
+        CellSet::from_words([0x208208000, 0x0]),
+        CellSet::from_words([0x410410, 0x0]),
+        CellSet::from_words([0x10410400, 0x0]),
+        CellSet::from_words([0x410410000, 0x0]),
+        CellSet::from_words([0x820820, 0x0]),
+        CellSet::from_words([0x20820800, 0x0]),
+        CellSet::from_words([0x820820000, 0x0]),
+        CellSet::from_words([0x41041, 0x0]),
+        CellSet::from_words([0x1041040, 0x0]),
+        CellSet::from_words([0x41041000, 0x0]),
+        CellSet::from_words([0x1041040000, 0x0]),
+        CellSet::from_words([0x82082, 0x0]),
+        CellSet::from_words([0x2082080, 0x0]),
+        CellSet::from_words([0x82082000, 0x0]),
+        CellSet::from_words([0x2082080000, 0x0]),
+        CellSet::from_words([0x104104, 0x0]),
+        CellSet::from_words([0x4104100, 0x0]),
+        CellSet::from_words([0x104104000, 0x0]),
+        CellSet::from_words([0x4104100000, 0x0]),
+        CellSet::from_words([0x208208, 0x0]),
+        CellSet::from_words([0x8208200, 0x0]),
+        CellSet::from_words([0x208208000, 0x0]),
+        CellSet::from_words([0x8208200000, 0x0]),
+        CellSet::from_words([0x410410, 0x0]),
+        CellSet::from_words([0x10410400, 0x0]),
+        CellSet::from_words([0x410410000, 0x0]),
+        CellSet::from_words([0x10410400000, 0x0]),
+        CellSet::from_words([0x820820, 0x0]),
+        CellSet::from_words([0x20820800, 0x0]),
+        CellSet::from_words([0x820820000, 0x0]),
+        CellSet::from_words([0x20820800000, 0x0]),
+        CellSet::from_words([0x1041040, 0x0]),
+        CellSet::from_words([0x41041000, 0x0]),
+        CellSet::from_words([0x1041040000, 0x0]),
+        CellSet::from_words([0x2082080, 0x0]),
+        CellSet::from_words([0x82082000, 0x0]),
+        CellSet::from_words([0x2082080000, 0x0]),
+        CellSet::from_words([0x4104100, 0x0]),
+        CellSet::from_words([0x104104000, 0x0]),
+        CellSet::from_words([0x4104100000, 0x0]),
+        CellSet::from_words([0x8208200, 0x0]),
+        CellSet::from_words([0x208208000, 0x0]),
+        CellSet::from_words([0x8208200000, 0x0]),
+        CellSet::from_words([0x10410400, 0x0]),
+        CellSet::from_words([0x410410000, 0x0]),
+        CellSet::from_words([0x10410400000, 0x0]),
+        CellSet::from_words([0x20820800, 0x0]),
+        CellSet::from_words([0x820820000, 0x0]),
+        CellSet::from_words([0x20820800000, 0x0]),
+        CellSet::from_words([0x41041000, 0x0]),
+        CellSet::from_words([0x1041040000, 0x0]),
+        CellSet::from_words([0x82082000, 0x0]),
+        CellSet::from_words([0x2082080000, 0x0]),
+        CellSet::from_words([0x104104000, 0x0]),
+        CellSet::from_words([0x4104100000, 0x0]),
+        CellSet::from_words([0x208208000, 0x0]),
+        CellSet::from_words([0x8208200000, 0x0]),
+        CellSet::from_words([0x410410000, 0x0]),
+        CellSet::from_words([0x10410400000, 0x0]),
+        CellSet::from_words([0x820820000, 0x0]),
+        CellSet::from_words([0x20820800000, 0x0]),
+        CellSet::from_words([0x1041040000, 0x0]),
+        CellSet::from_words([0x2082080000, 0x0]),
+        CellSet::from_words([0x4104100000, 0x0]),
+        CellSet::from_words([0x8208200000, 0x0]),
+        CellSet::from_words([0x10410400000, 0x0]),
+        CellSet::from_words([0x20820800000, 0x0]),
+    ];
+
+    /// Pattern `up`: instances by cell.
+    static PO1: [u32; 43] = [0, 1, 3, 6, 9, 11, 12, 13, 15, 18, 21, 23, 24, 25, 27, 30, 33, 35, 36, 37, 39, 42, 45, 47, 48, 49, 51, 54, 57, 59, 60, 61, 63, 66, 69, 71, 72, 73, 75, 78, 81, 83, 84];
+    static PI1: [CellSet; 84] = [
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0x1e, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0x1e, 0x0]),
+        CellSet::from_words([0x3c, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0x1e, 0x0]),
+        CellSet::from_words([0x3c, 0x0]),
+        CellSet::from_words([0x1e, 0x0]),
+        CellSet::from_words([0x3c, 0x0]),
+        CellSet::from_words([0x3c, 0x0]),
+        CellSet::from_words([0x3c0, 0x0]),
+        CellSet::from_words([0x3c0, 0x0]),
+        CellSet::from_words([0x780, 0x0]),
+        CellSet::from_words([0x3c0, 0x0]),
+        CellSet::from_words([0x780, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0x3c0, 0x0]),
+        CellSet::from_words([0x780, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0x780, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x1e000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x1e000, 0x0]),
+        CellSet::from_words([0x3c000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x1e000, 0x0]),
+        CellSet::from_words([0x3c000, 0x0]),
+        CellSet::from_words([0x1e000, 0x0]),
+        CellSet::from_words([0x3c000, 0x0]),
+        CellSet::from_words([0x3c000, 0x0]),
+        CellSet::from_words([0x3c0000, 0x0]),
+        CellSet::from_words([0x3c0000, 0x0]),
+        CellSet::from_words([0x780000, 0x0]),
+        CellSet::from_words([0x3c0000, 0x0]),
+        CellSet::from_words([0x780000, 0x0]),
+        CellSet::from_words([0xf00000, 0x0]),
+        CellSet::from_words([0x3c0000, 0x0]),
+        CellSet::from_words([0x780000, 0x0]),
+        CellSet::from_words([0xf00000, 0x0]),
+        CellSet::from_words([0x780000, 0x0]),
+        CellSet::from_words([0xf00000, 0x0]),
+        CellSet::from_words([0xf00000, 0x0]),
+        CellSet::from_words([0xf000000, 0x0]),
+        CellSet::from_words([0xf000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0xf000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x3c000000, 0x0]),
+        CellSet::from_words([0xf000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x3c000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x3c000000, 0x0]),
+        CellSet::from_words([0x3c000000, 0x0]),
+        CellSet::from_words([0x3c0000000, 0x0]),
+        CellSet::from_words([0x3c0000000, 0x0]),
+        CellSet::from_words([0x780000000, 0x0]),
+        CellSet::from_words([0x3c0000000, 0x0]),
+        CellSet::from_words([0x780000000, 0x0]),
+        CellSet::from_words([0xf00000000, 0x0]),
+        CellSet::from_words([0x3c0000000, 0x0]),
+        CellSet::from_words([0x780000000, 0x0]),
+        CellSet::from_words([0xf00000000, 0x0]),
+        CellSet::from_words([0x780000000, 0x0]),
+        CellSet::from_words([0xf00000000, 0x0]),
+        CellSet::from_words([0xf00000000, 0x0]),
+        CellSet::from_words([0xf000000000, 0x0]),
+        CellSet::from_words([0xf000000000, 0x0]),
+        CellSet::from_words([0x1e000000000, 0x0]),
+        CellSet::from_words([0xf000000000, 0x0]),
+        CellSet::from_words([0x1e000000000, 0x0]),
+        CellSet::from_words([0x3c000000000, 0x0]),
+        CellSet::from_words([0xf000000000, 0x0]),
+        CellSet::from_words([0x1e000000000, 0x0]),
+        CellSet::from_words([0x3c000000000, 0x0]),
+        CellSet::from_words([0x1e000000000, 0x0]),
+        CellSet::from_words([0x3c000000000, 0x0]),
+        CellSet::from_words([0x3c000000000, 0x0]),
+    ];
+
+    /// Pattern `rising`: instances by cell.
+    static PO2: [u32; 43] = [0, 1, 2, 3, 3, 3, 3, 4, 6, 8, 9, 9, 9, 10, 12, 15, 17, 18, 18, 19, 21, 24, 27, 29, 30, 30, 31, 33, 36, 38, 39, 39, 39, 40, 42, 44, 45, 45, 45, 45, 46, 47, 48];
+    static PI2: [CellSet; 48] = [
+        CellSet::from_words([0x204081, 0x0]),
+        CellSet::from_words([0x408102, 0x0]),
+        CellSet::from_words([0x810204, 0x0]),
+        CellSet::from_words([0x8102040, 0x0]),
+        CellSet::from_words([0x204081, 0x0]),
+        CellSet::from_words([0x10204080, 0x0]),
+        CellSet::from_words([0x408102, 0x0]),
+        CellSet::from_words([0x20408100, 0x0]),
+        CellSet::from_words([0x810204, 0x0]),
+        CellSet::from_words([0x204081000, 0x0]),
+        CellSet::from_words([0x8102040, 0x0]),
+        CellSet::from_words([0x408102000, 0x0]),
+        CellSet::from_words([0x204081, 0x0]),
+        CellSet::from_words([0x10204080, 0x0]),
+        CellSet::from_words([0x810204000, 0x0]),
+        CellSet::from_words([0x408102, 0x0]),
+        CellSet::from_words([0x20408100, 0x0]),
+        CellSet::from_words([0x810204, 0x0]),
+        CellSet::from_words([0x8102040000, 0x0]),
+        CellSet::from_words([0x204081000, 0x0]),
+        CellSet::from_words([0x10204080000, 0x0]),
+        CellSet::from_words([0x8102040, 0x0]),
+        CellSet::from_words([0x408102000, 0x0]),
+        CellSet::from_words([0x20408100000, 0x0]),
+        CellSet::from_words([0x204081, 0x0]),
+        CellSet::from_words([0x10204080, 0x0]),
+        CellSet::from_words([0x810204000, 0x0]),
+        CellSet::from_words([0x408102, 0x0]),
+        CellSet::from_words([0x20408100, 0x0]),
+        CellSet::from_words([0x810204, 0x0]),
+        CellSet::from_words([0x8102040000, 0x0]),
+        CellSet::from_words([0x204081000, 0x0]),
+        CellSet::from_words([0x10204080000, 0x0]),
+        CellSet::from_words([0x8102040, 0x0]),
+        CellSet::from_words([0x408102000, 0x0]),
+        CellSet::from_words([0x20408100000, 0x0]),
+        CellSet::from_words([0x10204080, 0x0]),
+        CellSet::from_words([0x810204000, 0x0]),
+        CellSet::from_words([0x20408100, 0x0]),
+        CellSet::from_words([0x8102040000, 0x0]),
+        CellSet::from_words([0x204081000, 0x0]),
+        CellSet::from_words([0x10204080000, 0x0]),
+        CellSet::from_words([0x408102000, 0x0]),
+        CellSet::from_words([0x20408100000, 0x0]),
+        CellSet::from_words([0x810204000, 0x0]),
+        CellSet::from_words([0x8102040000, 0x0]),
+        CellSet::from_words([0x10204080000, 0x0]),
+        CellSet::from_words([0x20408100000, 0x0]),
+    ];
+
+    /// Pattern `falling`: instances by cell.
+    static PO3: [u32; 43] = [0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 6, 8, 9, 9, 10, 12, 15, 17, 18, 19, 21, 24, 27, 29, 30, 31, 33, 36, 38, 39, 39, 40, 42, 44, 45, 45, 45, 46, 47, 48, 48, 48, 48];
+    static PI3: [CellSet; 48] = [
+        CellSet::from_words([0x42108, 0x0]),
+        CellSet::from_words([0x84210, 0x0]),
+        CellSet::from_words([0x108420, 0x0]),
+        CellSet::from_words([0x42108, 0x0]),
+        CellSet::from_words([0x84210, 0x0]),
+        CellSet::from_words([0x1084200, 0x0]),
+        CellSet::from_words([0x108420, 0x0]),
+        CellSet::from_words([0x2108400, 0x0]),
+        CellSet::from_words([0x4210800, 0x0]),
+        CellSet::from_words([0x42108, 0x0]),
+        CellSet::from_words([0x84210, 0x0]),
+        CellSet::from_words([0x1084200, 0x0]),
+        CellSet::from_words([0x108420, 0x0]),
+        CellSet::from_words([0x2108400, 0x0]),
+        CellSet::from_words([0x42108000, 0x0]),
+        CellSet::from_words([0x4210800, 0x0]),
+        CellSet::from_words([0x84210000, 0x0]),
+        CellSet::from_words([0x108420000, 0x0]),
+        CellSet::from_words([0x42108, 0x0]),
+        CellSet::from_words([0x84210, 0x0]),
+        CellSet::from_words([0x1084200, 0x0]),
+        CellSet::from_words([0x108420, 0x0]),
+        CellSet::from_words([0x2108400, 0x0]),
+        CellSet::from_words([0x42108000, 0x0]),
+        CellSet::from_words([0x4210800, 0x0]),
+        CellSet::from_words([0x84210000, 0x0]),
+        CellSet::from_words([0x1084200000, 0x0]),
+        CellSet::from_words([0x108420000, 0x0]),
+        CellSet::from_words([0x2108400000, 0x0]),
+        CellSet::from_words([0x4210800000, 0x0]),
+        CellSet::from_words([0x1084200, 0x0]),
+        CellSet::from_words([0x2108400, 0x0]),
+        CellSet::from_words([0x42108000, 0x0]),
+        CellSet::from_words([0x4210800, 0x0]),
+        CellSet::from_words([0x84210000, 0x0]),
+        CellSet::from_words([0x1084200000, 0x0]),
+        CellSet::from_words([0x108420000, 0x0]),
+        CellSet::from_words([0x2108400000, 0x0]),
+        CellSet::from_words([0x4210800000, 0x0]),
+        CellSet::from_words([0x42108000, 0x0]),
+        CellSet::from_words([0x84210000, 0x0]),
+        CellSet::from_words([0x1084200000, 0x0]),
+        CellSet::from_words([0x108420000, 0x0]),
+        CellSet::from_words([0x2108400000, 0x0]),
+        CellSet::from_words([0x4210800000, 0x0]),
+        CellSet::from_words([0x1084200000, 0x0]),
+        CellSet::from_words([0x2108400000, 0x0]),
+        CellSet::from_words([0x4210800000, 0x0]),
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 42] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 42] = [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -530,13 +1462,13 @@ mod p1 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[0]);
@@ -545,7 +1477,7 @@ mod p1 {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
@@ -554,12 +1486,12 @@ mod p1 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
@@ -575,12 +1507,13 @@ mod p1 {
 
     #[inline]
     fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
         let of = s1(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(masks[c].is_subset(&of)) {
-                out.remove(c);
+        let near = d & RH0[0];
+        let masks = &R0[0];
+        let mut out = d - near;
+        for c in near.iter() {
+            if masks[c].is_subset(&of) {
+                out.insert(c);
             }
         }
         out
@@ -630,31 +1563,29 @@ mod p1 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[0]), 0)
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
     fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s4(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s5(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -664,14 +1595,13 @@ mod p1 {
 
     #[inline]
     fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[2];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s6(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -681,14 +1611,13 @@ mod p1 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[3];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO3[c] as usize, PO3[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s7(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -707,12 +1636,268 @@ mod p2 {
 
     const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]);
 
+    /// `adjacent`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 121]; 1] = [[
+        CellSet::from_words([0x802, 0x0]),
+        CellSet::from_words([0x1805, 0x0]),
+        CellSet::from_words([0x300a, 0x0]),
+        CellSet::from_words([0x6014, 0x0]),
+        CellSet::from_words([0xc028, 0x0]),
+        CellSet::from_words([0x18050, 0x0]),
+        CellSet::from_words([0x300a0, 0x0]),
+        CellSet::from_words([0x60140, 0x0]),
+        CellSet::from_words([0xc0280, 0x0]),
+        CellSet::from_words([0x180500, 0x0]),
+        CellSet::from_words([0x300200, 0x0]),
+        CellSet::from_words([0x401003, 0x0]),
+        CellSet::from_words([0xc02806, 0x0]),
+        CellSet::from_words([0x180500c, 0x0]),
+        CellSet::from_words([0x300a018, 0x0]),
+        CellSet::from_words([0x6014030, 0x0]),
+        CellSet::from_words([0xc028060, 0x0]),
+        CellSet::from_words([0x180500c0, 0x0]),
+        CellSet::from_words([0x300a0180, 0x0]),
+        CellSet::from_words([0x60140300, 0x0]),
+        CellSet::from_words([0xc0280600, 0x0]),
+        CellSet::from_words([0x180100400, 0x0]),
+        CellSet::from_words([0x200801800, 0x0]),
+        CellSet::from_words([0x601403000, 0x0]),
+        CellSet::from_words([0xc02806000, 0x0]),
+        CellSet::from_words([0x180500c000, 0x0]),
+        CellSet::from_words([0x300a018000, 0x0]),
+        CellSet::from_words([0x6014030000, 0x0]),
+        CellSet::from_words([0xc028060000, 0x0]),
+        CellSet::from_words([0x180500c0000, 0x0]),
+        CellSet::from_words([0x300a0180000, 0x0]),
+        CellSet::from_words([0x60140300000, 0x0]),
+        CellSet::from_words([0xc0080200000, 0x0]),
+        CellSet::from_words([0x100400c00000, 0x0]),
+        CellSet::from_words([0x300a01800000, 0x0]),
+        CellSet::from_words([0x601403000000, 0x0]),
+        CellSet::from_words([0xc02806000000, 0x0]),
+        CellSet::from_words([0x180500c000000, 0x0]),
+        CellSet::from_words([0x300a018000000, 0x0]),
+        CellSet::from_words([0x6014030000000, 0x0]),
+        CellSet::from_words([0xc028060000000, 0x0]),
+        CellSet::from_words([0x180500c0000000, 0x0]),
+        CellSet::from_words([0x300a0180000000, 0x0]),
+        CellSet::from_words([0x60040100000000, 0x0]),
+        CellSet::from_words([0x80200600000000, 0x0]),
+        CellSet::from_words([0x180500c00000000, 0x0]),
+        CellSet::from_words([0x300a01800000000, 0x0]),
+        CellSet::from_words([0x601403000000000, 0x0]),
+        CellSet::from_words([0xc02806000000000, 0x0]),
+        CellSet::from_words([0x180500c000000000, 0x0]),
+        CellSet::from_words([0x300a018000000000, 0x0]),
+        CellSet::from_words([0x6014030000000000, 0x0]),
+        CellSet::from_words([0xc028060000000000, 0x0]),
+        CellSet::from_words([0x80500c0000000000, 0x1]),
+        CellSet::from_words([0x20080000000000, 0x3]),
+        CellSet::from_words([0x100300000000000, 0x4]),
+        CellSet::from_words([0x280600000000000, 0xc]),
+        CellSet::from_words([0x500c00000000000, 0x18]),
+        CellSet::from_words([0xa01800000000000, 0x30]),
+        CellSet::from_words([0x1403000000000000, 0x60]),
+        CellSet::from_words([0x2806000000000000, 0xc0]),
+        CellSet::from_words([0x500c000000000000, 0x180]),
+        CellSet::from_words([0xa018000000000000, 0x300]),
+        CellSet::from_words([0x4030000000000000, 0x601]),
+        CellSet::from_words([0x8060000000000000, 0xc02]),
+        CellSet::from_words([0x40000000000000, 0x1801]),
+        CellSet::from_words([0x180000000000000, 0x2008]),
+        CellSet::from_words([0x300000000000000, 0x6014]),
+        CellSet::from_words([0x600000000000000, 0xc028]),
+        CellSet::from_words([0xc00000000000000, 0x18050]),
+        CellSet::from_words([0x1800000000000000, 0x300a0]),
+        CellSet::from_words([0x3000000000000000, 0x60140]),
+        CellSet::from_words([0x6000000000000000, 0xc0280]),
+        CellSet::from_words([0xc000000000000000, 0x180500]),
+        CellSet::from_words([0x8000000000000000, 0x300a01]),
+        CellSet::from_words([0x0, 0x601403]),
+        CellSet::from_words([0x0, 0xc00802]),
+        CellSet::from_words([0x0, 0x100400c]),
+        CellSet::from_words([0x0, 0x300a018]),
+        CellSet::from_words([0x0, 0x6014030]),
+        CellSet::from_words([0x0, 0xc028060]),
+        CellSet::from_words([0x0, 0x180500c0]),
+        CellSet::from_words([0x0, 0x300a0180]),
+        CellSet::from_words([0x0, 0x60140300]),
+        CellSet::from_words([0x0, 0xc0280600]),
+        CellSet::from_words([0x0, 0x180500c00]),
+        CellSet::from_words([0x0, 0x300a01800]),
+        CellSet::from_words([0x0, 0x600401000]),
+        CellSet::from_words([0x0, 0x802006000]),
+        CellSet::from_words([0x0, 0x180500c000]),
+        CellSet::from_words([0x0, 0x300a018000]),
+        CellSet::from_words([0x0, 0x6014030000]),
+        CellSet::from_words([0x0, 0xc028060000]),
+        CellSet::from_words([0x0, 0x180500c0000]),
+        CellSet::from_words([0x0, 0x300a0180000]),
+        CellSet::from_words([0x0, 0x60140300000]),
+        CellSet::from_words([0x0, 0xc0280600000]),
+        CellSet::from_words([0x0, 0x180500c00000]),
+        CellSet::from_words([0x0, 0x300200800000]),
+        CellSet::from_words([0x0, 0x401003000000]),
+        CellSet::from_words([0x0, 0xc02806000000]),
+        CellSet::from_words([0x0, 0x180500c000000]),
+        CellSet::from_words([0x0, 0x300a018000000]),
+        CellSet::from_words([0x0, 0x6014030000000]),
+        CellSet::from_words([0x0, 0xc028060000000]),
+        CellSet::from_words([0x0, 0x180500c0000000]),
+        CellSet::from_words([0x0, 0x300a0180000000]),
+        CellSet::from_words([0x0, 0x60140300000000]),
+        CellSet::from_words([0x0, 0xc0280600000000]),
+        CellSet::from_words([0x0, 0x180100400000000]),
+        CellSet::from_words([0x0, 0x801800000000]),
+        CellSet::from_words([0x0, 0x1403000000000]),
+        CellSet::from_words([0x0, 0x2806000000000]),
+        CellSet::from_words([0x0, 0x500c000000000]),
+        CellSet::from_words([0x0, 0xa018000000000]),
+        CellSet::from_words([0x0, 0x14030000000000]),
+        CellSet::from_words([0x0, 0x28060000000000]),
+        CellSet::from_words([0x0, 0x500c0000000000]),
+        CellSet::from_words([0x0, 0xa0180000000000]),
+        CellSet::from_words([0x0, 0x140300000000000]),
+        CellSet::from_words([0x0, 0x80200000000000]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff])];
+    static RI0: [[CellSet; 121]; 1] = [[
+        CellSet::from_words([0x802, 0x0]),
+        CellSet::from_words([0x1805, 0x0]),
+        CellSet::from_words([0x300a, 0x0]),
+        CellSet::from_words([0x6014, 0x0]),
+        CellSet::from_words([0xc028, 0x0]),
+        CellSet::from_words([0x18050, 0x0]),
+        CellSet::from_words([0x300a0, 0x0]),
+        CellSet::from_words([0x60140, 0x0]),
+        CellSet::from_words([0xc0280, 0x0]),
+        CellSet::from_words([0x180500, 0x0]),
+        CellSet::from_words([0x300200, 0x0]),
+        CellSet::from_words([0x401003, 0x0]),
+        CellSet::from_words([0xc02806, 0x0]),
+        CellSet::from_words([0x180500c, 0x0]),
+        CellSet::from_words([0x300a018, 0x0]),
+        CellSet::from_words([0x6014030, 0x0]),
+        CellSet::from_words([0xc028060, 0x0]),
+        CellSet::from_words([0x180500c0, 0x0]),
+        CellSet::from_words([0x300a0180, 0x0]),
+        CellSet::from_words([0x60140300, 0x0]),
+        CellSet::from_words([0xc0280600, 0x0]),
+        CellSet::from_words([0x180100400, 0x0]),
+        CellSet::from_words([0x200801800, 0x0]),
+        CellSet::from_words([0x601403000, 0x0]),
+        CellSet::from_words([0xc02806000, 0x0]),
+        CellSet::from_words([0x180500c000, 0x0]),
+        CellSet::from_words([0x300a018000, 0x0]),
+        CellSet::from_words([0x6014030000, 0x0]),
+        CellSet::from_words([0xc028060000, 0x0]),
+        CellSet::from_words([0x180500c0000, 0x0]),
+        CellSet::from_words([0x300a0180000, 0x0]),
+        CellSet::from_words([0x60140300000, 0x0]),
+        CellSet::from_words([0xc0080200000, 0x0]),
+        CellSet::from_words([0x100400c00000, 0x0]),
+        CellSet::from_words([0x300a01800000, 0x0]),
+        CellSet::from_words([0x601403000000, 0x0]),
+        CellSet::from_words([0xc02806000000, 0x0]),
+        CellSet::from_words([0x180500c000000, 0x0]),
+        CellSet::from_words([0x300a018000000, 0x0]),
+        CellSet::from_words([0x6014030000000, 0x0]),
+        CellSet::from_words([0xc028060000000, 0x0]),
+        CellSet::from_words([0x180500c0000000, 0x0]),
+        CellSet::from_words([0x300a0180000000, 0x0]),
+        CellSet::from_words([0x60040100000000, 0x0]),
+        CellSet::from_words([0x80200600000000, 0x0]),
+        CellSet::from_words([0x180500c00000000, 0x0]),
+        CellSet::from_words([0x300a01800000000, 0x0]),
+        CellSet::from_words([0x601403000000000, 0x0]),
+        CellSet::from_words([0xc02806000000000, 0x0]),
+        CellSet::from_words([0x180500c000000000, 0x0]),
+        CellSet::from_words([0x300a018000000000, 0x0]),
+        CellSet::from_words([0x6014030000000000, 0x0]),
+        CellSet::from_words([0xc028060000000000, 0x0]),
+        CellSet::from_words([0x80500c0000000000, 0x1]),
+        CellSet::from_words([0x20080000000000, 0x3]),
+        CellSet::from_words([0x100300000000000, 0x4]),
+        CellSet::from_words([0x280600000000000, 0xc]),
+        CellSet::from_words([0x500c00000000000, 0x18]),
+        CellSet::from_words([0xa01800000000000, 0x30]),
+        CellSet::from_words([0x1403000000000000, 0x60]),
+        CellSet::from_words([0x2806000000000000, 0xc0]),
+        CellSet::from_words([0x500c000000000000, 0x180]),
+        CellSet::from_words([0xa018000000000000, 0x300]),
+        CellSet::from_words([0x4030000000000000, 0x601]),
+        CellSet::from_words([0x8060000000000000, 0xc02]),
+        CellSet::from_words([0x40000000000000, 0x1801]),
+        CellSet::from_words([0x180000000000000, 0x2008]),
+        CellSet::from_words([0x300000000000000, 0x6014]),
+        CellSet::from_words([0x600000000000000, 0xc028]),
+        CellSet::from_words([0xc00000000000000, 0x18050]),
+        CellSet::from_words([0x1800000000000000, 0x300a0]),
+        CellSet::from_words([0x3000000000000000, 0x60140]),
+        CellSet::from_words([0x6000000000000000, 0xc0280]),
+        CellSet::from_words([0xc000000000000000, 0x180500]),
+        CellSet::from_words([0x8000000000000000, 0x300a01]),
+        CellSet::from_words([0x0, 0x601403]),
+        CellSet::from_words([0x0, 0xc00802]),
+        CellSet::from_words([0x0, 0x100400c]),
+        CellSet::from_words([0x0, 0x300a018]),
+        CellSet::from_words([0x0, 0x6014030]),
+        CellSet::from_words([0x0, 0xc028060]),
+        CellSet::from_words([0x0, 0x180500c0]),
+        CellSet::from_words([0x0, 0x300a0180]),
+        CellSet::from_words([0x0, 0x60140300]),
+        CellSet::from_words([0x0, 0xc0280600]),
+        CellSet::from_words([0x0, 0x180500c00]),
+        CellSet::from_words([0x0, 0x300a01800]),
+        CellSet::from_words([0x0, 0x600401000]),
+        CellSet::from_words([0x0, 0x802006000]),
+        CellSet::from_words([0x0, 0x180500c000]),
+        CellSet::from_words([0x0, 0x300a018000]),
+        CellSet::from_words([0x0, 0x6014030000]),
+        CellSet::from_words([0x0, 0xc028060000]),
+        CellSet::from_words([0x0, 0x180500c0000]),
+        CellSet::from_words([0x0, 0x300a0180000]),
+        CellSet::from_words([0x0, 0x60140300000]),
+        CellSet::from_words([0x0, 0xc0280600000]),
+        CellSet::from_words([0x0, 0x180500c00000]),
+        CellSet::from_words([0x0, 0x300200800000]),
+        CellSet::from_words([0x0, 0x401003000000]),
+        CellSet::from_words([0x0, 0xc02806000000]),
+        CellSet::from_words([0x0, 0x180500c000000]),
+        CellSet::from_words([0x0, 0x300a018000000]),
+        CellSet::from_words([0x0, 0x6014030000000]),
+        CellSet::from_words([0x0, 0xc028060000000]),
+        CellSet::from_words([0x0, 0x180500c0000000]),
+        CellSet::from_words([0x0, 0x300a0180000000]),
+        CellSet::from_words([0x0, 0x60140300000000]),
+        CellSet::from_words([0x0, 0xc0280600000000]),
+        CellSet::from_words([0x0, 0x180100400000000]),
+        CellSet::from_words([0x0, 0x801800000000]),
+        CellSet::from_words([0x0, 0x1403000000000]),
+        CellSet::from_words([0x0, 0x2806000000000]),
+        CellSet::from_words([0x0, 0x500c000000000]),
+        CellSet::from_words([0x0, 0xa018000000000]),
+        CellSet::from_words([0x0, 0x14030000000000]),
+        CellSet::from_words([0x0, 0x28060000000000]),
+        CellSet::from_words([0x0, 0x500c0000000000]),
+        CellSet::from_words([0x0, 0xa0180000000000]),
+        CellSet::from_words([0x0, 0x140300000000000]),
+        CellSet::from_words([0x0, 0x80200000000000]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 121] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 121] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -750,13 +1935,13 @@ mod p2 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[0]);
@@ -765,7 +1950,7 @@ mod p2 {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
@@ -774,12 +1959,12 @@ mod p2 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
@@ -866,7 +2051,7 @@ mod p2 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -876,7 +2061,7 @@ mod p2 {
 
     #[inline]
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -896,7 +2081,7 @@ mod p2 {
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -906,7 +2091,7 @@ mod p2 {
 
     #[inline]
     fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -956,7 +2141,7 @@ mod p2 {
         if to.is_empty() {
             return false;
         }
-        let masks = e.program().relations[0].masks_for(e.state.mover);
+        let masks = &R0[0];
         let mut reached = s10(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
@@ -990,7 +2175,7 @@ mod p2 {
         if to.is_empty() {
             return false;
         }
-        let masks = e.program().relations[0].masks_for(e.state.mover);
+        let masks = &R0[0];
         let mut reached = s13(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
@@ -1028,18 +2213,292 @@ mod p3 {
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
+    /// `supports`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+    static RI0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+
+    /// `above`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+    static RI1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+
+    /// Pattern `square`: instances by cell.
+    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
+    static PI0: [CellSet; 56] = [
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ];
+
+    /// Pattern `row`: instances by cell.
+    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI1: [CellSet; 29] = [
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+    ];
+
+    /// Pattern `column`: instances by cell.
+    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI2: [CellSet; 29] = [
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+    ];
+
+    /// Coordinate `l` of each cell.
+    static AXIS0: [i32; 30] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4];
+
+    /// Coordinate `x` of each cell.
+    static AXIS1: [i32; 30] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 1, 1, 0];
+
+    /// Coordinate `y` of each cell.
+    static AXIS2: [i32; 30] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at1(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
@@ -1052,7 +2511,7 @@ mod p3 {
         g.truncate(len);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
@@ -1060,7 +2519,7 @@ mod p3 {
         at3(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1077,7 +2536,7 @@ mod p3 {
         g.leaf();
     }
 
-    #[inline]
+    #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1091,7 +2550,7 @@ mod p3 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1134,12 +2593,12 @@ mod p3 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
@@ -1148,18 +2607,18 @@ mod p3 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap4(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i4(e, &pos, &v, 0);
@@ -1170,19 +2629,19 @@ mod p3 {
         ap12(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap8(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap9(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
@@ -1199,7 +2658,7 @@ mod p3 {
         ap13(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
@@ -1208,7 +2667,7 @@ mod p3 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
@@ -1239,12 +2698,13 @@ mod p3 {
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
         let of = s3(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(masks[c].is_subset(&of)) {
-                out.remove(c);
+        let near = d & RH0[0];
+        let masks = &R0[0];
+        let mut out = d - near;
+        for c in near.iter() {
+            if masks[c].is_subset(&of) {
+                out.insert(c);
             }
         }
         out
@@ -1280,13 +2740,23 @@ mod p3 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
         let of = s8(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(!masks[c].intersects(&of)) {
-                out.remove(c);
+        let near = d & RH1[0];
+        let masks = &R1[0];
+        let reach = of & RIH1[0];
+        let mut out = d - near;
+        if near.len() <= reach.len() {
+            for c in near.iter() {
+                if !masks[c].intersects(&of) {
+                    out.insert(c);
+                }
             }
+        } else {
+            let mut seen = CellSet::EMPTY;
+            for x in reach.iter() {
+                seen |= RI1[0][x];
+            }
+            out |= near - seen;
         }
         out
     }
@@ -1315,7 +2785,7 @@ mod p3 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
+        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -1380,7 +2850,7 @@ mod p3 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -1409,17 +2879,17 @@ mod p3 {
 
     #[inline]
     fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[1]), 0)
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[0]), 0)
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
@@ -1456,14 +2926,13 @@ mod p3 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s18(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -1483,26 +2952,24 @@ mod p3 {
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s19(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[2];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s20(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -1531,18 +2998,292 @@ mod p4 {
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
+    /// `supports`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+    static RI0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+
+    /// `above`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+    static RI1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+
+    /// Pattern `square`: instances by cell.
+    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
+    static PI0: [CellSet; 56] = [
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ];
+
+    /// Pattern `row`: instances by cell.
+    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI1: [CellSet; 29] = [
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+    ];
+
+    /// Pattern `column`: instances by cell.
+    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI2: [CellSet; 29] = [
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+    ];
+
+    /// Coordinate `l` of each cell.
+    static AXIS0: [i32; 30] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4];
+
+    /// Coordinate `x` of each cell.
+    static AXIS1: [i32; 30] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 1, 1, 0];
+
+    /// Coordinate `y` of each cell.
+    static AXIS2: [i32; 30] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at1(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
@@ -1555,7 +3296,7 @@ mod p4 {
         g.truncate(len);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
@@ -1563,7 +3304,7 @@ mod p4 {
         at3(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1577,13 +3318,13 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
         at12(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1597,7 +3338,7 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -1611,7 +3352,7 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[1]), 0);
         at12(e, v, pos, g);
@@ -1624,7 +3365,7 @@ mod p4 {
         at13(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at14(e, v, pos, g);
@@ -1633,12 +3374,12 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
-    #[inline]
+    #[inline(always)]
     fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at16(e, v, pos, g);
@@ -1647,13 +3388,13 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
         at17(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = 0;
         at18(e, v, pos, g);
@@ -1700,19 +3441,19 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
         at23(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
         at18(e, v, pos, g);
@@ -1734,12 +3475,12 @@ mod p4 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
@@ -1748,18 +3489,18 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap4(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i4(e, &pos, &v, 0);
@@ -1770,19 +3511,19 @@ mod p4 {
         ap12(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap8(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap9(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
@@ -1799,7 +3540,7 @@ mod p4 {
         ap13(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
@@ -1808,12 +3549,12 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
@@ -1822,12 +3563,12 @@ mod p4 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap17(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap18(e, v, pos, r);
@@ -1855,7 +3596,7 @@ mod p4 {
         ap20(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
@@ -1863,7 +3604,7 @@ mod p4 {
         ap21(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i9(e, &pos, &v, 0);
@@ -1874,7 +3615,7 @@ mod p4 {
         ap23(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = v[2].wrapping_add(1);
         ap18(e, v, pos, r);
@@ -1911,12 +3652,13 @@ mod p4 {
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
         let of = s3(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(masks[c].is_subset(&of)) {
-                out.remove(c);
+        let near = d & RH0[0];
+        let masks = &R0[0];
+        let mut out = d - near;
+        for c in near.iter() {
+            if masks[c].is_subset(&of) {
+                out.insert(c);
             }
         }
         out
@@ -1952,13 +3694,23 @@ mod p4 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
         let of = s8(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(!masks[c].intersects(&of)) {
-                out.remove(c);
+        let near = d & RH1[0];
+        let masks = &R1[0];
+        let reach = of & RIH1[0];
+        let mut out = d - near;
+        if near.len() <= reach.len() {
+            for c in near.iter() {
+                if !masks[c].intersects(&of) {
+                    out.insert(c);
+                }
             }
+        } else {
+            let mut seen = CellSet::EMPTY;
+            for x in reach.iter() {
+                seen |= RI1[0][x];
+            }
+            out |= near - seen;
         }
         out
     }
@@ -1987,7 +3739,7 @@ mod p4 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
+        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -2065,13 +3817,23 @@ mod p4 {
 
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
         let of = s22(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(!masks[c].intersects(&of)) {
-                out.remove(c);
+        let near = d & RH1[0];
+        let masks = &R1[0];
+        let reach = of & RIH1[0];
+        let mut out = d - near;
+        if near.len() <= reach.len() {
+            for c in near.iter() {
+                if !masks[c].intersects(&of) {
+                    out.insert(c);
+                }
             }
+        } else {
+            let mut seen = CellSet::EMPTY;
+            for x in reach.iter() {
+                seen |= RI1[0][x];
+            }
+            out |= near - seen;
         }
         out
     }
@@ -2088,7 +3850,7 @@ mod p4 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -2117,17 +3879,17 @@ mod p4 {
 
     #[inline]
     fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[1]), 0)
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[0]), 0)
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
@@ -2169,14 +3931,13 @@ mod p4 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s18(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -2196,26 +3957,24 @@ mod p4 {
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s19(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[2];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s20(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -2239,18 +3998,292 @@ mod p5 {
 
     const ALL: CellSet = CellSet::from_words([0x3fffffff, 0x0]);
 
+    /// `supports`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+    static RI0: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+
+    /// `above`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x30000, 0x0]),
+        CellSet::from_words([0x60000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x90000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x240000, 0x0]),
+        CellSet::from_words([0x480000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0xc00000, 0x0]),
+        CellSet::from_words([0x1800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x1fffffff, 0x0])];
+    static RI1: [[CellSet; 30]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
+
+    /// Pattern `square`: instances by cell.
+    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
+    static PI0: [CellSet; 56] = [
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x33, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x66, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x330, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x660, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc0, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x3300, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0x6600, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0xcc00, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b0000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x360000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0xd80000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1b00000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+        CellSet::from_words([0x1e000000, 0x0]),
+    ];
+
+    /// Pattern `row`: instances by cell.
+    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI1: [CellSet; 29] = [
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x1111, 0x0]),
+        CellSet::from_words([0x2222, 0x0]),
+        CellSet::from_words([0x4444, 0x0]),
+        CellSet::from_words([0x8888, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0x490000, 0x0]),
+        CellSet::from_words([0x920000, 0x0]),
+        CellSet::from_words([0x1240000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+        CellSet::from_words([0xa000000, 0x0]),
+        CellSet::from_words([0x14000000, 0x0]),
+    ];
+
+    /// Pattern `column`: instances by cell.
+    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
+    static PI2: [CellSet; 29] = [
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf0, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf00, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0xf000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x70000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x380000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x1c00000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+        CellSet::from_words([0x18000000, 0x0]),
+    ];
+
+    /// Coordinate `l` of each cell.
+    static AXIS0: [i32; 30] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4];
+
+    /// Coordinate `x` of each cell.
+    static AXIS1: [i32; 30] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 1, 1, 0];
+
+    /// Coordinate `y` of each cell.
+    static AXIS2: [i32; 30] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 0, 1, 0];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at1(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
@@ -2263,7 +4296,7 @@ mod p5 {
         g.truncate(len);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
@@ -2271,7 +4304,7 @@ mod p5 {
         at3(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -2285,13 +4318,13 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
         at12(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -2305,7 +4338,7 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -2319,7 +4352,7 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[1]), 0);
         at12(e, v, pos, g);
@@ -2332,7 +4365,7 @@ mod p5 {
         at13(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at14(e, v, pos, g);
@@ -2341,12 +4374,12 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
-    #[inline]
+    #[inline(always)]
     fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b12(e, &pos, &v, 0) {
             at16(e, v, pos, g);
@@ -2355,13 +4388,13 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
         at17(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = 0;
         at18(e, v, pos, g);
@@ -2408,19 +4441,19 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
         at23(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
         at18(e, v, pos, g);
@@ -2442,12 +4475,12 @@ mod p5 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
@@ -2456,18 +4489,18 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap4(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i4(e, &pos, &v, 0);
@@ -2478,19 +4511,19 @@ mod p5 {
         ap12(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap8(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap9(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
@@ -2507,7 +4540,7 @@ mod p5 {
         ap13(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
@@ -2516,12 +4549,12 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
@@ -2530,12 +4563,12 @@ mod p5 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap17(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap18(e, v, pos, r);
@@ -2563,7 +4596,7 @@ mod p5 {
         ap20(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
@@ -2571,7 +4604,7 @@ mod p5 {
         ap21(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i9(e, &pos, &v, 0);
@@ -2582,7 +4615,7 @@ mod p5 {
         ap23(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = v[2].wrapping_add(1);
         ap18(e, v, pos, r);
@@ -2619,12 +4652,13 @@ mod p5 {
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
         let of = s3(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(masks[c].is_subset(&of)) {
-                out.remove(c);
+        let near = d & RH0[0];
+        let masks = &R0[0];
+        let mut out = d - near;
+        for c in near.iter() {
+            if masks[c].is_subset(&of) {
+                out.insert(c);
             }
         }
         out
@@ -2660,13 +4694,23 @@ mod p5 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
         let of = s8(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(!masks[c].intersects(&of)) {
-                out.remove(c);
+        let near = d & RH1[0];
+        let masks = &R1[0];
+        let reach = of & RIH1[0];
+        let mut out = d - near;
+        if near.len() <= reach.len() {
+            for c in near.iter() {
+                if !masks[c].intersects(&of) {
+                    out.insert(c);
+                }
             }
+        } else {
+            let mut seen = CellSet::EMPTY;
+            for x in reach.iter() {
+                seen |= RI1[0][x];
+            }
+            out |= near - seen;
         }
         out
     }
@@ -2695,7 +4739,7 @@ mod p5 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
+        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -2773,13 +4817,23 @@ mod p5 {
 
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[1].masks_for(e.state.mover);
         let of = s22(e, pos, v, ALL, cand);
-        let mut out = d;
-        for c in d.iter() {
-            if !(!masks[c].intersects(&of)) {
-                out.remove(c);
+        let near = d & RH1[0];
+        let masks = &R1[0];
+        let reach = of & RIH1[0];
+        let mut out = d - near;
+        if near.len() <= reach.len() {
+            for c in near.iter() {
+                if !masks[c].intersects(&of) {
+                    out.insert(c);
+                }
             }
+        } else {
+            let mut seen = CellSet::EMPTY;
+            for x in reach.iter() {
+                seen |= RI1[0][x];
+            }
+            out |= near - seen;
         }
         out
     }
@@ -2796,7 +4850,7 @@ mod p5 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -2825,17 +4879,17 @@ mod p5 {
 
     #[inline]
     fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[1]), 0)
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(v[0]), 0)
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
@@ -2877,14 +4931,13 @@ mod p5 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s18(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -2899,26 +4952,24 @@ mod p5 {
 
     #[inline]
     fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s19(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[2];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s20(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -2947,12 +4998,114 @@ mod p6 {
 
     const ALL: CellSet = CellSet::from_words([0x1ff, 0x0]);
 
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x3f, 0x0])];
+    static RI0: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1f8, 0x0])];
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0xdb, 0x0])];
+    static RI1: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x1b6, 0x0])];
+
+    /// Pattern `row`: instances by cell.
+    static PO0: [u32; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    static PI0: [CellSet; 9] = [
+        CellSet::from_words([0x49, 0x0]),
+        CellSet::from_words([0x92, 0x0]),
+        CellSet::from_words([0x124, 0x0]),
+        CellSet::from_words([0x49, 0x0]),
+        CellSet::from_words([0x92, 0x0]),
+        CellSet::from_words([0x124, 0x0]),
+        CellSet::from_words([0x49, 0x0]),
+        CellSet::from_words([0x92, 0x0]),
+        CellSet::from_words([0x124, 0x0]),
+    ];
+
+    /// Pattern `column`: instances by cell.
+    static PO1: [u32; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    static PI1: [CellSet; 9] = [
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0x38, 0x0]),
+        CellSet::from_words([0x38, 0x0]),
+        CellSet::from_words([0x38, 0x0]),
+        CellSet::from_words([0x1c0, 0x0]),
+        CellSet::from_words([0x1c0, 0x0]),
+        CellSet::from_words([0x1c0, 0x0]),
+    ];
+
+    /// Pattern `diagonal`: instances by cell.
+    static PO2: [u32; 10] = [0, 1, 1, 1, 1, 2, 2, 2, 2, 3];
+    static PI2: [CellSet; 3] = [
+        CellSet::from_words([0x111, 0x0]),
+        CellSet::from_words([0x111, 0x0]),
+        CellSet::from_words([0x111, 0x0]),
+    ];
+
+    /// Pattern `antidiagonal`: instances by cell.
+    static PO3: [u32; 10] = [0, 0, 0, 1, 1, 2, 2, 3, 3, 3];
+    static PI3: [CellSet; 3] = [
+        CellSet::from_words([0x54, 0x0]),
+        CellSet::from_words([0x54, 0x0]),
+        CellSet::from_words([0x54, 0x0]),
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -2990,13 +5143,13 @@ mod p6 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[0]);
@@ -3005,7 +5158,7 @@ mod p6 {
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
@@ -3014,12 +5167,12 @@ mod p6 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
@@ -3062,26 +5215,24 @@ mod p6 {
 
     #[inline]
     fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s1(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s2(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -3091,14 +5242,13 @@ mod p6 {
 
     #[inline]
     fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[2];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s3(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -3108,14 +5258,13 @@ mod p6 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[3];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO3[c] as usize, PO3[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s4(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI3[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
@@ -3134,12 +5283,116 @@ mod p7 {
 
     const ALL: CellSet = CellSet::from_words([0xffff, 0x0]);
 
+    /// `orth`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 16]; 1] = [[
+        CellSet::from_words([0x12, 0x0]),
+        CellSet::from_words([0x25, 0x0]),
+        CellSet::from_words([0x4a, 0x0]),
+        CellSet::from_words([0x84, 0x0]),
+        CellSet::from_words([0x121, 0x0]),
+        CellSet::from_words([0x252, 0x0]),
+        CellSet::from_words([0x4a4, 0x0]),
+        CellSet::from_words([0x848, 0x0]),
+        CellSet::from_words([0x1210, 0x0]),
+        CellSet::from_words([0x2520, 0x0]),
+        CellSet::from_words([0x4a40, 0x0]),
+        CellSet::from_words([0x8480, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x5200, 0x0]),
+        CellSet::from_words([0xa400, 0x0]),
+        CellSet::from_words([0x4800, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xffff, 0x0])];
+    static RI0: [[CellSet; 16]; 1] = [[
+        CellSet::from_words([0x12, 0x0]),
+        CellSet::from_words([0x25, 0x0]),
+        CellSet::from_words([0x4a, 0x0]),
+        CellSet::from_words([0x84, 0x0]),
+        CellSet::from_words([0x121, 0x0]),
+        CellSet::from_words([0x252, 0x0]),
+        CellSet::from_words([0x4a4, 0x0]),
+        CellSet::from_words([0x848, 0x0]),
+        CellSet::from_words([0x1210, 0x0]),
+        CellSet::from_words([0x2520, 0x0]),
+        CellSet::from_words([0x4a40, 0x0]),
+        CellSet::from_words([0x8480, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x5200, 0x0]),
+        CellSet::from_words([0xa400, 0x0]),
+        CellSet::from_words([0x4800, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xffff, 0x0])];
+
+    /// Pattern `across`: instances by cell.
+    static PO0: [u32; 17] = [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21, 22, 23, 24];
+    static PI0: [CellSet; 24] = [
+        CellSet::from_words([0x111, 0x0]),
+        CellSet::from_words([0x222, 0x0]),
+        CellSet::from_words([0x444, 0x0]),
+        CellSet::from_words([0x888, 0x0]),
+        CellSet::from_words([0x111, 0x0]),
+        CellSet::from_words([0x1110, 0x0]),
+        CellSet::from_words([0x222, 0x0]),
+        CellSet::from_words([0x2220, 0x0]),
+        CellSet::from_words([0x444, 0x0]),
+        CellSet::from_words([0x4440, 0x0]),
+        CellSet::from_words([0x888, 0x0]),
+        CellSet::from_words([0x8880, 0x0]),
+        CellSet::from_words([0x111, 0x0]),
+        CellSet::from_words([0x1110, 0x0]),
+        CellSet::from_words([0x222, 0x0]),
+        CellSet::from_words([0x2220, 0x0]),
+        CellSet::from_words([0x444, 0x0]),
+        CellSet::from_words([0x4440, 0x0]),
+        CellSet::from_words([0x888, 0x0]),
+        CellSet::from_words([0x8880, 0x0]),
+        CellSet::from_words([0x1110, 0x0]),
+        CellSet::from_words([0x2220, 0x0]),
+        CellSet::from_words([0x4440, 0x0]),
+        CellSet::from_words([0x8880, 0x0]),
+    ];
+
+    /// Pattern `down`: instances by cell.
+    static PO1: [u32; 17] = [0, 1, 3, 5, 6, 7, 9, 11, 12, 13, 15, 17, 18, 19, 21, 23, 24];
+    static PI1: [CellSet; 24] = [
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0xe, 0x0]),
+        CellSet::from_words([0x7, 0x0]),
+        CellSet::from_words([0xe, 0x0]),
+        CellSet::from_words([0xe, 0x0]),
+        CellSet::from_words([0x70, 0x0]),
+        CellSet::from_words([0x70, 0x0]),
+        CellSet::from_words([0xe0, 0x0]),
+        CellSet::from_words([0x70, 0x0]),
+        CellSet::from_words([0xe0, 0x0]),
+        CellSet::from_words([0xe0, 0x0]),
+        CellSet::from_words([0x700, 0x0]),
+        CellSet::from_words([0x700, 0x0]),
+        CellSet::from_words([0xe00, 0x0]),
+        CellSet::from_words([0x700, 0x0]),
+        CellSet::from_words([0xe00, 0x0]),
+        CellSet::from_words([0xe00, 0x0]),
+        CellSet::from_words([0x7000, 0x0]),
+        CellSet::from_words([0x7000, 0x0]),
+        CellSet::from_words([0xe000, 0x0]),
+        CellSet::from_words([0x7000, 0x0]),
+        CellSet::from_words([0xe000, 0x0]),
+        CellSet::from_words([0xe000, 0x0]),
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
         at0(e, [0; 16], pos, g)
     }
 
-    #[inline]
+    #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
@@ -3152,7 +5405,7 @@ mod p7 {
         g.truncate(len);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
@@ -3160,7 +5413,7 @@ mod p7 {
         at2(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -3174,7 +5427,7 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i14(e, &pos, &v, 0);
@@ -3183,14 +5436,14 @@ mod p7 {
         at4(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         pos.set_cell::<false>(e, usize::from(v[0]), piece);
         at13(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -3204,13 +5457,13 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[1]), 0);
         at9(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
         let len = g.len();
@@ -3224,7 +5477,7 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         pos.set_cell::<false>(e, usize::from(v[0]), piece);
@@ -3240,7 +5493,7 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
@@ -3263,13 +5516,13 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
         at16(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = 0;
         at17(e, v, pos, g);
@@ -3316,13 +5569,13 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e, usize::from(v[3]), 0);
         at20(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 2usize + usize::from(e.state.mover);
         let value = i15(e, &pos, &v, 0);
@@ -3331,7 +5584,7 @@ mod p7 {
         at22(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
         at17(e, v, pos, g);
@@ -3363,7 +5616,7 @@ mod p7 {
         ap0(e, [0; 16], pos, r)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
@@ -3372,18 +5625,18 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap2(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap3(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(e.state.mover);
         let value = i14(e, &pos, &v, 0);
@@ -3394,7 +5647,7 @@ mod p7 {
         ap4(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[0]);
@@ -3403,13 +5656,13 @@ mod p7 {
         ap13(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap8(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
@@ -3417,13 +5670,13 @@ mod p7 {
         ap9(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap10(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         let c = usize::from(v[0]);
@@ -3441,7 +5694,7 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap15(e, v, pos, r),
@@ -3450,12 +5703,12 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap16(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = 0;
         ap17(e, v, pos, r);
@@ -3483,7 +5736,7 @@ mod p7 {
         ap19(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
@@ -3491,7 +5744,7 @@ mod p7 {
         ap20(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(e.state.mover);
         let value = i15(e, &pos, &v, 0);
@@ -3502,7 +5755,7 @@ mod p7 {
         ap22(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = v[2].wrapping_add(1);
         ap17(e, v, pos, r);
@@ -3522,7 +5775,7 @@ mod p7 {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
@@ -3563,7 +5816,7 @@ mod p7 {
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = e.program().relations[0].masks_for(e.state.mover);
+        let masks = &R0[0];
         let of = s4(e, pos, v, ALL, cand);
         let mut out = CellSet::EMPTY;
         for c in of.iter() {
@@ -3628,7 +5881,7 @@ mod p7 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -3638,7 +5891,7 @@ mod p7 {
 
     #[inline]
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 0)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -3658,7 +5911,7 @@ mod p7 {
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -3668,7 +5921,7 @@ mod p7 {
 
     #[inline]
     fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        e.program().board.coord(usize::from(cand), 1)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -3766,26 +6019,24 @@ mod p7 {
 
     #[inline]
     fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[0];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s8(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let pat = &e.program().patterns[1];
         let c = usize::from(v[0]);
-        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
             return false;
         }
         let s = s9(e, pos, v, ALL, cand);
-        pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
     }
 
     #[inline]
