@@ -81,6 +81,22 @@ impl CellSet {
         (self.0[0].count_ones() + self.0[1].count_ones()) as usize
     }
 
+    /// Every cell `c` moved to `c + by`; cells leaving `0..128` drop out. On boards whose
+    /// cells are numbered row by row, one shift moves a whole set one step in a direction.
+    #[inline]
+    #[must_use]
+    pub fn shifted(self, by: i32) -> CellSet {
+        let bits = u128::from(self.0[0]) | u128::from(self.0[1]) << 64;
+        let moved = match by {
+            0 => bits,
+            1..=127 => bits << by,
+            -127..=-1 => bits >> -by,
+            _ => 0,
+        };
+        #[allow(clippy::cast_possible_truncation)] // reason: splitting into the two words
+        CellSet([moved as u64, (moved >> 64) as u64])
+    }
+
     #[inline]
     #[must_use]
     pub fn iter(&self) -> CellIter {
@@ -160,6 +176,19 @@ impl Not for CellSet {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shifted_moves_cells_across_words_and_drops_the_rest() {
+        let mut s = super::CellSet::EMPTY;
+        for c in [0, 63, 64, 127] {
+            s.insert(c);
+        }
+        let up: Vec<usize> = s.shifted(1).iter().collect();
+        assert_eq!(up, vec![1, 64, 65]);
+        let down: Vec<usize> = s.shifted(-64).iter().collect();
+        assert_eq!(down, vec![0, 63]);
+        assert!(s.shifted(200).is_empty());
+    }
+
     use super::CellSet;
 
     #[test]

@@ -462,10 +462,103 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The relation's tables (one, or one per player) split by cell-index offset, when each
+    /// has few offsets: then `c`'s neighbours are `c + k` for the cells `has` of each offset
+    /// `k`, and a whole set moves along the relation with a few shifts instead of a loop.
+    fn shift_forms(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
+        const MOST_SHIFTS: usize = 8;
+        let rel = &self.p.relations[usize::from(relation)];
+        let tables: Vec<&[CellSet]> = if rel.per_player.is_empty() {
+            vec![&rel.masks]
+        } else {
+            rel.per_player.iter().map(Vec::as_slice).collect()
+        };
+        tables
+            .iter()
+            .map(|t| {
+                let mut by: Vec<(i32, CellSet)> = Vec::new();
+                for (c, m) in t.iter().enumerate() {
+                    for n in m.iter() {
+                        let k = i32::try_from(n).ok()? - i32::try_from(c).ok()?;
+                        match by.iter_mut().find(|(o, _)| *o == k) {
+                            Some((_, has)) => has.insert(c),
+                            None => {
+                                let mut has = CellSet::EMPTY;
+                                has.insert(c);
+                                by.push((k, has));
+                            }
+                        }
+                    }
+                }
+                (by.len() <= MOST_SHIFTS).then_some(by)
+            })
+            .collect()
+    }
+
+    /// An expression per side of the relation, chosen by the mover when it is player-relative.
+    fn per_side(&self, relation: u16, sides: &[String]) -> String {
+        if self.p.relations[usize::from(relation)]
+            .per_player
+            .is_empty()
+            || sides.len() < 2
+        {
+            sides
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "CellSet::EMPTY".into())
+        } else {
+            let arms: Vec<String> = sides
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let pat = if i + 1 == sides.len() {
+                        "_".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    format!("    {pat} => {e},")
+                })
+                .collect();
+            format!("match e.state.mover {{\n{}\n}}", arms.join("\n"))
+        }
+    }
+
+    /// `all`, `none`, `any` or `step` over a relation by shifts (see [`Self::shift_forms`]),
+    /// for the set named `of`.
+    fn shifted(&self, relation: u16, kind: &str, of: &str) -> Option<String> {
+        let all = self.p.board.all;
+        let sides: Vec<String> = self
+            .shift_forms(relation)?
+            .iter()
+            .map(|by| {
+                let terms: Vec<String> = by
+                    .iter()
+                    .map(|(k, has)| match kind {
+                        "all" => format!("({} | {of}.shifted({}))", set_literal(all - *has), -k),
+                        "step" => format!("({of} & {}).shifted({k})", set_literal(*has)),
+                        _ => format!("({of}.shifted({}) & {})", -k, set_literal(*has)),
+                    })
+                    .collect();
+                match (kind, terms.is_empty()) {
+                    ("all", true) => "ALL".to_string(),
+                    (_, true) => "CellSet::EMPTY".to_string(),
+                    ("all", false) => terms.join("\n    & "),
+                    _ => terms.join("\n    | "),
+                }
+            })
+            .collect();
+        Some(self.per_side(relation, &sides))
+    }
+
     /// `all`, `none` or `any` over a relation. Cells without neighbours are decided at once
     /// (they pass `all` and `none`, fail `any`); for `none` and `any` the rest is computed from
     /// the set's side (union of inverse neighbourhoods) when that side has fewer cells.
     fn neighbourhood(&self, relation: u16, of: u16, kind: &str) -> String {
+        let shift_kind = if kind == "all" { "all" } else { "any" };
+        if let Some(x) = self.shifted(relation, shift_kind, "of") {
+            let apply = if kind == "none" { "d - x" } else { "d & x" };
+            return format!("let of = s{of}(e, pos, v, ALL, cand);\nlet x = {x};\n{apply}");
+        }
         let t = self.side(relation);
         let head = format!(
             "let of = s{of}(e, pos, v, ALL, cand);\nlet near = d & RH{relation}[{t}];\nlet masks = &R{relation}[{t}];\n"
@@ -816,10 +909,13 @@ impl<'a> Emitter<'a> {
             SetExpr::All { relation, of } => self.neighbourhood(*relation, *of, "all"),
             SetExpr::None { relation, of } => self.neighbourhood(*relation, *of, "none"),
             SetExpr::Any { relation, of } => self.neighbourhood(*relation, *of, "any"),
-            SetExpr::Step { relation, of } => format!(
-                "let masks = &R{relation}[{}];\nlet of = s{of}(e, pos, v, ALL, cand);\nlet mut out = CellSet::EMPTY;\nfor c in of.iter() {{\n    out |= masks[c];\n}}\nout & d",
-                self.side(*relation)
-            ),
+            SetExpr::Step { relation, of } => match self.shifted(*relation, "step", "of") {
+                Some(x) => format!("let of = s{of}(e, pos, v, ALL, cand);\nlet x = {x};\nx & d"),
+                None => format!(
+                    "let masks = &R{relation}[{}];\nlet of = s{of}(e, pos, v, ALL, cand);\nlet mut out = CellSet::EMPTY;\nfor c in of.iter() {{\n    out |= masks[c];\n}}\nout & d",
+                    self.side(*relation)
+                ),
+            },
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::AxisCmp { axis, op, value } => format!(
                 "e.program().board.axis_cmp({axis}, CmpOp::{op:?}, i{value}(e, pos, v, cand)) & d"
@@ -895,10 +991,15 @@ impl<'a> Emitter<'a> {
                 through,
                 from,
                 to,
-            } => format!(
-                "let through = s{through}(e, pos, v, ALL, cand);\nlet to = s{to}(e, pos, v, ALL, cand) & through;\nif to.is_empty() {{\n    return false;\n}}\nlet masks = &R{relation}[{}];\nlet mut reached = s{from}(e, pos, v, through, cand);\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    if frontier.intersects(&to) {{\n        return true;\n    }}\n    let mut ring = CellSet::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nfalse",
-                self.side(*relation)
-            ),
+            } => {
+                let ring = self.shifted(*relation, "step", "frontier").map_or_else(
+                    || format!("let masks = &R{relation}[{}];\n    let mut ring = CellSet::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}", self.side(*relation)),
+                    |x| format!("let ring = {};", indent_lines(&x).trim_start()),
+                );
+                format!(
+                    "let through = s{through}(e, pos, v, ALL, cand);\nlet to = s{to}(e, pos, v, ALL, cand) & through;\nif to.is_empty() {{\n    return false;\n}}\nlet mut reached = s{from}(e, pos, v, through, cand);\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    if frontier.intersects(&to) {{\n        return true;\n    }}\n    {ring}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nfalse"
+                )
+            }
         };
         let _ = writeln!(
             out,

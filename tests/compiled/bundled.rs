@@ -817,13 +817,12 @@ mod p0 {
 
     #[inline]
     fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R0[usize::from(e.state.mover)];
         let of = s9(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])).shifted(1),
+            _ => (of & CellSet::from_words([0xfefefefefefefefe, 0x0])).shifted(-1),
+        };
+        x & d
     }
 
     #[inline]
@@ -850,13 +849,14 @@ mod p0 {
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R1[usize::from(e.state.mover)];
         let of = s13(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0])).shifted(9)
+            | (of & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0])).shifted(-7),
+            _ => (of & CellSet::from_words([0xfefefefefefefe, 0x0])).shifted(7)
+            | (of & CellSet::from_words([0xfefefefefefefe00, 0x0])).shifted(-9),
+        };
+        x & d
     }
 
     #[inline]
@@ -1508,15 +1508,8 @@ mod p1 {
     #[inline]
     fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s1(e, pos, v, ALL, cand);
-        let near = d & RH0[0];
-        let masks = &R0[0];
-        let mut out = d - near;
-        for c in near.iter() {
-            if masks[c].is_subset(&of) {
-                out.insert(c);
-            }
-        }
-        out
+        let x = (CellSet::from_words([0x1041041041, 0x0]) | of.shifted(1));
+        d & x
     }
 
     #[inline]
@@ -2141,17 +2134,18 @@ mod p2 {
         if to.is_empty() {
             return false;
         }
-        let masks = &R0[0];
         let mut reached = s10(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
                 return true;
             }
-            let mut ring = CellSet::EMPTY;
-            for c in frontier.iter() {
-                ring |= masks[c];
-            }
+            let ring = (frontier & CellSet::from_words([0xffbff7feffdffbff, 0xffdffbff7feffd])).shifted(1)
+                | (frontier & CellSet::from_words([0xffffffffffffffff, 0x3fffffffffff])).shifted(11)
+                | (frontier & CellSet::from_words([0xff7feffdffbff7fe, 0x1ffbff7feffdffb])).shifted(-1)
+                | (frontier & CellSet::from_words([0xff7feffdffbff7fe, 0x3ff7feffdffb])).shifted(10)
+                | (frontier & CellSet::from_words([0xfffffffffffff800, 0x1ffffffffffffff])).shifted(-11)
+                | (frontier & CellSet::from_words([0xffbff7feffdff800, 0xffdffbff7feffd])).shifted(-10);
             frontier = (ring & through) - reached;
             reached |= frontier;
         }
@@ -2175,17 +2169,18 @@ mod p2 {
         if to.is_empty() {
             return false;
         }
-        let masks = &R0[0];
         let mut reached = s13(e, pos, v, through, cand);
         let mut frontier = reached;
         while !frontier.is_empty() {
             if frontier.intersects(&to) {
                 return true;
             }
-            let mut ring = CellSet::EMPTY;
-            for c in frontier.iter() {
-                ring |= masks[c];
-            }
+            let ring = (frontier & CellSet::from_words([0xffbff7feffdffbff, 0xffdffbff7feffd])).shifted(1)
+                | (frontier & CellSet::from_words([0xffffffffffffffff, 0x3fffffffffff])).shifted(11)
+                | (frontier & CellSet::from_words([0xff7feffdffbff7fe, 0x1ffbff7feffdffb])).shifted(-1)
+                | (frontier & CellSet::from_words([0xff7feffdffbff7fe, 0x3ff7feffdffb])).shifted(10)
+                | (frontier & CellSet::from_words([0xfffffffffffff800, 0x1ffffffffffffff])).shifted(-11)
+                | (frontier & CellSet::from_words([0xffbff7feffdff800, 0xffdffbff7feffd])).shifted(-10);
             frontier = (ring & through) - reached;
             reached |= frontier;
         }
@@ -5816,13 +5811,12 @@ mod p7 {
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R0[0];
         let of = s4(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = (of & CellSet::from_words([0x7777, 0x0])).shifted(1)
+            | (of & CellSet::from_words([0xfff, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xeeee, 0x0])).shifted(-1)
+            | (of & CellSet::from_words([0xfff0, 0x0])).shifted(-4);
+        x & d
     }
 
     #[inline]
