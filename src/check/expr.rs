@@ -71,6 +71,20 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "any(relation, cells) -> cells",
     },
     Builtin {
+        name: "between",
+        args: &[Ty::Relation, Ty::Cell, Ty::Cells, Ty::Cells],
+        required: 4,
+        result: Ty::Cells,
+        signature: "between(relation, cell, cells, cells) -> cells",
+    },
+    Builtin {
+        name: "brackets",
+        args: &[Ty::Relation, Ty::Cells, Ty::Cells],
+        required: 3,
+        result: Ty::Cells,
+        signature: "brackets(relation, cells, cells) -> cells",
+    },
+    Builtin {
         name: "completes",
         args: &[Ty::Pattern, Ty::Cell, Ty::Cells],
         required: 3,

@@ -136,6 +136,18 @@ fn set(p: &Program, s: &SetExpr) -> String {
         SetExpr::None { relation, of } => format!("none(rel#{relation}, s{of})"),
         SetExpr::Any { relation, of } => format!("any(rel#{relation}, s{of})"),
         SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
+        SetExpr::Between {
+            relation,
+            from,
+            run,
+            end,
+        } => format!(
+            "between(rel#{relation}, {}, s{run}, s{end})",
+            cell_ref(*from)
+        ),
+        SetExpr::Brackets { relation, run, end } => {
+            format!("brackets(rel#{relation}, s{run}, s{end})")
+        }
         SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
         SetExpr::Local(slot) => format!("local{slot}"),
         SetExpr::AxisCmp { axis, op, value } => {

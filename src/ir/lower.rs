@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlayerRef, Program, Relation, SetExpr,
-    SetId, Template, TemplatePart, Zone, MAX_VARS,
+    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlayerRef, Program, Ray, Relation, SetExpr,
+    SetId, Template, TemplatePart, Zone, MAX_VARS, NO_CELL,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -396,11 +396,25 @@ impl<'a> Lowerer<'a> {
         } else {
             Vec::new()
         };
+        let rays = vectors
+            .iter()
+            .map(|(v, who)| Ray {
+                owner: *who,
+                next: (0..self.geo.len())
+                    .map(|c| {
+                        self.geo
+                            .offset(c, v)
+                            .map_or(NO_CELL, |t| u8::try_from(t).unwrap_or(NO_CELL))
+                    })
+                    .collect(),
+            })
+            .collect();
         let id = id16(self.prog.relations.len())?;
         self.prog.relations.push(Relation {
             name: name.to_string(),
             masks: table(None),
             per_player,
+            rays,
         });
         self.syms.insert(name, Sym::Relation(id));
         Ok(())
@@ -971,6 +985,24 @@ impl<'a> Lowerer<'a> {
                             "any" => SetExpr::Any { relation, of },
                             _ => SetExpr::Step { relation, of },
                         }
+                    }
+                    "between" => {
+                        let relation = self.relation_arg(&func.name, args)?;
+                        let from = self.cell(arg(1)?)?;
+                        let run = self.set(arg(2)?)?;
+                        let end = self.set(arg(3)?)?;
+                        SetExpr::Between {
+                            relation,
+                            from,
+                            run,
+                            end,
+                        }
+                    }
+                    "brackets" => {
+                        let relation = self.relation_arg(&func.name, args)?;
+                        let run = self.set(arg(1)?)?;
+                        let end = self.set(arg(2)?)?;
+                        SetExpr::Brackets { relation, run, end }
                     }
                     other => return err(format!("`{other}` does not give a set of cells")),
                 }

@@ -136,6 +136,77 @@ pub struct Relation {
     /// For a player-relative relation (`... for White`), one table per player, with that
     /// player's vectors and the shared ones; empty otherwise.
     pub per_player: Vec<Vec<CellSet>>,
+    /// One table per vector, in declaration order, for functions that walk lines
+    /// (`between`, `brackets`).
+    pub rays: Vec<Ray>,
+}
+
+/// The cells reached by repeating one vector: `next[c]` is the cell one step on from `c`,
+/// [`NO_CELL`] off the board.
+#[derive(Clone, Debug)]
+pub struct Ray {
+    /// The player whose vector this is (`... for White`); `None` for both.
+    pub owner: Option<u8>,
+    pub next: Vec<u8>,
+}
+
+/// "No cell" in [`Ray::next`].
+pub const NO_CELL: u8 = u8::MAX;
+
+impl Relation {
+    /// The vectors `player` moves along.
+    fn rays_for(&self, player: u8) -> impl Iterator<Item = &Ray> {
+        self.rays
+            .iter()
+            .filter(move |r| r.owner.is_none_or(|o| o == player))
+    }
+
+    /// `between(R, from, run, end)`: per vector, the run of `run` cells starting next to
+    /// `from` when the cell just past it is in `end`.
+    #[must_use]
+    pub fn between(&self, player: u8, from: usize, run: CellSet, end: CellSet) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for ray in self.rays_for(player) {
+            if let Some(line) = ray.closed_run(from, run, end) {
+                out |= line;
+            }
+        }
+        out
+    }
+
+    /// `brackets(R, run, end)` within `domain`: cells with a closed run along some vector.
+    #[must_use]
+    pub fn brackets(&self, player: u8, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        for c in domain.iter() {
+            if self
+                .rays_for(player)
+                .any(|ray| ray.closed_run(c, run, end).is_some())
+            {
+                out.insert(c);
+            }
+        }
+        out
+    }
+}
+
+impl Ray {
+    /// The cells after `from` while they are in `run`, if there is at least one and the
+    /// next cell is in `end`.
+    #[must_use]
+    pub fn closed_run(&self, from: usize, run: CellSet, end: CellSet) -> Option<CellSet> {
+        let mut line = CellSet::EMPTY;
+        let mut c = self.next.get(from).copied().unwrap_or(NO_CELL);
+        // A line never revisits a cell; the bound only guards a zero vector.
+        for _ in 0..self.next.len() {
+            if c == NO_CELL || !run.contains(usize::from(c)) {
+                break;
+            }
+            line.insert(usize::from(c));
+            c = self.next[usize::from(c)];
+        }
+        (!line.is_empty() && c != NO_CELL && end.contains(usize::from(c))).then_some(line)
+    }
 }
 
 impl Relation {
@@ -233,6 +304,21 @@ pub enum SetExpr {
     Step {
         relation: u16,
         of: SetId,
+    },
+    /// Per vector of the relation: the run of `run` cells that starts next to `from`, when
+    /// the cell just past it is in `end`.
+    Between {
+        relation: u16,
+        from: CellRef,
+        run: SetId,
+        end: SetId,
+    },
+    /// Cells from which, along some vector of the relation, a run of one or more `run` cells
+    /// is closed by an `end` cell.
+    Brackets {
+        relation: u16,
+        run: SetId,
+        end: SetId,
     },
     Where {
         base: SetId,

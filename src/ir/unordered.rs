@@ -206,6 +206,8 @@ fn classify(p: &Program, id: u16, var: u8) -> Option<Change> {
                 occupied: false,
             }
         }
+        // Lines change shape with every piece: not tracked.
+        SetExpr::Between { .. } | SetExpr::Brackets { .. } => return None,
         SetExpr::Where { base, cond } => {
             if !is_fixed_bool(p, *cond, var) {
                 return None;

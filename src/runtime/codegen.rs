@@ -262,6 +262,9 @@ impl<'a> Emitter<'a> {
             | SetExpr::Any { of, .. }
             | SetExpr::Step { of, .. } => self.set_reads(*of),
             SetExpr::Where { base, cond } => self.set_reads(*base) | self.bool_reads(*cond),
+            SetExpr::Between { run, end, .. } | SetExpr::Brackets { run, end, .. } => {
+                self.set_reads(*run) | self.set_reads(*end)
+            }
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
         }
     }
@@ -916,6 +919,18 @@ impl<'a> Emitter<'a> {
                     self.side(*relation)
                 ),
             },
+            SetExpr::Between {
+                relation,
+                from,
+                run,
+                end,
+            } => format!(
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].between(e.state.mover, usize::from({}), run, end) & d",
+                cell(*from, "cand")
+            ),
+            SetExpr::Brackets { relation, run, end } => format!(
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.state.mover, d, run, end)"
+            ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::AxisCmp { axis, op, value } => format!(
                 "e.program().board.axis_cmp({axis}, CmpOp::{op:?}, i{value}(e, pos, v, cand)) & d"

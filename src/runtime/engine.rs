@@ -674,6 +674,23 @@ impl<'p> Engine<'p> {
                 }
                 out & domain
             }
+            SetExpr::Between {
+                relation,
+                from,
+                run,
+                end,
+            } => {
+                let from = self.cell(*from, vars, candidate);
+                let run = self.eval_set(*run, vars, p.board.all, candidate);
+                let end = self.eval_set(*end, vars, p.board.all, candidate);
+                p.relations[usize::from(*relation)].between(self.state.mover, from, run, end)
+                    & domain
+            }
+            SetExpr::Brackets { relation, run, end } => {
+                let run = self.eval_set(*run, vars, p.board.all, candidate);
+                let end = self.eval_set(*end, vars, p.board.all, candidate);
+                p.relations[usize::from(*relation)].brackets(self.state.mover, domain, run, end)
+            }
             SetExpr::Local(slot) => self.locals[usize::from(*slot)] & domain,
             SetExpr::AxisCmp { axis, op, value } => {
                 let v = self.eval_int(*value, vars, candidate);
