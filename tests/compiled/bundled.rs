@@ -12,54 +12,72 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 8] = [
+pub static TURNS: [CompiledTurn; 11] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x1604f24c15c505aa,
+        fingerprint: 0x6b472849d26c3b0b,
         generate: p0::generate,
         apply: p0::apply,
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x68e527978f5d6b31,
+        fingerprint: 0xd9ad39ab774f4333,
         generate: p1::generate,
         apply: p1::apply,
     },
     CompiledTurn {
-        label: "Hex",
-        fingerprint: 0x0d1caa5c8f1ddd2f,
+        label: "English draughts",
+        fingerprint: 0x7adf114bccfc864d,
         generate: p2::generate,
         apply: p2::apply,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x548f0a491a4dbb88,
+        label: "Hex",
+        fingerprint: 0xa9d597960bd82b4f,
         generate: p3::generate,
         apply: p3::apply,
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0x4cdb4aa213532742,
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x7e858a8fcb23e77c,
         generate: p4::generate,
         apply: p4::apply,
     },
     CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0xe33af6113e283c36,
+        label: "Pylos (variant=standard)",
+        fingerprint: 0x1ad3b915d66a44be,
         generate: p5::generate,
         apply: p5::apply,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0xb3642d587f325e09,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0xbcaa07057101284a,
         generate: p6::generate,
         apply: p6::apply,
     },
     CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0xc404c76d13fc51f3,
+        label: "Reversi",
+        fingerprint: 0x99236550e3c16495,
         generate: p7::generate,
         apply: p7::apply,
+    },
+    CompiledTurn {
+        label: "Tic-tac-toe",
+        fingerprint: 0xcd9e4c4a2c0d613f,
+        generate: p8::generate,
+        apply: p8::apply,
+    },
+    CompiledTurn {
+        label: "Capture Lines",
+        fingerprint: 0xed7a723b0dd0704b,
+        generate: p9::generate,
+        apply: p9::apply,
+    },
+    CompiledTurn {
+        label: "Custodian",
+        fingerprint: 0x1e32c40ec4aa09ee,
+        generate: p10::generate,
+        apply: p10::apply,
     },
 ];
 
@@ -1619,8 +1637,3178 @@ mod p1 {
     }
 }
 
-/// Hex
+/// English draughts
 mod p2 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<4, 0, 2>;
+
+    const ALL: CellSet = CellSet::from_words([0xffffffff, 0x0]);
+
+    /// `ahead_left`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 2] = [CellSet::from_words([0x7f7f7f70, 0x0]), CellSet::from_words([0xefefefe, 0x0])];
+    static RI0: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH0: [CellSet; 2] = [CellSet::from_words([0xefefefe, 0x0]), CellSet::from_words([0x7f7f7f70, 0x0])];
+
+    /// `ahead_right`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RH1: [CellSet; 2] = [CellSet::from_words([0xf7f7f7f, 0x0]), CellSet::from_words([0xfefefef0, 0x0])];
+    static RI1: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH1: [CellSet; 2] = [CellSet::from_words([0xfefefef0, 0x0]), CellSet::from_words([0xf7f7f7f, 0x0])];
+
+    /// `back_left`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH2: [CellSet; 2] = [CellSet::from_words([0xfefefef0, 0x0]), CellSet::from_words([0xf7f7f7f, 0x0])];
+    static RI2: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RIH2: [CellSet; 2] = [CellSet::from_words([0xf7f7f7f, 0x0]), CellSet::from_words([0xfefefef0, 0x0])];
+
+    /// `back_right`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH3: [CellSet; 2] = [CellSet::from_words([0xefefefe, 0x0]), CellSet::from_words([0x7f7f7f70, 0x0])];
+    static RI3: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 2] = [CellSet::from_words([0x7f7f7f70, 0x0]), CellSet::from_words([0xefefefe, 0x0])];
+
+    /// `forward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x8080, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x808000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x80800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x101, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x10100, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x1010000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RH4: [CellSet; 2] = [CellSet::from_words([0x7f7f7f7f, 0x0]), CellSet::from_words([0xfefefefe, 0x0])];
+    static RI4: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x101, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x10100, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x1010000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x8080, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x808000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x80800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH4: [CellSet; 2] = [CellSet::from_words([0xfefefefe, 0x0]), CellSet::from_words([0x7f7f7f7f, 0x0])];
+
+    /// `backward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x101, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x10100, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x1010000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x8080, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x808000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x80800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH5: [CellSet; 2] = [CellSet::from_words([0xfefefefe, 0x0]), CellSet::from_words([0x7f7f7f7f, 0x0])];
+    static RI5: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x8080, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x808000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x80800000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ], [
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x101, 0x0]),
+        CellSet::from_words([0x202, 0x0]),
+        CellSet::from_words([0x404, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x2020, 0x0]),
+        CellSet::from_words([0x4040, 0x0]),
+        CellSet::from_words([0x10100, 0x0]),
+        CellSet::from_words([0x20200, 0x0]),
+        CellSet::from_words([0x40400, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x202000, 0x0]),
+        CellSet::from_words([0x404000, 0x0]),
+        CellSet::from_words([0x1010000, 0x0]),
+        CellSet::from_words([0x2020000, 0x0]),
+        CellSet::from_words([0x4040000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x20200000, 0x0]),
+        CellSet::from_words([0x40400000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RIH5: [CellSet; 2] = [CellSet::from_words([0x7f7f7f7f, 0x0]), CellSet::from_words([0xfefefefe, 0x0])];
+
+    /// `diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R6: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x30, 0x0]),
+        CellSet::from_words([0x60, 0x0]),
+        CellSet::from_words([0xc0, 0x0]),
+        CellSet::from_words([0x303, 0x0]),
+        CellSet::from_words([0x606, 0x0]),
+        CellSet::from_words([0xc0c, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x3030, 0x0]),
+        CellSet::from_words([0x6060, 0x0]),
+        CellSet::from_words([0xc0c0, 0x0]),
+        CellSet::from_words([0x30300, 0x0]),
+        CellSet::from_words([0x60600, 0x0]),
+        CellSet::from_words([0xc0c00, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x303000, 0x0]),
+        CellSet::from_words([0x606000, 0x0]),
+        CellSet::from_words([0xc0c000, 0x0]),
+        CellSet::from_words([0x3030000, 0x0]),
+        CellSet::from_words([0x6060000, 0x0]),
+        CellSet::from_words([0xc0c0000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x30300000, 0x0]),
+        CellSet::from_words([0x60600000, 0x0]),
+        CellSet::from_words([0xc0c00000, 0x0]),
+        CellSet::from_words([0x3000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0xc000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x30, 0x0]),
+        CellSet::from_words([0x60, 0x0]),
+        CellSet::from_words([0xc0, 0x0]),
+        CellSet::from_words([0x303, 0x0]),
+        CellSet::from_words([0x606, 0x0]),
+        CellSet::from_words([0xc0c, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x3030, 0x0]),
+        CellSet::from_words([0x6060, 0x0]),
+        CellSet::from_words([0xc0c0, 0x0]),
+        CellSet::from_words([0x30300, 0x0]),
+        CellSet::from_words([0x60600, 0x0]),
+        CellSet::from_words([0xc0c00, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x303000, 0x0]),
+        CellSet::from_words([0x606000, 0x0]),
+        CellSet::from_words([0xc0c000, 0x0]),
+        CellSet::from_words([0x3030000, 0x0]),
+        CellSet::from_words([0x6060000, 0x0]),
+        CellSet::from_words([0xc0c0000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x30300000, 0x0]),
+        CellSet::from_words([0x60600000, 0x0]),
+        CellSet::from_words([0xc0c00000, 0x0]),
+        CellSet::from_words([0x3000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0xc000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RH6: [CellSet; 2] = [CellSet::from_words([0xffffffff, 0x0]), CellSet::from_words([0xffffffff, 0x0])];
+    static RI6: [[CellSet; 32]; 2] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x30, 0x0]),
+        CellSet::from_words([0x60, 0x0]),
+        CellSet::from_words([0xc0, 0x0]),
+        CellSet::from_words([0x303, 0x0]),
+        CellSet::from_words([0x606, 0x0]),
+        CellSet::from_words([0xc0c, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x3030, 0x0]),
+        CellSet::from_words([0x6060, 0x0]),
+        CellSet::from_words([0xc0c0, 0x0]),
+        CellSet::from_words([0x30300, 0x0]),
+        CellSet::from_words([0x60600, 0x0]),
+        CellSet::from_words([0xc0c00, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x303000, 0x0]),
+        CellSet::from_words([0x606000, 0x0]),
+        CellSet::from_words([0xc0c000, 0x0]),
+        CellSet::from_words([0x3030000, 0x0]),
+        CellSet::from_words([0x6060000, 0x0]),
+        CellSet::from_words([0xc0c0000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x30300000, 0x0]),
+        CellSet::from_words([0x60600000, 0x0]),
+        CellSet::from_words([0xc0c00000, 0x0]),
+        CellSet::from_words([0x3000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0xc000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ], [
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x30, 0x0]),
+        CellSet::from_words([0x60, 0x0]),
+        CellSet::from_words([0xc0, 0x0]),
+        CellSet::from_words([0x303, 0x0]),
+        CellSet::from_words([0x606, 0x0]),
+        CellSet::from_words([0xc0c, 0x0]),
+        CellSet::from_words([0x808, 0x0]),
+        CellSet::from_words([0x1010, 0x0]),
+        CellSet::from_words([0x3030, 0x0]),
+        CellSet::from_words([0x6060, 0x0]),
+        CellSet::from_words([0xc0c0, 0x0]),
+        CellSet::from_words([0x30300, 0x0]),
+        CellSet::from_words([0x60600, 0x0]),
+        CellSet::from_words([0xc0c00, 0x0]),
+        CellSet::from_words([0x80800, 0x0]),
+        CellSet::from_words([0x101000, 0x0]),
+        CellSet::from_words([0x303000, 0x0]),
+        CellSet::from_words([0x606000, 0x0]),
+        CellSet::from_words([0xc0c000, 0x0]),
+        CellSet::from_words([0x3030000, 0x0]),
+        CellSet::from_words([0x6060000, 0x0]),
+        CellSet::from_words([0xc0c0000, 0x0]),
+        CellSet::from_words([0x8080000, 0x0]),
+        CellSet::from_words([0x10100000, 0x0]),
+        CellSet::from_words([0x30300000, 0x0]),
+        CellSet::from_words([0x60600000, 0x0]),
+        CellSet::from_words([0xc0c00000, 0x0]),
+        CellSet::from_words([0x3000000, 0x0]),
+        CellSet::from_words([0x6000000, 0x0]),
+        CellSet::from_words([0xc000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+    ]];
+    static RIH6: [CellSet; 2] = [CellSet::from_words([0xffffffff, 0x0]), CellSet::from_words([0xffffffff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 32] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 32] = [0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        'first: {
+            let before = g.leaves();
+            if g.push(0) {
+                at1(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if g.push(1) {
+                at19(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s38(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at2(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[0] = s41(e, &pos, &v, ALL, 0);
+        at3(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[1] = s46(e, &pos, &v, ALL, 0);
+        at5(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[1] = 0;
+        at6(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rounds = v[1];
+        match (rounds >= 1, rounds < 9) {
+            (true, true) => {
+                let len = g.len();
+                if g.push(0) {
+                    at17(e, v, pos, g);
+                }
+                g.truncate(len);
+                if g.push(1) {
+                    at7(e, v, pos, g);
+                }
+                g.truncate(len);
+            }
+            (true, false) => at17(e, v, pos, g),
+            _ => at7(e, v, pos, g),
+        }
+    }
+
+    #[inline]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            return;
+        }
+        at8(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s95(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[2] = c as u8;
+            if g.push(c as u8) {
+                at9(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        for c in s104(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e, c, 0);
+        }
+        at10(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b17(e, &pos, &v, 0) {
+            at11(e, v, pos, g);
+        } else {
+            at13(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        pos.set_cell::<false>(e, usize::from(v[2]), piece);
+        at14(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        pos.set_cell::<false>(e, usize::from(v[2]), piece);
+        at14(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        for c in s118(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e, c, 0);
+        }
+        at16(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[1] = v[1].wrapping_add(1);
+        at6(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b22(e, &pos, &v, 0) {
+            return;
+        }
+        at28(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s168(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at20(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s179(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap19(e, v, pos, r),
+            _ => ap28(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s41(e, &pos, &v, ALL, 0);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[1] = s46(e, &pos, &v, ALL, 0);
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = 0;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let rounds = v[1];
+        match (rounds >= 1, rounds < 9) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap17(e, v, pos, r);
+                } else {
+                    ap7(e, v, pos, r);
+                }
+            }
+            (true, false) => ap17(e, v, pos, r),
+            _ => ap7(e, v, pos, r),
+        }
+    }
+
+    #[inline]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s104(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        }
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b17(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap13(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s118(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        }
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = v[1].wrapping_add(1);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap20(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b32(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap24(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap25(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap28(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80808080, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1010101, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x13131313, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc8c8c8c8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s10(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s9(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s11(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s12(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s15(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s16(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s17(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s13(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s19(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s24(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s27(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s29(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s32(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s31(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s33(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s34(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s30(e, pos, v, d, cand) | s35(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s36(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s20(e, pos, v, d, cand) | s37(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s39(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s40(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s43(e, pos, v, d, cand) | s44(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s45(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s51(e, pos, v, d, cand) | s52(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s50(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s53(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s55(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s56(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s57(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s59(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s58(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s60(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s62(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s63(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s64(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s66(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s65(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s67(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s61(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s70(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s71(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s73(e, pos, v, d, cand) | s74(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s72(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s75(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s76(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s78(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s77(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s79(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s69(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s82(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s83(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s85(e, pos, v, d, cand) | s86(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s84(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s87(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s88(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s90(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s89(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s91(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s81(e, pos, v, d, cand) | s92(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s94(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s93(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s96(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s98(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s99(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s97(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s101(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s103(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s102(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s105(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s106(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s108(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s110(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80808080, 0x0]) & d
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1010101, 0x0]) & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s114(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s115(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s116(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s117(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s120(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s121(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s123(e, pos, v, d, cand) | s124(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s122(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s125(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s127(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s128(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s129(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s131(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s130(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s132(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s134(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s135(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s136(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s138(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s139(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+            _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s133(e, pos, v, d, cand) | s140(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s142(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s143(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s145(e, pos, v, d, cand) | s146(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s144(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s147(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s148(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s150(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s149(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s151(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s141(e, pos, v, d, cand) | s152(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s154(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s155(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s156(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s160(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s162(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s161(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s163(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
+            _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s153(e, pos, v, d, cand) | s164(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s166(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s165(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s169(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+            _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s172(e, pos, v, d, cand) | s173(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s171(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s174(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s175(e, pos, v, ALL, cand);
+        let x = match e.state.mover {
+            0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
+            | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
+            _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
+            | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s170(e, pos, v, d, cand) | s176(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s178(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s177(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s180(e, pos, v, d, cand) | s181(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80808080, 0x0]) & d
+    }
+
+    #[inline]
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1010101, 0x0]) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s111(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s119(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s126(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s167(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b4(e, pos, v, cand) && b5(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s112(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b9(e, pos, v, cand) && b10(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s113(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b12(e, pos, v, cand) && b13(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b11(e, pos, v, cand) || b14(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b8(e, pos, v, cand) && b16(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b18(e, pos, v, cand) && b19(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b20(e, pos, v, cand) || b21(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s182(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s183(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b24(e, pos, v, cand) && b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s184(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b27(e, pos, v, cand) && b28(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b26(e, pos, v, cand) || b29(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b23(e, pos, v, cand) && b31(e, pos, v, cand)
+    }
+}
+
+/// Hex
+mod p3 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -2199,7 +5387,7 @@ mod p2 {
 }
 
 /// Pylos (variant=basic)
-mod p3 {
+mod p4 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -2984,7 +6172,7 @@ mod p3 {
 }
 
 /// Pylos (variant=standard)
-mod p4 {
+mod p5 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -3984,7 +7172,7 @@ mod p4 {
 }
 
 /// Pylos (variant=advanced)
-mod p5 {
+mod p6 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -4983,8 +8171,497 @@ mod p5 {
     }
 }
 
+/// Reversi
+mod p7 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 0, 0>;
+
+    const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x0]);
+
+    /// `lines`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 64]; 1] = [[
+        CellSet::from_words([0x302, 0x0]),
+        CellSet::from_words([0x705, 0x0]),
+        CellSet::from_words([0xe0a, 0x0]),
+        CellSet::from_words([0x1c14, 0x0]),
+        CellSet::from_words([0x3828, 0x0]),
+        CellSet::from_words([0x7050, 0x0]),
+        CellSet::from_words([0xe0a0, 0x0]),
+        CellSet::from_words([0xc040, 0x0]),
+        CellSet::from_words([0x30203, 0x0]),
+        CellSet::from_words([0x70507, 0x0]),
+        CellSet::from_words([0xe0a0e, 0x0]),
+        CellSet::from_words([0x1c141c, 0x0]),
+        CellSet::from_words([0x382838, 0x0]),
+        CellSet::from_words([0x705070, 0x0]),
+        CellSet::from_words([0xe0a0e0, 0x0]),
+        CellSet::from_words([0xc040c0, 0x0]),
+        CellSet::from_words([0x3020300, 0x0]),
+        CellSet::from_words([0x7050700, 0x0]),
+        CellSet::from_words([0xe0a0e00, 0x0]),
+        CellSet::from_words([0x1c141c00, 0x0]),
+        CellSet::from_words([0x38283800, 0x0]),
+        CellSet::from_words([0x70507000, 0x0]),
+        CellSet::from_words([0xe0a0e000, 0x0]),
+        CellSet::from_words([0xc040c000, 0x0]),
+        CellSet::from_words([0x302030000, 0x0]),
+        CellSet::from_words([0x705070000, 0x0]),
+        CellSet::from_words([0xe0a0e0000, 0x0]),
+        CellSet::from_words([0x1c141c0000, 0x0]),
+        CellSet::from_words([0x3828380000, 0x0]),
+        CellSet::from_words([0x7050700000, 0x0]),
+        CellSet::from_words([0xe0a0e00000, 0x0]),
+        CellSet::from_words([0xc040c00000, 0x0]),
+        CellSet::from_words([0x30203000000, 0x0]),
+        CellSet::from_words([0x70507000000, 0x0]),
+        CellSet::from_words([0xe0a0e000000, 0x0]),
+        CellSet::from_words([0x1c141c000000, 0x0]),
+        CellSet::from_words([0x382838000000, 0x0]),
+        CellSet::from_words([0x705070000000, 0x0]),
+        CellSet::from_words([0xe0a0e0000000, 0x0]),
+        CellSet::from_words([0xc040c0000000, 0x0]),
+        CellSet::from_words([0x3020300000000, 0x0]),
+        CellSet::from_words([0x7050700000000, 0x0]),
+        CellSet::from_words([0xe0a0e00000000, 0x0]),
+        CellSet::from_words([0x1c141c00000000, 0x0]),
+        CellSet::from_words([0x38283800000000, 0x0]),
+        CellSet::from_words([0x70507000000000, 0x0]),
+        CellSet::from_words([0xe0a0e000000000, 0x0]),
+        CellSet::from_words([0xc040c000000000, 0x0]),
+        CellSet::from_words([0x302030000000000, 0x0]),
+        CellSet::from_words([0x705070000000000, 0x0]),
+        CellSet::from_words([0xe0a0e0000000000, 0x0]),
+        CellSet::from_words([0x1c141c0000000000, 0x0]),
+        CellSet::from_words([0x3828380000000000, 0x0]),
+        CellSet::from_words([0x7050700000000000, 0x0]),
+        CellSet::from_words([0xe0a0e00000000000, 0x0]),
+        CellSet::from_words([0xc040c00000000000, 0x0]),
+        CellSet::from_words([0x203000000000000, 0x0]),
+        CellSet::from_words([0x507000000000000, 0x0]),
+        CellSet::from_words([0xa0e000000000000, 0x0]),
+        CellSet::from_words([0x141c000000000000, 0x0]),
+        CellSet::from_words([0x2838000000000000, 0x0]),
+        CellSet::from_words([0x5070000000000000, 0x0]),
+        CellSet::from_words([0xa0e0000000000000, 0x0]),
+        CellSet::from_words([0x40c0000000000000, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x0])];
+    static RI0: [[CellSet; 64]; 1] = [[
+        CellSet::from_words([0x302, 0x0]),
+        CellSet::from_words([0x705, 0x0]),
+        CellSet::from_words([0xe0a, 0x0]),
+        CellSet::from_words([0x1c14, 0x0]),
+        CellSet::from_words([0x3828, 0x0]),
+        CellSet::from_words([0x7050, 0x0]),
+        CellSet::from_words([0xe0a0, 0x0]),
+        CellSet::from_words([0xc040, 0x0]),
+        CellSet::from_words([0x30203, 0x0]),
+        CellSet::from_words([0x70507, 0x0]),
+        CellSet::from_words([0xe0a0e, 0x0]),
+        CellSet::from_words([0x1c141c, 0x0]),
+        CellSet::from_words([0x382838, 0x0]),
+        CellSet::from_words([0x705070, 0x0]),
+        CellSet::from_words([0xe0a0e0, 0x0]),
+        CellSet::from_words([0xc040c0, 0x0]),
+        CellSet::from_words([0x3020300, 0x0]),
+        CellSet::from_words([0x7050700, 0x0]),
+        CellSet::from_words([0xe0a0e00, 0x0]),
+        CellSet::from_words([0x1c141c00, 0x0]),
+        CellSet::from_words([0x38283800, 0x0]),
+        CellSet::from_words([0x70507000, 0x0]),
+        CellSet::from_words([0xe0a0e000, 0x0]),
+        CellSet::from_words([0xc040c000, 0x0]),
+        CellSet::from_words([0x302030000, 0x0]),
+        CellSet::from_words([0x705070000, 0x0]),
+        CellSet::from_words([0xe0a0e0000, 0x0]),
+        CellSet::from_words([0x1c141c0000, 0x0]),
+        CellSet::from_words([0x3828380000, 0x0]),
+        CellSet::from_words([0x7050700000, 0x0]),
+        CellSet::from_words([0xe0a0e00000, 0x0]),
+        CellSet::from_words([0xc040c00000, 0x0]),
+        CellSet::from_words([0x30203000000, 0x0]),
+        CellSet::from_words([0x70507000000, 0x0]),
+        CellSet::from_words([0xe0a0e000000, 0x0]),
+        CellSet::from_words([0x1c141c000000, 0x0]),
+        CellSet::from_words([0x382838000000, 0x0]),
+        CellSet::from_words([0x705070000000, 0x0]),
+        CellSet::from_words([0xe0a0e0000000, 0x0]),
+        CellSet::from_words([0xc040c0000000, 0x0]),
+        CellSet::from_words([0x3020300000000, 0x0]),
+        CellSet::from_words([0x7050700000000, 0x0]),
+        CellSet::from_words([0xe0a0e00000000, 0x0]),
+        CellSet::from_words([0x1c141c00000000, 0x0]),
+        CellSet::from_words([0x38283800000000, 0x0]),
+        CellSet::from_words([0x70507000000000, 0x0]),
+        CellSet::from_words([0xe0a0e000000000, 0x0]),
+        CellSet::from_words([0xc040c000000000, 0x0]),
+        CellSet::from_words([0x302030000000000, 0x0]),
+        CellSet::from_words([0x705070000000000, 0x0]),
+        CellSet::from_words([0xe0a0e0000000000, 0x0]),
+        CellSet::from_words([0x1c141c0000000000, 0x0]),
+        CellSet::from_words([0x3828380000000000, 0x0]),
+        CellSet::from_words([0x7050700000000000, 0x0]),
+        CellSet::from_words([0xe0a0e00000000000, 0x0]),
+        CellSet::from_words([0xc040c00000000000, 0x0]),
+        CellSet::from_words([0x203000000000000, 0x0]),
+        CellSet::from_words([0x507000000000000, 0x0]),
+        CellSet::from_words([0xa0e000000000000, 0x0]),
+        CellSet::from_words([0x141c000000000000, 0x0]),
+        CellSet::from_words([0x2838000000000000, 0x0]),
+        CellSet::from_words([0x5070000000000000, 0x0]),
+        CellSet::from_words([0xa0e0000000000000, 0x0]),
+        CellSet::from_words([0x40c0000000000000, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 64] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 64] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        'first: {
+            let before = g.leaves();
+            if g.push(0) {
+                at1(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if g.push(1) {
+                at5(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s14(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at8(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap5(e, v, pos, r),
+            _ => ap8(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        for c in s19(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap8(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1008000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x10000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x10000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x800000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x810000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let run = s11(e, pos, v, ALL, cand);
+        let end = s12(e, pos, v, ALL, cand);
+        e.program().relations[0].brackets(e.state.mover, d, run, end)
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s13(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let run = s15(e, pos, v, ALL, cand);
+        let end = s16(e, pos, v, ALL, cand);
+        e.program().relations[0].between(e.state.mover, usize::from(v[0]), run, end) & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let run = s21(e, pos, v, ALL, cand);
+        let end = s22(e, pos, v, ALL, cand);
+        e.program().relations[0].brackets(e.state.mover, d, run, end)
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s20(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s23(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+}
+
 /// Tic-tac-toe
-mod p6 {
+mod p8 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -5269,7 +8946,7 @@ mod p6 {
 }
 
 /// Capture Lines
-mod p7 {
+mod p9 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -6041,5 +9718,320 @@ mod p7 {
     #[inline]
     fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+}
+
+/// Custodian
+mod p10 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 0, 0>;
+
+    const ALL: CellSet = CellSet::from_words([0xffff, 0x0]);
+
+    /// `adjacent`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 16]; 1] = [[
+        CellSet::from_words([0x12, 0x0]),
+        CellSet::from_words([0x35, 0x0]),
+        CellSet::from_words([0x6a, 0x0]),
+        CellSet::from_words([0xc4, 0x0]),
+        CellSet::from_words([0x123, 0x0]),
+        CellSet::from_words([0x356, 0x0]),
+        CellSet::from_words([0x6ac, 0x0]),
+        CellSet::from_words([0xc48, 0x0]),
+        CellSet::from_words([0x1230, 0x0]),
+        CellSet::from_words([0x3560, 0x0]),
+        CellSet::from_words([0x6ac0, 0x0]),
+        CellSet::from_words([0xc480, 0x0]),
+        CellSet::from_words([0x2300, 0x0]),
+        CellSet::from_words([0x5600, 0x0]),
+        CellSet::from_words([0xac00, 0x0]),
+        CellSet::from_words([0x4800, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xffff, 0x0])];
+    static RI0: [[CellSet; 16]; 1] = [[
+        CellSet::from_words([0x12, 0x0]),
+        CellSet::from_words([0x35, 0x0]),
+        CellSet::from_words([0x6a, 0x0]),
+        CellSet::from_words([0xc4, 0x0]),
+        CellSet::from_words([0x123, 0x0]),
+        CellSet::from_words([0x356, 0x0]),
+        CellSet::from_words([0x6ac, 0x0]),
+        CellSet::from_words([0xc48, 0x0]),
+        CellSet::from_words([0x1230, 0x0]),
+        CellSet::from_words([0x3560, 0x0]),
+        CellSet::from_words([0x6ac0, 0x0]),
+        CellSet::from_words([0xc480, 0x0]),
+        CellSet::from_words([0x2300, 0x0]),
+        CellSet::from_words([0x5600, 0x0]),
+        CellSet::from_words([0xac00, 0x0]),
+        CellSet::from_words([0x4800, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xffff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        'first: {
+            let before = g.leaves();
+            if g.push(0) {
+                at1(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if g.push(1) {
+                at6(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s4(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap6(e, v, pos, r),
+            _ => ap10(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s7(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        }
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let run = s1(e, pos, v, ALL, cand);
+        let end = s2(e, pos, v, ALL, cand);
+        e.program().relations[0].brackets(e.state.mover, d, run, end)
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s0(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s3(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let run = s5(e, pos, v, ALL, cand);
+        let end = s6(e, pos, v, ALL, cand);
+        e.program().relations[0].between(e.state.mover, usize::from(v[0]), run, end) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
