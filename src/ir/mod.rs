@@ -210,6 +210,16 @@ impl Ray {
 }
 
 impl Relation {
+    /// Its neighbour tables: the one table, or one per player when it is player-relative.
+    #[must_use]
+    pub fn tables(&self) -> Vec<&[CellSet]> {
+        if self.per_player.is_empty() {
+            vec![&self.masks]
+        } else {
+            self.per_player.iter().map(Vec::as_slice).collect()
+        }
+    }
+
     /// The neighbour table as seen by `player`.
     #[inline]
     #[must_use]

@@ -375,11 +375,7 @@ impl<'a> Emitter<'a> {
     /// neighbourhood test then touches only cells it can change, from whichever side is smaller.
     fn relation_tables(&self, out: &mut String) {
         for (r, rel) in self.p.relations.iter().enumerate() {
-            let tables: Vec<&[CellSet]> = if rel.per_player.is_empty() {
-                vec![&rel.masks]
-            } else {
-                rel.per_player.iter().map(Vec::as_slice).collect()
-            };
+            let tables = rel.tables();
             let n = rel.masks.len();
             let inverses: Vec<Vec<CellSet>> = tables
                 .iter()
@@ -471,12 +467,7 @@ impl<'a> Emitter<'a> {
     fn shift_forms(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
         const MOST_SHIFTS: usize = 8;
         let rel = &self.p.relations[usize::from(relation)];
-        let tables: Vec<&[CellSet]> = if rel.per_player.is_empty() {
-            vec![&rel.masks]
-        } else {
-            rel.per_player.iter().map(Vec::as_slice).collect()
-        };
-        tables
+        rel.tables()
             .iter()
             .map(|t| {
                 let mut by: Vec<(i32, CellSet)> = Vec::new();
