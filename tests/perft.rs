@@ -19,6 +19,7 @@ fn run(limit: Option<u64>) {
                 }
                 let program = common::program(&game, &case.options);
                 let mut engine = Engine::new(&program);
+                common::play_moves(&mut engine, &case.after);
                 let got = perft(&mut engine, case.depth);
                 assert_eq!(
                     got,

@@ -339,6 +339,11 @@ impl Checker<'_> {
         false
     }
 
+    /// A cell of a `shape` declaration: the right length, like a pattern's.
+    pub(super) fn shape_cell_vector(&mut self, v: &Vector) -> bool {
+        self.shape_vector(v)
+    }
+
     /// Whether some cell anchors a whole instance of the shape (true when the board is unknown).
     fn shape_fits(&self, vectors: &[Vector]) -> bool {
         let Some(g) = &self.geometry else {

@@ -214,6 +214,29 @@ pub enum TypeError {
         span: Span,
     },
 
+    #[error("per-cell counter `{name}` needs a cell here")]
+    #[diagnostic(
+        code(E0204),
+        help("write `{name}[c]` for a cell `c`, or the bare name on the right of `where`, where it means the candidate cell's value")
+    )]
+    LayerNeedsCell {
+        name: String,
+        #[label("missing `[cell]`")]
+        span: Span,
+    },
+
+    #[error("{what} has no field `{field}`")]
+    #[diagnostic(
+        code(E0201),
+        help("a placed shape `s` has `s.anchor` (a cell), `s.cells` (the cells it covers) and `s.facing` (the turn, as text)")
+    )]
+    NoSuchField {
+        what: String,
+        field: String,
+        #[label("unknown field")]
+        span: Span,
+    },
+
     #[error("{what} cannot be indexed")]
     #[diagnostic(
         code(E0204),
@@ -222,6 +245,59 @@ pub enum TypeError {
     NotIndexable {
         what: String,
         #[label("not a per-player counter")]
+        span: Span,
+    },
+}
+
+/// Shapes and their placement.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ShapeError {
+    #[error("the span `{bottom}..{top}` of shape `{shape}` is empty")]
+    #[diagnostic(
+        code(E0701),
+        help("a span gives the heights of a cell's bottom and top faces above the shape's base, e.g. `0..1` for one unit tall; the top must be above the bottom, and the bottom at least 0")
+    )]
+    EmptySpan {
+        shape: String,
+        bottom: i64,
+        top: i64,
+        #[label("bottom face not below the top face")]
+        span: Span,
+    },
+
+    #[error("cell `{cell}` is listed twice in shape `{shape}`")]
+    #[diagnostic(code(E0702), help("give each cell of the shape one span"))]
+    RepeatedCell {
+        shape: String,
+        cell: String,
+        #[label(primary, "listed again here")]
+        span: Span,
+        #[label("first listed here")]
+        first: Span,
+    },
+
+    #[error("foot `{cell}` is not a cell of shape `{shape}`")]
+    #[diagnostic(
+        code(E0703),
+        help("feet are some of the shape's own cells: those that must rest on something")
+    )]
+    FootOutside {
+        shape: String,
+        cell: String,
+        #[label("not one of the shape's cells")]
+        span: Span,
+    },
+
+    #[error("`place` turns shapes on a flat board, but this board has {axes} axes")]
+    #[diagnostic(
+        code(E0704),
+        help(
+            "`place` needs a board with two axes (x, y); its heights come from a per-cell counter"
+        )
+    )]
+    NotPlanar {
+        axes: usize,
+        #[label("turns need two axes")]
         span: Span,
     },
 }

@@ -25,13 +25,20 @@ pub(super) enum Ty {
     Direction,
     Relation,
     Pattern,
+    /// A set of shapes, such as `unplayed(mover)`.
+    Shapes,
+    /// A shape placed by `place`.
+    Placement,
     /// Already reported: compatible with everything so one mistake gives one error.
     Error,
 }
 
 impl Ty {
     fn is_kind(self) -> bool {
-        matches!(self, Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern)
+        matches!(
+            self,
+            Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern | Ty::Shapes
+        )
     }
 
     /// Whether a value of type `self` may stand where `want` is expected.
@@ -134,11 +141,32 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "pieces(piece) -> cells` or `pieces(piece, player) -> cells",
     },
     Builtin {
+        name: "points",
+        args: &[Ty::Player],
+        required: 1,
+        result: Ty::Int,
+        signature: "points(player) -> int",
+    },
+    Builtin {
         name: "step",
         args: &[Ty::Relation, Ty::Cells],
         required: 2,
         result: Ty::Cells,
         signature: "step(relation, cells) -> cells",
+    },
+    Builtin {
+        name: "unplayed",
+        args: &[Ty::Player],
+        required: 1,
+        result: Ty::Shapes,
+        signature: "unplayed(player) -> shapes",
+    },
+    Builtin {
+        name: "won",
+        args: &[Ty::Player],
+        required: 1,
+        result: Ty::Int,
+        signature: "won(player) -> int",
     },
 ];
 
@@ -168,6 +196,8 @@ impl Checker<'_> {
             Ty::Direction => "a direction".into(),
             Ty::Relation => "a relation".into(),
             Ty::Pattern => "a pattern".into(),
+            Ty::Shapes => "a set of shapes".into(),
+            Ty::Placement => "a placed shape".into(),
             Ty::Error => "an erroneous value".into(),
         }
     }
@@ -289,6 +319,10 @@ impl Checker<'_> {
                 "a counter starts from integers and options; change it during play with `=`, `+=` \
                  or `-=`",
             ),
+            Constant::Shape(i) => (
+                format!("the count or points of shape `{}`", item_name(i)),
+                "a shape's count and points are integers or options",
+            ),
         };
         self.report(BoardError::NotConstant {
             what,
@@ -324,6 +358,24 @@ impl Checker<'_> {
             ExprKind::Field { base, field } => {
                 let reason = format!("`.{}` is not allowed here", field.name);
                 self.not_constant(cx, field.span, reason);
+                if let ExprKind::Name(id) = &base.kind {
+                    if self.placement_vars.contains(&id.name) && self.lookup_var(&id.name).is_some()
+                    {
+                        return match field.name.as_str() {
+                            "anchor" => Ty::Cell,
+                            "cells" => Ty::Cells,
+                            "facing" => Ty::Text,
+                            _ => {
+                                self.report(TypeError::NoSuchField {
+                                    what: format!("placed shape `{}`", id.name),
+                                    field: field.name.clone(),
+                                    span: field.span,
+                                });
+                                Ty::Error
+                            }
+                        };
+                    }
+                }
                 self.expect(base, Ty::Cell, cx);
                 if self.board.is_none() || self.axis_index(&field.name).is_some() {
                     return Ty::Int;
@@ -439,8 +491,24 @@ impl Checker<'_> {
         }
     }
 
-    /// `counter[player]`.
+    /// `counter[player]`, or `layer[cell]` for a per-cell counter.
     fn index(&mut self, base: &Expr, index: &Expr, cx: Cx) -> Ty {
+        if let ExprKind::Name(id) = &base.kind {
+            if self.lookup_var(&id.name).is_none()
+                && self
+                    .names
+                    .get(&id.name)
+                    .is_some_and(|&i| self.entries[i].sym == Sym::Layer)
+            {
+                self.use_global(&id.name);
+                if cx.constant.is_some() {
+                    let reason = format!("`{}` changes during play", id.name);
+                    self.not_constant(cx, id.span, reason);
+                }
+                self.expect(index, Ty::Cell, cx);
+                return Ty::Int;
+            }
+        }
         self.expect(index, Ty::Player, cx);
         if let ExprKind::Name(id) = &base.kind {
             if self.lookup_var(&id.name).is_none() {
@@ -498,6 +566,10 @@ impl Checker<'_> {
             self.not_constant(cx, id.span, position("variable"));
             return if self.set_vars.contains(n) {
                 Ty::Cells
+            } else if self.placement_vars.contains(n) {
+                Ty::Placement
+            } else if self.player_vars.contains(n) {
+                Ty::Player
             } else {
                 Ty::Cell
             };
@@ -590,6 +662,18 @@ impl Checker<'_> {
                 }
                 Ty::Int
             }
+            Sym::Layer => {
+                if cx.constant.is_some() {
+                    self.not_constant(cx, id.span, format!("`{n}` changes during play"));
+                } else if cx.axes != Axes::All {
+                    self.report(TypeError::LayerNeedsCell {
+                        name: n.to_string(),
+                        span: id.span,
+                    });
+                }
+                Ty::Int
+            }
+            Sym::Shape => Ty::Shapes,
             Sym::Define { item } => self.expand(id, index, item, cx),
         }
     }
@@ -641,6 +725,14 @@ impl Checker<'_> {
             }
             return Ty::Error;
         };
+        if matches!(f.name, "unplayed" | "points") {
+            // Every shape is in a stock, so these read them all.
+            for entry in &mut self.entries {
+                if entry.sym == Sym::Shape {
+                    entry.used = true;
+                }
+            }
+        }
         let constant_ok = f.name == "letter" && cx.constant == Some(Constant::Board);
         if cx.constant.is_some() && !constant_ok {
             self.not_constant(cx, func.span, format!("`{}` is not allowed here", f.name));
@@ -683,7 +775,13 @@ impl Checker<'_> {
                 let ty = self.infer(e, cx);
                 if !matches!(
                     ty,
-                    Ty::Int | Ty::Cell | Ty::Player | Ty::Enum(_) | Ty::Text | Ty::Error
+                    Ty::Int
+                        | Ty::Cell
+                        | Ty::Player
+                        | Ty::Enum(_)
+                        | Ty::Text
+                        | Ty::Placement
+                        | Ty::Error
                 ) {
                     self.report(TypeError::NotWritable {
                         found: self.describe_expr(e, ty),

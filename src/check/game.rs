@@ -44,6 +44,7 @@ impl Checker<'_> {
         let mut turn: Option<Span> = None;
         let mut setup: Option<Span> = None;
         let mut no_moves: Option<Span> = None;
+        let mut score: Option<Span> = None;
         for item in &file.items {
             let (slot, what, span) = match &item.kind {
                 ItemKind::Players(names) => {
@@ -62,6 +63,7 @@ impl Checker<'_> {
                 ItemKind::Game { .. } => (&mut game, "game", head(item.span, 4)),
                 ItemKind::Turn(_) => (&mut turn, "turn", head(item.span, 4)),
                 ItemKind::Setup(_) => (&mut setup, "setup", head(item.span, 5)),
+                ItemKind::Score { .. } => (&mut score, "score", head(item.span, 5)),
                 ItemKind::NoMoves(b) => (
                     &mut no_moves,
                     "on no moves",
@@ -225,12 +227,26 @@ impl Checker<'_> {
             if let ItemKind::Setup(b) | ItemKind::Turn(b) | ItemKind::NoMoves(b) = &item.kind {
                 self.program(b);
             }
+            if let ItemKind::Score { player, expr } = &item.kind {
+                self.score(player, expr);
+            }
             match &item.kind {
                 ItemKind::Setup(b) => self.check_once(b, "setup"),
                 ItemKind::NoMoves(b) => self.check_once(b, "on no moves"),
                 _ => {}
             }
         }
+    }
+
+    /// `score p = expr`: an integer for each player `p`.
+    fn score(&mut self, player: &crate::syntax::Ident, expr: &crate::syntax::ast::Expr) {
+        self.frames.clear();
+        self.frames.push(super::Frame::default());
+        self.bind_name(player);
+        self.player_vars.insert(player.name.clone());
+        self.expect(expr, super::expr::Ty::Int, Cx::PLAY);
+        self.player_vars.remove(&player.name);
+        self.frames.clear();
     }
 
     /// `setup` and `on no moves` run once without choices: a choice point or a `require` there
@@ -245,6 +261,7 @@ impl Checker<'_> {
             };
             match &s.kind {
                 StmtKind::Pick { .. } => self.report(choice("pick")),
+                StmtKind::Place { .. } => self.report(choice("place")),
                 StmtKind::Either(_) => self.report(choice("either")),
                 StmtKind::First(_) => self.report(choice("first")),
                 StmtKind::Repeat { min, max, .. } if min < max => self.report(choice("repeat")),

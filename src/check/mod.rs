@@ -14,6 +14,7 @@
 //! | zones, counter start values       | `board.rs`  | E0404, W0405, E0408                     |
 //! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404 |
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
+//! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
 //! | ending, unused declarations       | `game.rs`   | E0503, W0601                            |
 //!
 //! Every message is defined once, in `error.rs`; codes are registered in `crate::diag::codes`.
@@ -26,6 +27,7 @@ mod game;
 pub mod geometry;
 mod names;
 pub mod options;
+mod shapes;
 mod stmt;
 mod suggest;
 pub mod zones;
@@ -82,6 +84,8 @@ enum Constant {
     Zone(usize),
     /// The start value of the counter declared by this item.
     Counter(usize),
+    /// The `count` or `points` of the shape declared by this item.
+    Shape(usize),
 }
 
 /// The context of an expression.
@@ -116,8 +120,12 @@ struct Checker<'a> {
     file: &'a ast::File,
     diags: Vec<Diag>,
     seen: HashSet<(String, usize, usize)>,
-    /// Variables bound by `let` (sets of cells); all other variables are cells.
+    /// Variables bound by `let` (sets of cells); all other variables are cells, except these.
     set_vars: HashSet<String>,
+    /// Variables bound by `place` (a placed shape).
+    placement_vars: HashSet<String>,
+    /// The player variable of `score p = ...`.
+    player_vars: HashSet<String>,
 
     /// Declared names → index into `entries`.
     names: HashMap<String, usize>,
@@ -152,6 +160,8 @@ impl<'a> Checker<'a> {
             diags: Vec::new(),
             seen: HashSet::new(),
             set_vars: HashSet::new(),
+            placement_vars: HashSet::new(),
+            player_vars: HashSet::new(),
             names: HashMap::new(),
             entries: Vec::new(),
             options: Vec::new(),
@@ -177,6 +187,7 @@ impl<'a> Checker<'a> {
         self.check_geometry_items();
         self.check_zones();
         self.check_counters();
+        self.check_shapes();
         self.check_programs();
         self.check_ending();
         self.check_unused_defines();

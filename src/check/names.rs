@@ -11,16 +11,32 @@ use crate::syntax::{Ident, Span};
 /// What a declared name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Sym {
-    Option { index: usize, is_enum: bool },
-    Word { option: usize },
+    Option {
+        index: usize,
+        is_enum: bool,
+    },
+    Word {
+        option: usize,
+    },
     Player,
     Direction,
-    Relation { item: usize },
+    Relation {
+        item: usize,
+    },
     Pattern,
-    Zone { item: usize },
+    Zone {
+        item: usize,
+    },
     Piece,
-    Counter { per_player: bool },
-    Define { item: usize },
+    Counter {
+        per_player: bool,
+    },
+    /// A `counter ... per cell`.
+    Layer,
+    Shape,
+    Define {
+        item: usize,
+    },
 }
 
 impl Sym {
@@ -35,6 +51,8 @@ impl Sym {
             Sym::Zone { .. } => "zone",
             Sym::Piece => "piece",
             Sym::Counter { .. } => "counter",
+            Sym::Layer => "per-cell counter",
+            Sym::Shape => "shape",
             Sym::Define { .. } => "definition",
         }
     }
@@ -105,6 +123,11 @@ impl Checker<'_> {
                 ItemKind::Zone { name, .. } => self.declare(name, Sym::Zone { item: item_index }),
                 ItemKind::Piece { name, .. } => self.declare(name, Sym::Piece),
                 ItemKind::Counter {
+                    name,
+                    per_cell: true,
+                    ..
+                } => self.declare(name, Sym::Layer),
+                ItemKind::Counter {
                     name, per_player, ..
                 } => self.declare(
                     name,
@@ -112,11 +135,13 @@ impl Checker<'_> {
                         per_player: *per_player,
                     },
                 ),
+                ItemKind::Shape(shape) => self.declare(&shape.name, Sym::Shape),
                 ItemKind::Define { name, .. } => {
                     self.declare(name, Sym::Define { item: item_index });
                 }
                 ItemKind::Game { .. }
                 | ItemKind::Board(_)
+                | ItemKind::Score { .. }
                 | ItemKind::Setup(_)
                 | ItemKind::Turn(_)
                 | ItemKind::NoMoves(_) => {}

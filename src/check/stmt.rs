@@ -8,14 +8,14 @@ use super::error::{GameError, ResolveError, TypeError};
 use super::expr::Ty;
 use super::names::{builtin_value, Sym};
 use super::{Checker, Cx, Frame};
-use crate::syntax::ast::{Block, Stmt, StmtKind};
+use crate::syntax::ast::{Block, ExprKind, Stmt, StmtKind};
 use crate::syntax::{Ident, Span};
 
 /// Every variable picked in a block, nested blocks included, with its first pick.
 pub(super) fn collect_picks(block: &Block, out: &mut HashMap<String, Span>) {
     for s in &block.stmts {
         match &s.kind {
-            StmtKind::Pick { var, .. } => {
+            StmtKind::Pick { var, .. } | StmtKind::Place { var, .. } => {
                 out.entry(var.name.clone()).or_insert(var.span);
             }
             StmtKind::If {
@@ -59,6 +59,13 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
     };
     let keyword = |len: u32| upto(s.span.start + len);
     match &s.kind {
+        StmtKind::Place {
+            layer, max, feet, ..
+        } => upto(
+            feet.as_ref()
+                .or(max.as_ref())
+                .map_or(layer.span.end, |e| e.span.end),
+        ),
         StmtKind::Pick { from: e, .. }
         | StmtKind::Put { at: e, .. }
         | StmtKind::Remove { at: e }
@@ -136,6 +143,40 @@ impl Checker<'_> {
             StmtKind::Pick { var, from } => {
                 self.expect(from, Ty::Cells, cx);
                 self.bind(var);
+            }
+            StmtKind::Place {
+                var,
+                from,
+                turned,
+                layer,
+                max,
+                feet,
+            } => {
+                let is_unplayed =
+                    matches!(&from.kind, ExprKind::Call { func, .. } if func.name == "unplayed");
+                let found = self.infer(from, cx);
+                if !is_unplayed && found != Ty::Error {
+                    self.report(TypeError::Mismatch {
+                        expected: "`unplayed(player)`".into(),
+                        found: self.describe_expr(from, found),
+                        span: from.span,
+                        help: Some("`place` takes a copy from a player's stock of shapes, e.g. `place s in unplayed(mover) ...`".into()),
+                    });
+                }
+                self.expect_kind(turned, Sym::Relation { item: 0 }, None);
+                self.expect_kind(
+                    layer,
+                    Sym::Layer,
+                    Some("declare the heights with `counter height per cell = 0`".into()),
+                );
+                if let Some(m) = max {
+                    self.expect(m, Ty::Int, cx);
+                }
+                if let Some(f) = feet {
+                    self.expect(f, Ty::Cells, cx);
+                }
+                self.bind(var);
+                self.placement_vars.insert(var.name.clone());
             }
             StmtKind::Let { name, value } => {
                 self.expect(value, Ty::Cells, cx);
@@ -243,6 +284,11 @@ impl Checker<'_> {
         let frame = self.current();
         frame.bound.extend(bound);
         frame.partial.extend(partial);
+    }
+
+    /// Binds a variable outside a program (the player of `score p = ...`).
+    pub(super) fn bind_name(&mut self, var: &Ident) {
+        self.bind(var);
     }
 
     /// Binds a `pick` variable, reporting a clash with any other name (E0102).

@@ -5,6 +5,8 @@
 //! `l = 2`, drawn side by side when they fit and stacked otherwise. Empty cells are `.`,
 //! coordinates without a cell are blank. Column and row labels are read off the cell names:
 //! the part of a name that changes when only that axis changes (`1a1` → `1b1`: `a`, `b`).
+//! A game with per-cell counters (layers, such as heights) shows each cell's values after its
+//! symbol (`X3`: a cell showing `X` at height 3); values of 0 are left out.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -21,7 +23,11 @@ const GAP: usize = 4;
 
 /// The board, then whose turn it is (or the result) and the counters.
 pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
-    let mut out = board(engine.program(), &engine.state.board);
+    let mut out = board(
+        engine.program(),
+        &engine.state.board,
+        &engine.state.counters,
+    );
     out.push('\n');
     out.push_str(&status(engine));
     out
@@ -31,18 +37,72 @@ pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
 pub(crate) fn status(engine: &mut Engine<'_>) -> String {
     let program = engine.program();
     let mut out = match engine.outcome() {
-        Some(r) => format!("game over: {}\n", result_text(program, r)),
+        Some(r) => {
+            let mut text = format!("game over: {}\n", result_text(program, r));
+            if let Some(s) = engine.scores() {
+                let _ = writeln!(
+                    text,
+                    "score: {} {}, {} {}",
+                    player_name(program, 0),
+                    s[0],
+                    player_name(program, 1),
+                    s[1]
+                );
+            }
+            text
+        }
         None => format!("{} to move\n", player_name(program, engine.state.mover)),
     };
     out.push_str(&counters(program, &engine.state.counters));
     out
 }
 
-/// `stock: White 15, Black 14` for per-player counters, `name: value` for the others.
+/// `stock: White 15, Black 14` for per-player counters, `name: value` for the others, and
+/// each player's unplayed shapes (`Black stones: 6 Block, 4 Brick`). Per-cell counters are
+/// drawn on the board instead.
 pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
     let mut out = String::new();
+    let value = |slot: usize| {
+        values
+            .get(slot)
+            .copied()
+            .unwrap_or(program.counters[slot].initial)
+    };
+    let in_layer = |slot: usize| {
+        program.layers.iter().any(|(_, base)| {
+            (usize::from(*base)..usize::from(*base) + program.board.len()).contains(&slot)
+        })
+    };
+    let is_stock = |slot: usize| {
+        program
+            .shapes
+            .iter()
+            .any(|s| slot == usize::from(s.stock) || slot == usize::from(s.stock) + 1)
+    };
+    if !program.shapes.is_empty() {
+        for p in 0..2u8 {
+            let stones: Vec<String> = program
+                .shapes
+                .iter()
+                .filter_map(|s| {
+                    let n = value(usize::from(s.stock) + usize::from(p));
+                    (n > 0).then(|| format!("{n} {}", s.name))
+                })
+                .collect();
+            let list = if stones.is_empty() {
+                "none".to_string()
+            } else {
+                stones.join(", ")
+            };
+            let _ = writeln!(out, "{} unplayed: {list}", player_name(program, p));
+        }
+    }
     let mut i = 0;
     while i < program.counters.len() {
+        if in_layer(i) || is_stock(i) {
+            i += 1;
+            continue;
+        }
         let name = &program.counters[i].name;
         let mut parts = Vec::new();
         let mut j = i;
@@ -78,16 +138,28 @@ fn symbol(program: &Program, code: u8) -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
-/// Draws the board with the piece codes `cells` (one per cell, in cell order).
-pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
+/// The text of one cell: its piece's symbol, then its non-zero layer values.
+fn cell_text(program: &Program, cells: &[u8], counters: &[i32], c: usize) -> String {
+    let mut text = symbol(program, cells.get(c).copied().unwrap_or(0));
+    for (_, base) in &program.layers {
+        match counters.get(usize::from(*base) + c) {
+            Some(&v) if v != 0 => text.push_str(&v.to_string()),
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Draws the board with the piece codes `cells` (one per cell, in cell order) and the
+/// counters (for per-cell values).
+pub(crate) fn board(program: &Program, cells: &[u8], counters: &[i32]) -> String {
     let b = &program.board;
     let axes = b.axes.len();
     if axes == 0 || b.is_empty() {
         // No geometry to draw: list the cells.
         let mut out = String::new();
         for (c, name) in b.names.iter().enumerate() {
-            let code = cells.get(c).copied().unwrap_or(0);
-            let _ = writeln!(out, "{name} {}", symbol(program, code));
+            let _ = writeln!(out, "{name} {}", cell_text(program, cells, counters, c));
         }
         return out;
     }
@@ -115,6 +187,9 @@ pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
     for v in labels[col_axis].values() {
         cell_w = cell_w.max(v.chars().count());
     }
+    for c in 0..b.len() {
+        cell_w = cell_w.max(cell_text(program, cells, counters, c).chars().count());
+    }
 
     let panels: Vec<Vec<String>> = groups
         .iter()
@@ -129,6 +204,7 @@ pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
             let grid = Grid {
                 program,
                 cells,
+                counters,
                 members,
                 col_axis,
                 row_axis,
@@ -145,6 +221,7 @@ pub(crate) fn board(program: &Program, cells: &[u8]) -> String {
 struct Grid<'a> {
     program: &'a Program,
     cells: &'a [u8],
+    counters: &'a [i32],
     members: &'a [usize],
     col_axis: usize,
     row_axis: Option<usize>,
@@ -195,10 +272,10 @@ impl Grid<'_> {
             let cells: Vec<String> = cols
                 .clone()
                 .map(|col| match at.get(&(col, *r)) {
-                    Some(&c) => {
-                        let code = self.cells.get(c).copied().unwrap_or(0);
-                        format!("{:<w$}", symbol(self.program, code))
-                    }
+                    Some(&c) => format!(
+                        "{:<w$}",
+                        cell_text(self.program, self.cells, self.counters, c)
+                    ),
                     None => " ".repeat(w),
                 })
                 .collect();

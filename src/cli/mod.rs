@@ -15,6 +15,7 @@ pub mod compile;
 mod dump;
 mod explain;
 mod load;
+mod matches;
 mod moves;
 mod perft;
 mod play;
@@ -132,6 +133,17 @@ Examples:
   rulestone playout my.game --games 1000 --seed 1
   rulestone playout my.game --games 100 --seed 2 --set size=5")]
     Playout(playout::PlayoutArgs),
+
+    /// Play a match of random games scored by the game's `score`: a fixed number of games
+    /// (the higher total wins) or first to a target total.
+    ///
+    /// Each game's result and scores are printed with the running totals. The game must declare
+    /// `score p = ...`.
+    #[command(after_help = "\
+Examples:
+  rulestone match games/steinplatz.game --games 5 --seed 1
+  rulestone match games/steinplatz.game --target 100 --seed 2")]
+    Match(matches::MatchArgs),
 
     /// Measure the engine's speed: perft leaves per second and random playouts per second.
     ///
@@ -303,6 +315,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Playout(args) => playout::run(&args),
+        Command::Match(args) => matches::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Compile(args) => compile::run(&args),
         Command::Dump(args) => dump::run(&args),

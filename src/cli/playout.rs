@@ -67,6 +67,8 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
     let mut wins = vec![0u64; program.players.len().max(2)];
     let (mut draws, mut unfinished) = (0u64, 0u64);
     let (mut total_plies, mut min, mut max) = (0u64, u32::MAX, 0u32);
+    let mut score_totals = [0i64; 2];
+    let mut scored = 0u64;
     let bar = progress(args.games);
     let start = Instant::now();
     for _ in 0..args.games {
@@ -85,6 +87,12 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
             }
             Some(GameResult::Draw) => draws += 1,
             None => unfinished += 1,
+        }
+        if let Some(s) = p.scores {
+            scored += 1;
+            for (t, v) in score_totals.iter_mut().zip(s) {
+                *t += i64::from(v);
+            }
         }
         total_plies += u64::from(p.plies);
         min = min.min(p.plies);
@@ -116,6 +124,18 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
         #[allow(clippy::cast_precision_loss)]
         let mean = total_plies as f64 / n as f64;
         let _ = writeln!(out, "plies: mean {mean:.2}, min {min}, max {max}");
+    }
+    if scored > 0 {
+        #[allow(clippy::cast_precision_loss)]
+        let means: Vec<String> = score_totals
+            .iter()
+            .enumerate()
+            .map(|(p, t)| {
+                let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
+                format!("{name} {t} (mean {:.2})", *t as f64 / scored as f64)
+            })
+            .collect();
+        let _ = writeln!(out, "scores: {}", means.join(", "));
     }
     let _ = writeln!(
         out,

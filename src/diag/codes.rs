@@ -55,6 +55,10 @@ codes! {
     "E0505" => "repeat range runs nothing",
     "E0506" => "choice or require outside `turn`",
     "W0601" => "unused declaration",
+    "E0701" => "empty span in a shape",
+    "E0702" => "cell listed twice in a shape",
+    "E0703" => "foot outside its shape",
+    "E0704" => "`place` on a board without two axes",
 }
 
 /// The registry entry for a code, ignoring case (`e0101` finds `E0101`).

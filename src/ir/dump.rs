@@ -150,6 +150,7 @@ fn set(p: &Program, s: &SetExpr) -> String {
         }
         SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
         SetExpr::Local(slot) => format!("local{slot}"),
+        SetExpr::Placed { slot, table } => format!("cells of placed{slot} (table {table})"),
         SetExpr::AxisCmp { axis, op, value } => {
             format!(
                 "cells with {} {op:?} i{value}",
@@ -196,6 +197,21 @@ fn boolean(b: &BoolExpr) -> String {
 fn op_text(p: &Program, op: &Op) -> String {
     match op {
         Op::Pick { var, from } => format!("pick v{var} in s{from}"),
+        Op::Place {
+            slot,
+            anchor,
+            table,
+            player,
+            layer,
+            max,
+            feet,
+        } => {
+            let feet = feet.map_or_else(String::new, |s| format!(" feet in s{s}"));
+            format!(
+                "place placed{slot} (anchor v{anchor}) from table {table} stock of {} on slot {layer} max i{max}{feet}",
+                player_ref(*player)
+            )
+        }
         Op::Let { slot, set, replay } => {
             let when = if *replay { "" } else { " (not on replay)" };
             format!("let local{slot} = s{set}{when}")
@@ -241,6 +257,8 @@ fn op_text(p: &Program, op: &Op) -> String {
                     TemplatePart::Int(i) => format!("i{i}"),
                     TemplatePart::Player(pl) => player_ref(*pl),
                     TemplatePart::Letter(i) => format!("letter(i{i})"),
+                    TemplatePart::ShapeName { slot, .. } => format!("shape(placed{slot})"),
+                    TemplatePart::Facing { slot, .. } => format!("facing(placed{slot})"),
                 })
                 .collect();
             format!("write {}", parts.join(" "))

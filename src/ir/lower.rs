@@ -6,15 +6,16 @@ use std::collections::HashMap;
 
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlayerRef, Program, Ray, Relation, SetExpr,
-    SetId, Template, TemplatePart, Zone, MAX_VARS, NO_CELL,
+    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
+    PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart, Zone,
+    MAX_VARS, NO_CELL,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
 use crate::check::Checked;
 use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, Expr, ExprKind, File, ItemKind, OptionType, PatternShape, RelItem,
-    StmtKind, TemplatePart as AstPart, UnaryOp,
+    ShapeDecl, StmtKind, TemplatePart as AstPart, UnaryOp,
 };
 
 /// A problem found only once the options are known (the checker validated the defaults).
@@ -63,8 +64,32 @@ enum Sym<'a> {
     Pattern(u16),
     Zone(u16),
     Piece(u8),
-    Counter { base: u16 },
+    Counter {
+        base: u16,
+    },
+    /// A per-cell counter: the slot of cell 0.
+    Layer {
+        base: u16,
+    },
+    Shape,
     Define(&'a Expr),
+}
+
+/// A shape's cells as declared: offset, span and whether it is a foot.
+#[derive(Clone, Debug)]
+struct ShapeCell {
+    offset: [i64; 2],
+    bottom: i64,
+    top: i64,
+    foot: bool,
+}
+
+/// A `place` variable: its slot, its table and the turn variable holding its anchor.
+#[derive(Clone, Copy, Debug)]
+struct PlacedVar {
+    slot: u8,
+    table: u16,
+    anchor: u8,
 }
 
 struct Lowerer<'a> {
@@ -85,6 +110,9 @@ struct Lowerer<'a> {
     in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
+    /// Each shape's cells, in declaration order.
+    shape_cells: Vec<Vec<ShapeCell>>,
+    placed_vars: HashMap<String, PlacedVar>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -158,6 +186,10 @@ impl<'a> Lowerer<'a> {
                 turn: Code::default(),
                 no_moves: Code::default(),
                 distinct_blocks: 0,
+                layers: Vec::new(),
+                shapes: Vec::new(),
+                placements: Vec::new(),
+                score: None,
                 options,
             },
             vars: HashMap::new(),
@@ -165,6 +197,8 @@ impl<'a> Lowerer<'a> {
             set_locals: HashMap::new(),
             in_code: false,
             in_where: false,
+            shape_cells: Vec::new(),
+            placed_vars: HashMap::new(),
         })
     }
 
@@ -177,6 +211,20 @@ impl<'a> Lowerer<'a> {
                 ItemKind::Turn(b) => self.prog.turn = self.code(b)?,
                 ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b)?,
                 _ => {}
+            }
+        }
+        for item in &file.items {
+            if let ItemKind::Score { player, expr } = &item.kind {
+                let mut ids = [0; 2];
+                for (p, id) in ids.iter_mut().enumerate() {
+                    self.syms.insert(
+                        player.name.as_str(),
+                        Sym::Player(u8::try_from(p).unwrap_or(0)),
+                    );
+                    *id = self.int(expr)?;
+                }
+                self.syms.remove(player.name.as_str());
+                self.prog.score = Some(ids);
             }
         }
         if self.prog.no_moves.ops.is_empty() {
@@ -320,9 +368,11 @@ impl<'a> Lowerer<'a> {
                     self.syms
                         .insert(&name.name, Sym::Piece(u8::try_from(k).unwrap_or(0)));
                 }
+                ItemKind::Shape(shape) => self.shape(shape)?,
                 ItemKind::Counter {
                     name,
                     per_player,
+                    per_cell,
                     init,
                 } => {
                     let expanded = crate::check::zones::Defines::new(self.file).expand(init);
@@ -337,6 +387,18 @@ impl<'a> Lowerer<'a> {
                         })?;
                     let initial = i32::try_from(v).unwrap_or(i32::MAX);
                     let base = id16(self.prog.counters.len())?;
+                    if *per_cell {
+                        for _ in 0..self.geo.len() {
+                            self.prog.counters.push(Counter {
+                                name: name.name.clone(),
+                                player: None,
+                                initial,
+                            });
+                        }
+                        self.prog.layers.push((name.name.clone(), base));
+                        self.syms.insert(&name.name, Sym::Layer { base });
+                        return Ok(());
+                    }
                     if *per_player {
                         for p in 0..2u8 {
                             self.prog.counters.push(Counter {
@@ -361,6 +423,172 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A shape's declaration: its stock counters and its cells.
+    fn shape(&mut self, shape: &'a ShapeDecl) -> Result<()> {
+        let constant = |e: &Option<Expr>, default: i64, what: &str| -> Result<i32> {
+            match e {
+                None => Ok(i32::try_from(default).unwrap_or(0)),
+                Some(e) => match self.env.int(e) {
+                    Ok(v) => Ok(i32::try_from(v).unwrap_or(i32::MAX)),
+                    Err(_) => err(format!(
+                        "the {what} of shape `{}` is not constant",
+                        shape.name.name
+                    )),
+                },
+            }
+        };
+        let count = constant(&shape.count, 1, "count")?;
+        let points = constant(&shape.points, 0, "points")?;
+        let stock = id16(self.prog.counters.len())?;
+        for p in 0..2u8 {
+            self.prog.counters.push(Counter {
+                name: shape.name.name.clone(),
+                player: Some(p),
+                initial: count,
+            });
+        }
+        if self.prog.shapes.len() >= usize::from(u8::MAX) {
+            return err("a game may declare at most 255 shapes");
+        }
+        self.prog.shapes.push(Shape {
+            name: shape.name.name.clone(),
+            count,
+            points,
+            flip: shape.flip.as_ref().map(|(m, _)| m.clone()),
+            stock,
+        });
+        let mut cells = Vec::new();
+        for part in &shape.parts {
+            for v in &part.cells {
+                let [dx, dy] = v.components[..] else {
+                    return err(format!(
+                        "shape `{}` needs two-component cells",
+                        shape.name.name
+                    ));
+                };
+                let foot = shape
+                    .feet
+                    .as_ref()
+                    .is_none_or(|feet| feet.iter().any(|f| f.components == v.components));
+                cells.push(ShapeCell {
+                    offset: [dx, dy],
+                    bottom: part.bottom,
+                    top: part.top,
+                    foot,
+                });
+            }
+        }
+        self.shape_cells.push(cells);
+        self.syms.insert(&shape.name.name, Sym::Shape);
+        Ok(())
+    }
+
+    /// The name of each vector of a relation, for notation: the direction declared with that
+    /// vector, else the vector itself.
+    fn vector_names(&self, vectors: &[TaggedVector]) -> Vec<String> {
+        vectors
+            .iter()
+            .map(|(v, _)| {
+                self.file
+                    .items
+                    .iter()
+                    .find_map(|i| match &i.kind {
+                        ItemKind::Direction { name, vector } if vector.components == *v => {
+                            Some(name.name.clone())
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| {
+                        let parts: Vec<String> = v.iter().map(i64::to_string).collect();
+                        format!("({})", parts.join(", "))
+                    })
+            })
+            .collect()
+    }
+
+    /// Every distinct placement of every shape, turned along each vector of `turned` (the
+    /// shape's +x axis; +y is +x turned a quarter turn anticlockwise) and, for shapes with a
+    /// flip mark, upside down too.
+    fn placements(&mut self, turned: &str) -> Result<u16> {
+        let vectors = self.vectors.get(turned).cloned().unwrap_or_default();
+        let mut table = Placements {
+            facings: self.vector_names(&vectors),
+            by_shape: Vec::new(),
+            instances: Vec::new(),
+            parts: Vec::new(),
+        };
+        for (s, cells) in self.shape_cells.iter().enumerate() {
+            let start = u32::try_from(table.instances.len()).unwrap_or(u32::MAX);
+            let height = cells.iter().map(|c| c.top).max().unwrap_or(0);
+            let flips: &[bool] = if self.prog.shapes[s].flip.is_some() {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            let mut seen = std::collections::HashSet::new();
+            for anchor in 0..self.geo.len() {
+                for (f, (v, _)) in vectors.iter().enumerate() {
+                    let [ax, ay] = v[..] else {
+                        return err(format!(
+                            "`{turned}` needs two-component vectors to turn shapes"
+                        ));
+                    };
+                    for &flipped in flips {
+                        let mut parts = Vec::new();
+                        let mut covered = CellSet::EMPTY;
+                        for c in cells {
+                            let [dx, dy] = c.offset;
+                            let step = [dx * ax - dy * ay, dx * ay + dy * ax];
+                            let Some(cell) = self.geo.offset(anchor, &step) else {
+                                break;
+                            };
+                            let (bottom, top) = if flipped {
+                                (height - c.top, height - c.bottom)
+                            } else {
+                                (c.bottom, c.top)
+                            };
+                            covered.insert(cell);
+                            parts.push(PlacedCell {
+                                cell: u8::try_from(cell).unwrap_or(u8::MAX),
+                                bottom: u8::try_from(bottom).unwrap_or(u8::MAX),
+                                top: u8::try_from(top).unwrap_or(u8::MAX),
+                                foot: c.foot,
+                            });
+                        }
+                        if parts.len() != cells.len() || covered.len() != cells.len() {
+                            continue;
+                        }
+                        let mut key: Vec<(u8, u8, u8)> =
+                            parts.iter().map(|p| (p.cell, p.bottom, p.top)).collect();
+                        key.sort_unstable();
+                        if !seen.insert(key) {
+                            continue;
+                        }
+                        table.instances.push(Placement {
+                            shape: u8::try_from(s).unwrap_or(u8::MAX),
+                            anchor: u8::try_from(anchor).unwrap_or(u8::MAX),
+                            facing: u8::try_from(f).unwrap_or(u8::MAX),
+                            flipped,
+                            cells: covered,
+                            first: u32::try_from(table.parts.len()).unwrap_or(u32::MAX),
+                            len: u8::try_from(parts.len()).unwrap_or(u8::MAX),
+                            max_top: parts.iter().map(|p| p.top).max().unwrap_or(0),
+                        });
+                        table.parts.extend(parts);
+                    }
+                }
+            }
+            let end = u32::try_from(table.instances.len()).unwrap_or(u32::MAX);
+            table.by_shape.push((start, end));
+        }
+        if table.instances.len() > usize::from(u16::MAX) {
+            return err("a `place` statement has more than 65535 placements");
+        }
+        let id = id16(self.prog.placements.len())?;
+        self.prog.placements.push(table);
+        Ok(id)
     }
 
     fn rel_vectors(&self, item: &RelItem) -> Result<Vec<TaggedVector>> {
@@ -518,6 +746,67 @@ impl<'a> Lowerer<'a> {
                     let from = self.set(from)?;
                     let var = self.var(&var.name)?;
                     ops.push(Op::Pick { var, from });
+                }
+                StmtKind::Place {
+                    var,
+                    from,
+                    turned,
+                    layer,
+                    max,
+                    feet,
+                } => {
+                    let player = match &from.kind {
+                        ExprKind::Call { func, args }
+                            if func.name == "unplayed" && args.len() == 1 =>
+                        {
+                            self.player(&args[0])?
+                        }
+                        _ => return err("`place` takes shapes from `unplayed(player)`"),
+                    };
+                    let Some(Sym::Layer { base }) = self.syms.get(layer.name.as_str()).copied()
+                    else {
+                        return err(format!("`{}` is not a per-cell counter", layer.name));
+                    };
+                    let table = self.placements(&turned.name)?;
+                    let max = match max {
+                        Some(m) => self.int(m)?,
+                        None => self.push_int(IntExpr::Const(i32::MAX)),
+                    };
+                    let feet = match feet {
+                        Some(cells) => Some(self.set(cells)?),
+                        None => None,
+                    };
+                    let anchor = self.var(&format!("{}.anchor", var.name))?;
+                    let slot = match self.placed_vars.get(&var.name) {
+                        Some(p) => p.slot,
+                        None => {
+                            let slot = self.placed_vars.len();
+                            if slot >= super::MAX_PLACED {
+                                return err(format!(
+                                    "a turn may bind at most {} `place` variables",
+                                    super::MAX_PLACED
+                                ));
+                            }
+                            u8::try_from(slot).unwrap_or(0)
+                        }
+                    };
+                    self.placed_vars.insert(
+                        var.name.clone(),
+                        PlacedVar {
+                            slot,
+                            table,
+                            anchor,
+                        },
+                    );
+                    ops.push(Op::Place {
+                        slot,
+                        anchor,
+                        table,
+                        player,
+                        layer: base,
+                        max,
+                        feet,
+                    });
                 }
                 StmtKind::Let { name, value } => {
                     let set = self.set(value)?;
@@ -806,6 +1095,25 @@ impl<'a> Lowerer<'a> {
     }
 
     fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                if let Some(p) = self.placed_vars.get(&n.name) {
+                    return Ok(TemplatePart::ShapeName {
+                        slot: p.slot,
+                        table: p.table,
+                    });
+                }
+            }
+            ExprKind::Field { base, field } if field.name == "facing" => {
+                if let Some(p) = self.placed(base) {
+                    return Ok(TemplatePart::Facing {
+                        slot: p.slot,
+                        table: p.table,
+                    });
+                }
+            }
+            _ => {}
+        }
         if let ExprKind::Call { func, args } = &e.kind {
             if func.name == "letter" && args.len() == 1 {
                 return Ok(TemplatePart::Letter(self.int(&args[0])?));
@@ -824,8 +1132,23 @@ impl<'a> Lowerer<'a> {
 
     // ---- expressions ------------------------------------------------------------------------
 
+    /// The `place` variable an expression names, if it does.
+    fn placed(&self, e: &Expr) -> Option<PlacedVar> {
+        match &e.kind {
+            ExprKind::Name(n) => self.placed_vars.get(&n.name).copied(),
+            _ => None,
+        }
+    }
+
     fn ty(&self, e: &Expr) -> Result<Ty> {
         Ok(match &e.kind {
+            ExprKind::Field { base, field } if self.placed(base).is_some() => {
+                match field.name.as_str() {
+                    "anchor" => Ty::Cell,
+                    "cells" => Ty::Cells,
+                    _ => Ty::Text,
+                }
+            }
             ExprKind::Int(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => Ty::Int,
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
@@ -839,7 +1162,7 @@ impl<'a> Lowerer<'a> {
                     return Ok(Ty::Int);
                 }
                 match self.syms.get(name) {
-                    Some(Sym::IntConst(_) | Sym::Counter { .. }) => Ty::Int,
+                    Some(Sym::IntConst(_) | Sym::Counter { .. } | Sym::Layer { .. }) => Ty::Int,
                     Some(Sym::Word) => Ty::Word,
                     Some(Sym::Player(_)) => Ty::Player,
                     Some(Sym::Zone(_)) => Ty::Cells,
@@ -856,7 +1179,7 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Call { func, .. } => match func.name.as_str() {
                 "completes" => Ty::Bool,
-                "count" => Ty::Int,
+                "count" | "points" | "won" => Ty::Int,
                 "letter" => Ty::Text,
                 "owner" => Ty::Player,
                 _ => Ty::Cells,
@@ -906,6 +1229,17 @@ impl<'a> Lowerer<'a> {
     fn set(&mut self, e: &Expr) -> Result<SetId> {
         let all = self.prog.board.all;
         let s = match &e.kind {
+            ExprKind::Field { base, field }
+                if field.name == "cells" && self.placed(base).is_some() =>
+            {
+                let p = self.placed(base).ok_or_else(|| LowerError {
+                    message: "no placement".into(),
+                })?;
+                SetExpr::Placed {
+                    slot: p.slot,
+                    table: p.table,
+                }
+            }
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
                 if self.vars.contains_key(name) {
@@ -1120,6 +1454,7 @@ impl<'a> Lowerer<'a> {
                 self.int_mentions_candidate(*lhs) || self.int_mentions_candidate(*rhs)
             }
             IntExpr::Count(_) => true,
+            IntExpr::CellCounter { cell, .. } => *cell == CellRef::Candidate,
             _ => false,
         }
     }
@@ -1222,6 +1557,10 @@ impl<'a> Lowerer<'a> {
 
     fn cell(&mut self, e: &Expr) -> Result<CellRef> {
         match &e.kind {
+            ExprKind::Field { base, field } if field.name == "anchor" => match self.placed(base) {
+                Some(p) => Ok(CellRef::Var(p.anchor)),
+                None => err("only a placed shape has an anchor"),
+            },
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
                 if let Some(Sym::Define(d)) = self.syms.get(name).copied() {
@@ -1278,6 +1617,10 @@ impl<'a> Lowerer<'a> {
                 match self.syms.get(name).copied() {
                     Some(Sym::IntConst(v)) => IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX)),
                     Some(Sym::Counter { base, .. }) => IntExpr::Counter(base),
+                    Some(Sym::Layer { base }) if self.in_where => IntExpr::CellCounter {
+                        base,
+                        cell: CellRef::Candidate,
+                    },
                     Some(Sym::Define(d)) => return self.int(d),
                     _ => return err(format!("`{name}` is not a number")),
                 }
@@ -1296,6 +1639,10 @@ impl<'a> Lowerer<'a> {
                 let ExprKind::Name(n) = &base.kind else {
                     return err("only a per-player counter can be indexed");
                 };
+                if let Some(Sym::Layer { base }) = self.syms.get(n.name.as_str()).copied() {
+                    let cell = self.cell(index)?;
+                    return Ok(self.push_int(IntExpr::CellCounter { base, cell }));
+                }
                 let Some(Sym::Counter { base, .. }) = self.syms.get(n.name.as_str()).copied()
                 else {
                     return err(format!("`{}` is not a counter", n.name));
@@ -1307,6 +1654,12 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Call { func, args } if func.name == "count" && args.len() == 1 => {
                 IntExpr::Count(self.set(&args[0])?)
+            }
+            ExprKind::Call { func, args } if func.name == "points" && args.len() == 1 => {
+                IntExpr::Points(self.player(&args[0])?)
+            }
+            ExprKind::Call { func, args } if func.name == "won" && args.len() == 1 => {
+                IntExpr::Won(self.player(&args[0])?)
             }
             ExprKind::Unary {
                 op: UnaryOp::Neg,

@@ -18,6 +18,9 @@ pub const MAX_VARS: usize = 16;
 /// The most `let` sets a program may hold at once.
 pub const MAX_SET_LOCALS: usize = 4;
 
+/// The most `place` variables a turn may bind.
+pub const MAX_PLACED: usize = 2;
+
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
@@ -39,6 +42,13 @@ pub struct Program {
     pub no_moves: Code,
     /// How many `distinct` blocks the turn program has (each needs a seen-set).
     pub distinct_blocks: usize,
+    /// Per-cell counters (`counter height per cell`): name and the slot of cell 0.
+    pub layers: Vec<(String, u16)>,
+    pub shapes: Vec<Shape>,
+    /// One table per `place` statement.
+    pub placements: Vec<Placements>,
+    /// `score p = ...`, one expression per player.
+    pub score: Option<[IntId; 2]>,
     /// Options as resolved for this program, for display.
     pub options: Vec<(String, String)>,
 }
@@ -252,6 +262,62 @@ pub struct Piece {
     pub symbols: Vec<String>,
 }
 
+/// A piece made of cells with spans (`shape`); each player starts with `count` copies.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub name: String,
+    pub count: i32,
+    pub points: i32,
+    /// The mark after the name of an upside-down copy; `None`: it is never turned over.
+    pub flip: Option<String>,
+    /// The counter slot of player 0's stock (player 1's is next).
+    pub stock: u16,
+}
+
+/// Every distinct way one `place` statement can put each shape on the board, precomputed: the
+/// move generator only settles and tests them. Placements covering the same cells with the
+/// same spans are kept once, the first in generation order (anchor in board order, then turn,
+/// then right side up before upside down).
+#[derive(Clone, Debug)]
+pub struct Placements {
+    /// The turns' names (the relation's members), for notation.
+    pub facings: Vec<String>,
+    /// `instances[by_shape[s].0..by_shape[s].1]` place shape `s`.
+    pub by_shape: Vec<(u32, u32)>,
+    pub instances: Vec<Placement>,
+    pub parts: Vec<PlacedCell>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    pub shape: u8,
+    pub anchor: u8,
+    pub facing: u8,
+    pub flipped: bool,
+    pub cells: CellSet,
+    /// `parts[first..first + len]` of the table.
+    pub first: u32,
+    pub len: u8,
+    /// The highest top face, above the base.
+    pub max_top: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlacedCell {
+    pub cell: u8,
+    pub bottom: u8,
+    pub top: u8,
+    pub foot: bool,
+}
+
+impl Placements {
+    #[must_use]
+    pub fn parts_of(&self, p: &Placement) -> &[PlacedCell] {
+        let first = p.first as usize;
+        &self.parts[first..first + usize::from(p.len)]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Counter {
     pub name: String,
@@ -336,6 +402,11 @@ pub enum SetExpr {
     },
     /// The value of a `let`.
     Local(u8),
+    /// The cells covered by the placement in a `place` slot.
+    Placed {
+        slot: u8,
+        table: u16,
+    },
     /// Cells whose coordinate on `axis` compares with `value` by `op` (a table lookup).
     AxisCmp {
         axis: u8,
@@ -357,6 +428,15 @@ pub enum IntExpr {
         cell: CellRef,
         axis: u8,
     },
+    /// A per-cell counter: `base` is the slot of cell 0.
+    CellCounter {
+        base: u16,
+        cell: CellRef,
+    },
+    /// The points of the player's unplayed shapes.
+    Points(PlayerRef),
+    /// 1 when the game is over and won by the player, else 0.
+    Won(PlayerRef),
     Count(SetId),
     Neg(IntId),
     Bin {
@@ -437,6 +517,16 @@ pub enum TemplatePart {
     Int(IntId),
     Player(PlayerRef),
     Letter(IntId),
+    /// A placed shape's name, with its flip mark when upside down.
+    ShapeName {
+        slot: u8,
+        table: u16,
+    },
+    /// A placed shape's turn.
+    Facing {
+        slot: u8,
+        table: u16,
+    },
 }
 
 /// How a `win`, `lose` or `draw` statement ends the game.
@@ -454,6 +544,20 @@ pub enum Op {
     Pick {
         var: u8,
         from: SetId,
+    },
+    /// The mover chooses a placement of one of `player`'s unplayed shapes (two decisions: the
+    /// instance's index, high byte first), settled on the layer; the copy leaves the stock.
+    Place {
+        slot: u8,
+        /// The turn variable that receives the anchor cell.
+        anchor: u8,
+        table: u16,
+        player: PlayerRef,
+        layer: u16,
+        /// No covered cell may rise above this.
+        max: IntId,
+        /// Cells a foot may rest on (`feet in`); `None`: any.
+        feet: Option<SetId>,
     },
     /// Computes a set once and keeps it in a local slot.
     Let {
@@ -602,6 +706,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         Op::Jump(target) => decided_from(ops, *target as usize, memo),
         Op::Finish(_) | Op::Done => true,
         Op::Pick { .. }
+        | Op::Place { .. }
         | Op::Require(_)
         | Op::Either(_)
         | Op::First(_)

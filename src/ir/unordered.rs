@@ -207,7 +207,7 @@ fn classify(p: &Program, id: u16, var: u8) -> Option<Change> {
             }
         }
         // Lines change shape with every piece: not tracked.
-        SetExpr::Between { .. } | SetExpr::Brackets { .. } => return None,
+        SetExpr::Between { .. } | SetExpr::Brackets { .. } | SetExpr::Placed { .. } => return None,
         SetExpr::Where { base, cond } => {
             if !is_fixed_bool(p, *cond, var) {
                 return None;
@@ -243,7 +243,12 @@ fn is_fixed_int(p: &Program, id: u16, var: u8) -> bool {
         IntExpr::Axis { cell, .. } => fixed_cell(*cell, var).is_some(),
         IntExpr::Neg(x) => is_fixed_int(p, *x, var),
         IntExpr::Bin { lhs, rhs, .. } => is_fixed_int(p, *lhs, var) && is_fixed_int(p, *rhs, var),
-        IntExpr::Counter(_) | IntExpr::PlayerCounter { .. } | IntExpr::Count(_) => false,
+        IntExpr::Counter(_)
+        | IntExpr::PlayerCounter { .. }
+        | IntExpr::Count(_)
+        | IntExpr::CellCounter { .. }
+        | IntExpr::Points(_)
+        | IntExpr::Won(_) => false,
     }
 }
 

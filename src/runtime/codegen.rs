@@ -22,6 +22,17 @@ pub struct Unit<'a> {
     pub label: String,
 }
 
+/// Why a program cannot be compiled yet, if it cannot: it uses a construct only the
+/// interpreter runs. Such programs are left to the interpreter.
+#[must_use]
+pub fn unsupported(p: &Program) -> Option<&'static str> {
+    let ops = p.turn.ops.iter().chain(&p.setup.ops).chain(&p.no_moves.ops);
+    if ops.into_iter().any(|op| matches!(op, Op::Place { .. })) {
+        return Some("`place`");
+    }
+    None
+}
+
 /// A Rust module (a file for `mod NAME;`) holding `pub static TURNS`, one
 /// [`CompiledTurn`](super::compiled::CompiledTurn) per unit, ready for
 /// [`register`](super::compiled::register).
@@ -266,6 +277,7 @@ impl<'a> Emitter<'a> {
                 self.set_reads(*run) | self.set_reads(*end)
             }
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
+            SetExpr::Placed { .. } => Reads::default(),
         }
     }
 
@@ -284,6 +296,10 @@ impl<'a> Emitter<'a> {
                     }
             }
             IntExpr::Count(s) => self.set_reads(*s),
+            IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads {
+                board: false,
+                counters: true,
+            },
             IntExpr::Neg(x) => self.int_reads(*x),
             IntExpr::Bin { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
         }
@@ -602,6 +618,8 @@ impl<'a> Emitter<'a> {
     fn op_body(&self, code: &Code, pc: usize) -> String {
         let next = at(code, pc + 1, "v");
         match &code.ops[pc] {
+            // Programs with `place` are not compiled (see `unsupported`).
+            Op::Place { .. } => "return;".to_string(),
             Op::Pick { var, from } => {
                 let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
                 if let Some((u, slot)) = self.unordered_pick(pc) {
@@ -756,6 +774,7 @@ impl<'a> Emitter<'a> {
         };
         match &code.ops[pc] {
             Op::Pick { var, .. } => format!("v[{var}] = r.decision();\n{next};"),
+            Op::Place { .. } => String::new(),
             Op::Let {
                 slot,
                 set,
@@ -923,6 +942,8 @@ impl<'a> Emitter<'a> {
                 "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.state.mover, d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
+            // Programs with `place` are not compiled (see `unsupported`).
+            SetExpr::Placed { .. } => "CellSet::EMPTY".to_string(),
             SetExpr::AxisCmp { axis, op, value } => format!(
                 "e.program().board.axis_cmp({axis}, CmpOp::{op:?}, i{value}(e, pos, v, cand)) & d"
             ),
@@ -951,6 +972,12 @@ impl<'a> Emitter<'a> {
             IntExpr::Count(s) => {
                 format!("i32::try_from(s{s}(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)")
             }
+            IntExpr::CellCounter { base, cell: c } => {
+                format!("pos.counters[{base}usize + usize::from({})]", cell(*c, "cand"))
+            }
+            // Programs with `place` are not compiled (see `unsupported`); scores are not read
+            // by move generation.
+            IntExpr::Points(_) | IntExpr::Won(_) => "0".to_string(),
             IntExpr::Neg(x) => format!("i{x}(e, pos, v, cand).wrapping_neg()"),
             IntExpr::Bin { op, lhs, rhs } => {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")

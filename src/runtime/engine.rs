@@ -8,7 +8,8 @@ use super::state::{GameResult, State, Zobrist};
 use crate::ir::lower::{compare, int_op};
 use crate::ir::{
     AssignKind, AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op,
-    PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_SET_LOCALS, MAX_VARS,
+    Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS,
+    MAX_VARS,
 };
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
@@ -17,10 +18,13 @@ use crate::ir::{
 #[derive(Clone, Copy)]
 struct Vars {
     cells: [u8; MAX_VARS],
+    /// The placement instance bound by each `place` slot.
+    placed: [u16; MAX_PLACED],
 }
 
 const NO_VARS: Vars = Vars {
     cells: [0; MAX_VARS],
+    placed: [0; MAX_PLACED],
 };
 
 /// One logged change, undone by writing `old` back.
@@ -224,6 +228,20 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// Each player's score (`score p = ...`), once the game is over; `None` while it runs or
+    /// when the game declares no score.
+    pub fn scores(&mut self) -> Option<[i32; 2]> {
+        let ids = self.program.score?;
+        let result = self.outcome()?;
+        let mark = self.trail.len();
+        if self.state.result.is_none() {
+            self.finish(result);
+        }
+        let scores = ids.map(|id| self.eval_int(id, &NO_VARS, 0));
+        self.rollback(mark);
+        Some(scores)
+    }
+
     /// The result when the player to move has no legal move, from `on no moves`.
     pub fn stuck_result(&mut self) -> GameResult {
         let mark = self.trail.len();
@@ -298,6 +316,77 @@ impl<'p> Engine<'p> {
                 return;
             }
             match &code.ops[pc] {
+                Op::Place {
+                    slot,
+                    anchor,
+                    table,
+                    player,
+                    layer,
+                    max,
+                    feet,
+                } => {
+                    let who = self.player(*player, &vars, 0);
+                    let table = &self.program.placements[usize::from(*table)];
+                    let (layer, slot, anchor) = (
+                        usize::from(*layer),
+                        usize::from(*slot),
+                        usize::from(*anchor),
+                    );
+                    if !GEN {
+                        let hi = u16::from(walk.next());
+                        let index = (hi << 8) | u16::from(walk.next());
+                        let Some(inst) = table.instances.get(usize::from(index)) else {
+                            return;
+                        };
+                        let z = self.settle(table, inst, layer);
+                        self.place_copy(table, inst, layer, z, who);
+                        vars.placed[slot] = index;
+                        vars.cells[anchor] = inst.anchor;
+                        pc += 1;
+                        continue;
+                    }
+                    let max = self.eval_int(*max, &vars, 0);
+                    let feet = match feet {
+                        Some(s) => self.eval_set(*s, &vars, self.program.board.all, 0),
+                        None => self.program.board.all,
+                    };
+                    let mark = self.trail.len();
+                    let len = walk.current.len();
+                    for (s, shape) in self.program.shapes.iter().enumerate() {
+                        let stock = usize::from(shape.stock) + usize::from(who);
+                        if self.state.counters.get(stock).copied().unwrap_or(0) <= 0 {
+                            continue;
+                        }
+                        let (first, end) = table.by_shape[s];
+                        for index in first..end {
+                            let inst = &table.instances[index as usize];
+                            let z = self.settle(table, inst, layer);
+                            if z + i32::from(inst.max_top) > max
+                                || !table.parts_of(inst).iter().all(|part| {
+                                    !part.foot
+                                        || (feet.contains(usize::from(part.cell))
+                                            && self.state.counters[layer + usize::from(part.cell)]
+                                                == z + i32::from(part.bottom))
+                                })
+                            {
+                                continue;
+                            }
+                            let [hi, lo] = u16::try_from(index).unwrap_or(u16::MAX).to_be_bytes();
+                            if walk.current.push(hi) && walk.current.push(lo) {
+                                self.place_copy(table, inst, layer, z, who);
+                                let mut v = vars;
+                                v.placed[slot] = u16::try_from(index).unwrap_or(u16::MAX);
+                                v.cells[anchor] = inst.anchor;
+                                self.exec::<true>(code, pc + 1, v, walk);
+                                self.rollback(mark);
+                            } else {
+                                walk.overflow = true;
+                            }
+                            walk.current.truncate(len);
+                        }
+                    }
+                    return;
+                }
                 Op::Pick { var, from } => {
                     if GEN {
                         let set = self.eval_set(*from, &vars, self.program.board.all, 0);
@@ -536,6 +625,38 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// Where a placement comes to rest on the layer: the lowest base at which no cell is
+    /// below the layer's height there, and at least 0.
+    fn settle(&self, table: &crate::ir::Placements, inst: &Placement, layer: usize) -> i32 {
+        table
+            .parts_of(inst)
+            .iter()
+            .map(|part| {
+                self.state.counters[layer + usize::from(part.cell)] - i32::from(part.bottom)
+            })
+            .fold(0, i32::max)
+    }
+
+    /// Puts a copy down at base `z`: the layer rises to each cell's top and the copy leaves
+    /// the player's stock.
+    fn place_copy(
+        &mut self,
+        table: &crate::ir::Placements,
+        inst: &Placement,
+        layer: usize,
+        z: i32,
+        who: u8,
+    ) {
+        for part in table.parts_of(inst) {
+            self.set_counter(layer + usize::from(part.cell), z + i32::from(part.top));
+        }
+        if let Some(shape) = self.program.shapes.get(usize::from(inst.shape)) {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            let left = self.state.counters[stock];
+            self.set_counter(stock, left - 1);
+        }
+    }
+
     /// Starts a walk of a `distinct` block: its ends compete only with each other.
     pub(super) fn distinct_enter(&mut self, block: u8) -> DistinctOuter {
         let b = usize::from(block);
@@ -692,6 +813,9 @@ impl<'p> Engine<'p> {
                 p.relations[usize::from(*relation)].brackets(self.state.mover, domain, run, end)
             }
             SetExpr::Local(slot) => self.locals[usize::from(*slot)] & domain,
+            SetExpr::Placed { slot, table } => self
+                .placement(*table, vars.placed[usize::from(*slot)])
+                .map_or(CellSet::EMPTY, |inst| inst.cells & domain),
             SetExpr::AxisCmp { axis, op, value } => {
                 let v = self.eval_int(*value, vars, candidate);
                 p.board.axis_cmp(usize::from(*axis), *op, v) & domain
@@ -752,6 +876,22 @@ impl<'p> Engine<'p> {
             IntExpr::Count(s) => {
                 let set = self.eval_set(*s, vars, p.board.all, candidate);
                 i32::try_from(set.len()).unwrap_or(i32::MAX)
+            }
+            IntExpr::CellCounter { base, cell } => {
+                self.state.counters[usize::from(*base) + self.cell(*cell, vars, candidate)]
+            }
+            IntExpr::Points(player) => {
+                let who = usize::from(self.player(*player, vars, candidate));
+                p.shapes
+                    .iter()
+                    .map(|s| {
+                        self.state.counters[usize::from(s.stock) + who].saturating_mul(s.points)
+                    })
+                    .sum()
+            }
+            IntExpr::Won(player) => {
+                let who = self.player(*player, vars, candidate);
+                i32::from(self.state.result == Some(GameResult::Win(who)))
             }
             IntExpr::Neg(x) => self.eval_int(*x, vars, candidate).wrapping_neg(),
             IntExpr::Bin { op, lhs, rhs } => int_op(
@@ -832,6 +972,14 @@ impl<'p> Engine<'p> {
         }
     }
 
+    fn placement(&self, table: u16, index: u16) -> Option<&'p Placement> {
+        self.program
+            .placements
+            .get(usize::from(table))?
+            .instances
+            .get(usize::from(index))
+    }
+
     fn render(&self, t: u16, vars: &Vars) -> String {
         let p = self.program;
         let mut out = String::new();
@@ -843,6 +991,26 @@ impl<'p> Engine<'p> {
                 TemplatePart::Player(pl) => {
                     let who = usize::from(self.player(*pl, vars, 0));
                     out.push_str(p.players.get(who).map_or("?", String::as_str));
+                }
+                TemplatePart::ShapeName { slot, table } => {
+                    if let Some(inst) = self.placement(*table, vars.placed[usize::from(*slot)]) {
+                        if let Some(shape) = p.shapes.get(usize::from(inst.shape)) {
+                            out.push_str(&shape.name);
+                            if inst.flipped {
+                                out.push_str(shape.flip.as_deref().unwrap_or(""));
+                            }
+                        }
+                    }
+                }
+                TemplatePart::Facing { slot, table } => {
+                    if let Some(inst) = self.placement(*table, vars.placed[usize::from(*slot)]) {
+                        let names = &p.placements[usize::from(*table)].facings;
+                        out.push_str(
+                            names
+                                .get(usize::from(inst.facing))
+                                .map_or("?", String::as_str),
+                        );
+                    }
                 }
                 TemplatePart::Letter(i) => {
                     let v = self.eval_int(*i, vars, 0);

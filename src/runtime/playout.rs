@@ -11,6 +11,8 @@ pub struct Playout {
     pub plies: u32,
     /// `None` when the ply limit stopped the game first.
     pub result: Option<GameResult>,
+    /// The players' scores at the end, for games that declare `score`.
+    pub scores: Option<[i32; 2]>,
 }
 
 /// Plays random moves from the engine's position until the game ends or `max_plies` moves were
@@ -42,8 +44,17 @@ pub fn random_game(
     if result.is_none() {
         result = engine.state.result;
     }
+    let scores = if result.is_some() && engine.program().score.is_some() {
+        engine.scores()
+    } else {
+        None
+    };
     while let Some(u) = undos.pop() {
         engine.undo(u);
     }
-    Playout { plies, result }
+    Playout {
+        plies,
+        result,
+        scores,
+    }
 }

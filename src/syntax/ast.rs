@@ -48,7 +48,15 @@ pub enum ItemKind {
     Counter {
         name: Ident,
         per_player: bool,
+        /// `per cell`: a layer, one value per cell.
+        per_cell: bool,
         init: Expr,
+    },
+    Shape(ShapeDecl),
+    /// `score p = expr`: each player's score at the end of a game.
+    Score {
+        player: Ident,
+        expr: Expr,
     },
     Define {
         name: Ident,
@@ -71,10 +79,34 @@ impl ItemKind {
             | ItemKind::Zone { name, .. }
             | ItemKind::Piece { name, .. }
             | ItemKind::Counter { name, .. }
+            | ItemKind::Shape(ShapeDecl { name, .. })
             | ItemKind::Define { name, .. } => Some(name),
             _ => None,
         }
     }
+}
+
+/// A piece made of cells, each with a solid span; see `shape` in the language reference.
+#[derive(Clone, Debug)]
+pub struct ShapeDecl {
+    pub name: Ident,
+    pub count: Option<Expr>,
+    pub points: Option<Expr>,
+    /// `flip "!"`: the shape may be placed upside down, spelled with this mark after its name.
+    pub flip: Option<(String, Span)>,
+    pub parts: Vec<ShapePart>,
+    /// The cells that must rest on something; `None`: every cell.
+    pub feet: Option<Vec<Vector>>,
+}
+
+/// Cells of a shape sharing one span `bottom..top` (heights of the faces above the base).
+#[derive(Clone, Debug)]
+pub struct ShapePart {
+    pub cells: Vec<Vector>,
+    pub bottom: i64,
+    pub top: i64,
+    /// The span's text `b..t`.
+    pub span_span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -166,6 +198,15 @@ pub struct Stmt {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
+    /// `place s in <shapes> turned <relation> on <layer> [max e] [feet where c]`.
+    Place {
+        var: Ident,
+        from: Expr,
+        turned: Ident,
+        layer: Ident,
+        max: Option<Expr>,
+        feet: Option<Expr>,
+    },
     Pick {
         var: Ident,
         from: Expr,

@@ -8,8 +8,8 @@ use pest::Parser as _;
 
 use super::ast::{
     AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind, OptionDecl,
-    OptionType, OptionValue, PatternShape, RelItem, Stmt, StmtKind, Template, TemplatePart,
-    UnaryOp, Vector,
+    OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt, StmtKind, Template,
+    TemplatePart, UnaryOp, Vector,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
@@ -176,14 +176,22 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
             let name = ident(&need(next())?);
             let mut p = need(next())?;
             let per_player = p.as_rule() == Rule::per_player;
-            if per_player {
+            let per_cell = p.as_rule() == Rule::per_cell;
+            if per_player || per_cell {
                 p = need(next())?;
             }
             ItemKind::Counter {
                 name,
                 per_player,
+                per_cell,
                 init: expr(p)?,
             }
+        }
+        Rule::shape_decl => ItemKind::Shape(shape_decl(&mut inner)?),
+        Rule::score_decl => {
+            let player = ident(&need(next())?);
+            let e = expr(need(next())?)?;
+            ItemKind::Score { player, expr: e }
         }
         Rule::define_decl => {
             let name = ident(&need(next())?);
@@ -268,6 +276,65 @@ fn board<'a>(next: &mut impl FnMut() -> Option<Pair<'a, Rule>>) -> Result<Board>
     })
 }
 
+fn shape_decl<'a>(inner: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Result<ShapeDecl> {
+    let name = ident(&need(inner.next())?);
+    let mut shape = ShapeDecl {
+        name,
+        count: None,
+        points: None,
+        flip: None,
+        parts: Vec::new(),
+        feet: None,
+    };
+    for p in inner {
+        match p.as_rule() {
+            Rule::shape_attr => {
+                let keyword = p
+                    .as_str()
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let value = need(meaningful(p.into_inner()).next())?;
+                match keyword.as_str() {
+                    "count" => shape.count = Some(expr(value)?),
+                    "points" => shape.points = Some(expr(value)?),
+                    _ => shape.flip = Some(string(&value)?),
+                }
+            }
+            Rule::shape_part => {
+                let mut cells = Vec::new();
+                let mut numbers = Vec::new();
+                for q in meaningful(p.into_inner()) {
+                    if q.as_rule() == Rule::vector {
+                        cells.push(vector(&q)?);
+                    } else {
+                        numbers.push(q);
+                    }
+                }
+                let (Some(b), Some(t)) = (numbers.first(), numbers.get(1)) else {
+                    return Err(internal(Span::new(0, 0), Rule::shape_part));
+                };
+                shape.parts.push(ShapePart {
+                    cells,
+                    bottom: int(b)?,
+                    top: int(t)?,
+                    span_span: span(b).merge(span(t)),
+                });
+            }
+            Rule::shape_feet => {
+                let mut feet = Vec::new();
+                for q in meaningful(p.into_inner()) {
+                    feet.push(vector(&q)?);
+                }
+                shape.feet = Some(feet);
+            }
+            _ => {}
+        }
+    }
+    Ok(shape)
+}
+
 fn vector(pair: &Pair<'_, Rule>) -> Result<Vector> {
     let mut components = Vec::new();
     for p in meaningful(pair.clone().into_inner()) {
@@ -348,6 +415,30 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
     let rule = pair.as_rule();
     let mut it = meaningful(pair.into_inner());
     let kind = match rule {
+        Rule::place_stmt => {
+            let var = ident(&need(it.next())?);
+            let from = expr(need(it.next())?)?;
+            let turned = ident(&need(it.next())?);
+            let layer = ident(&need(it.next())?);
+            let mut max = None;
+            let mut feet = None;
+            for p in it.by_ref() {
+                let value = need(meaningful(p.clone().into_inner()).next())?;
+                if p.as_rule() == Rule::place_max {
+                    max = Some(expr(value)?);
+                } else {
+                    feet = Some(expr(value)?);
+                }
+            }
+            StmtKind::Place {
+                var,
+                from,
+                turned,
+                layer,
+                max,
+                feet,
+            }
+        }
         Rule::pick_stmt => {
             let var = ident(&need(it.next())?);
             let from = expr(need(it.next())?)?;
@@ -732,6 +823,12 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::cell_filter => "`if`",
         Rule::axis_range => "an axis range such as `x in 0..7`",
         Rule::per_player => "`per player`",
+        Rule::per_cell => "`per cell`",
+        Rule::shape_attr => "`count`, `points` or `flip`",
+        Rule::shape_part => "a shape cell such as `(0, 0): 0..1`",
+        Rule::shape_feet => "`feet`",
+        Rule::place_max => "`max`",
+        Rule::place_feet => "`feet in`",
         Rule::assign_op => "`=`, `+=` or `-=`",
         Rule::infix
         | Rule::op_where
@@ -764,11 +861,14 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::zone_decl
         | Rule::piece_decl
         | Rule::counter_decl
+        | Rule::shape_decl
+        | Rule::score_decl
         | Rule::define_decl
         | Rule::setup_decl
         | Rule::turn_decl
         | Rule::no_moves_decl => "a declaration",
         Rule::stmt
+        | Rule::place_stmt
         | Rule::pick_stmt
         | Rule::put_stmt
         | Rule::remove_stmt

@@ -24,6 +24,8 @@ pub struct PerftCase {
     pub depth: u32,
     pub nodes: u64,
     pub options: Vec<(String, String)>,
+    /// The moves that lead to the counted position (`after: M1; M2`), in notation.
+    pub after: Vec<String>,
     pub line: usize,
 }
 
@@ -37,10 +39,21 @@ pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
         if line.is_empty() {
             continue;
         }
+        let (line, after) = match line.split_once("after:") {
+            Some((head, moves)) => (
+                head,
+                moves
+                    .split(';')
+                    .map(|m| m.trim().to_string())
+                    .filter(|m| !m.is_empty())
+                    .collect(),
+            ),
+            None => (line, Vec::new()),
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         assert!(
             words.len() >= 3 && words[0] == "perft",
-            "{}:{}: expected `perft <depth> <nodes> [NAME=VALUE ...]`",
+            "{}:{}: expected `perft <depth> <nodes> [NAME=VALUE ...] [after: M1; M2 ...]`",
             path.display(),
             i + 1
         );
@@ -57,10 +70,25 @@ pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
             depth: words[1].parse().expect("depth"),
             nodes: words[2].parse().expect("nodes"),
             options,
+            after,
             line: i + 1,
         });
     }
     cases
+}
+
+/// Plays moves given in notation; panics naming the first one that is not legal.
+pub fn play_moves(engine: &mut rulestone::runtime::Engine<'_>, moves: &[String]) {
+    let mut legal = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        engine.legal_moves(&mut legal);
+        let m = legal
+            .iter()
+            .copied()
+            .find(|m| engine.move_text(m) == *text)
+            .unwrap_or_else(|| panic!("move {} `{text}` is not legal", i + 1));
+        let _ = engine.apply(&m);
+    }
 }
 
 /// Every `.perft` file under `dir` with its `.game` file beside it.

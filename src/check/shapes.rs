@@ -1,0 +1,107 @@
+//! Shapes (`shape Beam count 3 points 9 { ... }`): their cells, spans and feet, and the board a
+//! `place` statement turns them on.
+
+use std::collections::HashMap;
+
+use super::error::ShapeError;
+use super::expr::Ty;
+use super::{Axes, Checker, Constant, Cx};
+use crate::syntax::ast::{Block, ItemKind, StmtKind, Vector};
+
+fn vector_text(v: &Vector) -> String {
+    let parts: Vec<String> = v.components.iter().map(i64::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// Every `place` statement of a block, nested blocks included.
+fn places<'b>(block: &'b Block, out: &mut Vec<&'b crate::syntax::Ident>) {
+    for s in &block.stmts {
+        match &s.kind {
+            StmtKind::Place { turned, .. } => out.push(turned),
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                places(then, out);
+                if let Some(o) = otherwise {
+                    places(o, out);
+                }
+            }
+            StmtKind::Either(bs) | StmtKind::First(bs) => {
+                for b in bs {
+                    places(b, out);
+                }
+            }
+            StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) => places(body, out),
+            _ => {}
+        }
+    }
+}
+
+impl Checker<'_> {
+    pub(super) fn check_shapes(&mut self) {
+        let file = self.file;
+        for (i, item) in file.items.iter().enumerate() {
+            let ItemKind::Shape(shape) = &item.kind else {
+                continue;
+            };
+            let cx = Cx {
+                axes: Axes::Hidden,
+                constant: Some(Constant::Shape(i)),
+            };
+            for e in shape.count.iter().chain(&shape.points) {
+                self.constant_reported = false;
+                self.expect(e, Ty::Int, cx);
+            }
+            let name = &shape.name.name;
+            let mut seen: HashMap<Vec<i64>, crate::syntax::Span> = HashMap::new();
+            for part in &shape.parts {
+                if part.bottom < 0 || part.top <= part.bottom {
+                    self.report(ShapeError::EmptySpan {
+                        shape: name.clone(),
+                        bottom: part.bottom,
+                        top: part.top,
+                        span: part.span_span,
+                    });
+                }
+                for v in &part.cells {
+                    if !self.shape_cell_vector(v) {
+                        continue;
+                    }
+                    if let Some(&first) = seen.get(&v.components) {
+                        self.report(ShapeError::RepeatedCell {
+                            shape: name.clone(),
+                            cell: vector_text(v),
+                            span: v.span,
+                            first,
+                        });
+                    } else {
+                        seen.insert(v.components.clone(), v.span);
+                    }
+                }
+            }
+            for foot in shape.feet.iter().flatten() {
+                if self.shape_cell_vector(foot) && !seen.contains_key(&foot.components) {
+                    self.report(ShapeError::FootOutside {
+                        shape: name.clone(),
+                        cell: vector_text(foot),
+                        span: foot.span,
+                    });
+                }
+            }
+        }
+        let mut turned = Vec::new();
+        for item in &file.items {
+            if let ItemKind::Turn(b) | ItemKind::Setup(b) | ItemKind::NoMoves(b) = &item.kind {
+                places(b, &mut turned);
+            }
+        }
+        if let Some(board) = self.board {
+            let axes = board.axes.len();
+            if axes != 2 {
+                for t in turned {
+                    self.report(ShapeError::NotPlanar { axes, span: t.span });
+                }
+            }
+        }
+    }
+}

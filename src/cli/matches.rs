@@ -1,0 +1,125 @@
+//! `rulestone match`: a match of seeded random games scored by the game's `score`: a fixed
+//! number of games (highest total wins) or first to a target total.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::runtime::playout::random_game;
+use crate::runtime::Engine;
+
+use super::load::{load, options_text, player_name, result_text};
+use super::{emit, CliError, GameArgs, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+
+    /// Play this many games; the higher total wins the match.
+    #[arg(long, value_name = "N", required_unless_present = "target")]
+    pub games: Option<u32>,
+
+    /// Play until a player's total reaches this score (with `--games`: at most that many).
+    #[arg(long, value_name = "POINTS")]
+    pub target: Option<i64>,
+
+    /// Seed of the random moves: the same seed plays the same match.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Stop a game after this many moves (it then scores nothing).
+    #[arg(long, value_name = "M", default_value_t = 1000)]
+    pub max_plies: u32,
+}
+
+/// Without `--games`, a first-to-target match stops after this many games.
+const MAX_GAMES: u32 = 10_000;
+
+pub(crate) fn run(args: &MatchArgs) -> Result<()> {
+    let loaded = load(&args.game)?;
+    let program = &loaded.program;
+    if program.score.is_none() {
+        return Err(
+            CliError::new(format!("{} declares no `score`", program.name))
+                .note("a match adds up each game's scores; declare them with `score p = ...`")
+                .into(),
+        );
+    }
+    if let Some(t) = args.target {
+        if t <= 0 {
+            return Err(CliError::new(format!("--target must be positive, not {t}")).into());
+        }
+    }
+    let mut engine = Engine::new(program);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let (mut moves, mut undos) = (Vec::new(), Vec::new());
+    let names = [player_name(program, 0), player_name(program, 1)];
+    let mut out = format!("{}: match, seed {}", program.name, args.seed);
+    match (args.games, args.target) {
+        (Some(n), Some(t)) => {
+            let _ = write!(out, ", first to {t} points in at most {n} games");
+        }
+        (Some(n), None) => {
+            let _ = write!(out, ", {n} games");
+        }
+        (None, Some(t)) => {
+            let _ = write!(out, ", first to {t} points");
+        }
+        (None, None) => {}
+    }
+    out.push('\n');
+    if let Some(opts) = options_text(program) {
+        let _ = writeln!(out, "options: {opts}");
+    }
+    let mut totals = [0i64; 2];
+    let limit = args.games.unwrap_or(MAX_GAMES);
+    let mut played = 0;
+    while played < limit {
+        if args.target.is_some_and(|t| totals.iter().any(|&s| s >= t)) {
+            break;
+        }
+        played += 1;
+        let p = random_game(
+            &mut engine,
+            &mut rng,
+            args.max_plies,
+            &mut moves,
+            &mut undos,
+        );
+        let scores = p.scores.unwrap_or([0, 0]);
+        for (t, s) in totals.iter_mut().zip(scores) {
+            *t += i64::from(s);
+        }
+        let result = match p.result {
+            Some(r) => result_text(program, r),
+            None => "unfinished".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "game {played}: {result} in {} moves; score {} {}, {} {}; total {} {}, {} {}",
+            p.plies,
+            names[0],
+            scores[0],
+            names[1],
+            scores[1],
+            names[0],
+            totals[0],
+            names[1],
+            totals[1]
+        );
+    }
+    let verdict = match totals[0].cmp(&totals[1]) {
+        std::cmp::Ordering::Greater => format!("{} wins the match", names[0]),
+        std::cmp::Ordering::Less => format!("{} wins the match", names[1]),
+        std::cmp::Ordering::Equal => "the match is drawn".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "{verdict}: {} {}, {} {} after {played} games",
+        names[0], totals[0], names[1], totals[1]
+    );
+    emit(&out)
+}
