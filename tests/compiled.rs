@@ -123,6 +123,7 @@ fn compiled_perft_matches_the_tables() {
                 if engine.backend() != "compiled" {
                     continue;
                 }
+                common::play_moves(&mut engine, &case.after);
                 assert_eq!(
                     perft(&mut engine, case.depth),
                     case.nodes,

@@ -23,13 +23,10 @@ pub struct Unit<'a> {
 }
 
 /// Why a program cannot be compiled yet, if it cannot: it uses a construct only the
-/// interpreter runs. Such programs are left to the interpreter.
+/// interpreter runs. Such programs are left to the interpreter. (Every construct compiles
+/// today; the hook stays for constructs to come.)
 #[must_use]
-pub fn unsupported(p: &Program) -> Option<&'static str> {
-    let ops = p.turn.ops.iter().chain(&p.setup.ops).chain(&p.no_moves.ops);
-    if ops.into_iter().any(|op| matches!(op, Op::Place { .. })) {
-        return Some("`place`");
-    }
+pub fn unsupported(_p: &Program) -> Option<&'static str> {
     None
 }
 
@@ -194,6 +191,25 @@ impl<'a> Emitter<'a> {
         e
     }
 
+    /// How many `place` slots the turn uses (each keeps its covered cells in a local slot).
+    fn placed_slots(&self) -> usize {
+        self.p
+            .turn
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Place { slot, .. } => Some(usize::from(*slot) + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The `Pos::locals` slot holding the covered cells of `place` slot `slot`.
+    fn placed_local(&self, slot: u8) -> usize {
+        self.first_extra_local + self.unordered.len() + usize::from(slot)
+    }
+
     /// Whether the `distinct` block starting at `start` lists each end once without comparing.
     fn skips_distinct_check(&self, start: usize) -> bool {
         self.unordered.iter().any(|u| u.start == start && u.unique)
@@ -246,6 +262,13 @@ impl<'a> Emitter<'a> {
                 who | self.int_reads(*value)
             }
             Op::Finish(Finish::Win(p) | Finish::Lose(p)) => player_reads(*p),
+            Op::Place { feet, max, .. } => {
+                Reads {
+                    board: false,
+                    counters: true,
+                } | self.int_reads(*max)
+                    | feet.map_or(none, |s| self.set_reads(s))
+            }
             // `distinct` compares hashes, but only of ends of one walk of its block: they share
             // every change made before the block, so only changes inside it must reach the hash
             // (those are always kept, see `effect`).
@@ -277,6 +300,7 @@ impl<'a> Emitter<'a> {
                 self.set_reads(*run) | self.set_reads(*end)
             }
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
+            // A turn variable's value, kept in a local slot.
             SetExpr::Placed { .. } => Reads::default(),
         }
     }
@@ -321,7 +345,7 @@ impl<'a> Emitter<'a> {
 
     fn program(&self, out: &mut String) {
         let code = &self.p.turn;
-        let locals = self.first_extra_local + self.unordered.len();
+        let locals = self.first_extra_local + self.unordered.len() + self.placed_slots();
         let _ = writeln!(
             out,
             "    /// The position: piece codes, counter slots, `let` slots (and the sets earlier\n    /// rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {locals}>;\n",
@@ -618,8 +642,43 @@ impl<'a> Emitter<'a> {
     fn op_body(&self, code: &Code, pc: usize) -> String {
         let next = at(code, pc + 1, "v");
         match &code.ops[pc] {
-            // Programs with `place` are not compiled (see `unsupported`).
-            Op::Place { .. } => "return;".to_string(),
+            Op::Place {
+                slot,
+                anchor,
+                table,
+                player: who,
+                layer,
+                max,
+                feet,
+            } => {
+                let feet = feet.map_or_else(
+                    || "ALL".to_string(),
+                    |s| format!("s{s}(e, &pos, &v, ALL, 0)"),
+                );
+                let changes = match self.effect(pc, false) {
+                    Effect::Skip => String::new(),
+                    Effect::Unhashed => format!(
+                        "for part in parts {{\n    pos.set_counter::<false>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<false>(e, stock, pos.counters[stock] - 1);\n"
+                    ),
+                    Effect::Hashed => format!(
+                        "for part in parts {{\n    pos.set_counter::<true>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<true>(e, stock, pos.counters[stock] - 1);\n"
+                    ),
+                };
+                let then = if code.decided[pc + 1] {
+                    "g.leaf();".to_string()
+                } else {
+                    format!(
+                        "let mut pos = pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = inst.cells;\n{changes}{};",
+                        self.placed_local(*slot),
+                        at(code, pc + 1, "w")
+                    )
+                };
+                format!(
+                    "let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nlet len = g.len();\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if g.push(hi) && g.push(lo) {{\n{}\n        }}\n        g.truncate(len);\n    }}\n}}",
+                    player(*who, "0u8"),
+                    then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
+                )
+            }
             Op::Pick { var, from } => {
                 let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
                 if let Some((u, slot)) = self.unordered_pick(pc) {
@@ -774,7 +833,18 @@ impl<'a> Emitter<'a> {
         };
         match &code.ops[pc] {
             Op::Pick { var, .. } => format!("v[{var}] = r.decision();\n{next};"),
-            Op::Place { .. } => String::new(),
+            Op::Place {
+                slot,
+                anchor,
+                table,
+                player: who,
+                layer,
+                ..
+            } => format!(
+                "let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e, slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e, stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = inst.cells;\n{next};",
+                player(*who, "0u8"),
+                self.placed_local(*slot)
+            ),
             Op::Let {
                 slot,
                 set,
@@ -942,8 +1012,9 @@ impl<'a> Emitter<'a> {
                 "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.state.mover, d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
-            // Programs with `place` are not compiled (see `unsupported`).
-            SetExpr::Placed { .. } => "CellSet::EMPTY".to_string(),
+            SetExpr::Placed { slot, .. } => {
+                format!("pos.locals[{}] & d", self.placed_local(*slot))
+            }
             SetExpr::AxisCmp { axis, op, value } => format!(
                 "e.program().board.axis_cmp({axis}, CmpOp::{op:?}, i{value}(e, pos, v, cand)) & d"
             ),
@@ -975,9 +1046,14 @@ impl<'a> Emitter<'a> {
             IntExpr::CellCounter { base, cell: c } => {
                 format!("pos.counters[{base}usize + usize::from({})]", cell(*c, "cand"))
             }
-            // Programs with `place` are not compiled (see `unsupported`); scores are not read
-            // by move generation.
-            IntExpr::Points(_) | IntExpr::Won(_) => "0".to_string(),
+            IntExpr::Points(pl) => format!(
+                "let who = usize::from({});\ne.program()\n    .shapes\n    .iter()\n    .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))\n    .sum()",
+                player(*pl, "cand")
+            ),
+            IntExpr::Won(pl) => format!(
+                "i32::from(e.state.result == Some(GameResult::Win({})))",
+                player(*pl, "cand")
+            ),
             IntExpr::Neg(x) => format!("i{x}(e, pos, v, cand).wrapping_neg()"),
             IntExpr::Bin { op, lhs, rhs } => {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")

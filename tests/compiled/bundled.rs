@@ -12,7 +12,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 11] = [
+pub static TURNS: [CompiledTurn; 13] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x289bc2583fdadc3f,
@@ -62,22 +62,34 @@ pub static TURNS: [CompiledTurn; 11] = [
         apply: p7::apply,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x6e7051f88b411d1b,
+        label: "Steinplatz",
+        fingerprint: 0x4af5f9a6c70b432c,
         generate: p8::generate,
         apply: p8::apply,
     },
     CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0x1f3dd38bbf2ed451,
+        label: "Tic-tac-toe",
+        fingerprint: 0x6e7051f88b411d1b,
         generate: p9::generate,
         apply: p9::apply,
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0xa515fcae7e75fc18,
+        label: "Capture Lines",
+        fingerprint: 0x1f3dd38bbf2ed451,
         generate: p10::generate,
         apply: p10::apply,
+    },
+    CompiledTurn {
+        label: "Custodian",
+        fingerprint: 0xa515fcae7e75fc18,
+        generate: p11::generate,
+        apply: p11::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xdfc625bd62c413a5,
+        generate: p12::generate,
+        apply: p12::apply,
     },
 ];
 
@@ -8660,8 +8672,1601 @@ mod p7 {
     }
 }
 
-/// Tic-tac-toe
+/// Steinplatz
 mod p8 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 111, 1>;
+
+    const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x3ffffff]);
+
+    /// `n`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+    static RI0: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+
+    /// `e`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0xffff])];
+    static RI1: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0xfffffffffffffc00, 0x3ffffff])];
+
+    /// `s`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+    static RI2: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+
+    /// `w`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0xfffffffffffffc00, 0x3ffffff])];
+    static RI3: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0xffff])];
+
+    /// `facings`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x402, 0x0]),
+        CellSet::from_words([0x805, 0x0]),
+        CellSet::from_words([0x100a, 0x0]),
+        CellSet::from_words([0x2014, 0x0]),
+        CellSet::from_words([0x4028, 0x0]),
+        CellSet::from_words([0x8050, 0x0]),
+        CellSet::from_words([0x100a0, 0x0]),
+        CellSet::from_words([0x20140, 0x0]),
+        CellSet::from_words([0x40280, 0x0]),
+        CellSet::from_words([0x80100, 0x0]),
+        CellSet::from_words([0x100801, 0x0]),
+        CellSet::from_words([0x201402, 0x0]),
+        CellSet::from_words([0x402804, 0x0]),
+        CellSet::from_words([0x805008, 0x0]),
+        CellSet::from_words([0x100a010, 0x0]),
+        CellSet::from_words([0x2014020, 0x0]),
+        CellSet::from_words([0x4028040, 0x0]),
+        CellSet::from_words([0x8050080, 0x0]),
+        CellSet::from_words([0x100a0100, 0x0]),
+        CellSet::from_words([0x20040200, 0x0]),
+        CellSet::from_words([0x40200400, 0x0]),
+        CellSet::from_words([0x80500800, 0x0]),
+        CellSet::from_words([0x100a01000, 0x0]),
+        CellSet::from_words([0x201402000, 0x0]),
+        CellSet::from_words([0x402804000, 0x0]),
+        CellSet::from_words([0x805008000, 0x0]),
+        CellSet::from_words([0x100a010000, 0x0]),
+        CellSet::from_words([0x2014020000, 0x0]),
+        CellSet::from_words([0x4028040000, 0x0]),
+        CellSet::from_words([0x8010080000, 0x0]),
+        CellSet::from_words([0x10080100000, 0x0]),
+        CellSet::from_words([0x20140200000, 0x0]),
+        CellSet::from_words([0x40280400000, 0x0]),
+        CellSet::from_words([0x80500800000, 0x0]),
+        CellSet::from_words([0x100a01000000, 0x0]),
+        CellSet::from_words([0x201402000000, 0x0]),
+        CellSet::from_words([0x402804000000, 0x0]),
+        CellSet::from_words([0x805008000000, 0x0]),
+        CellSet::from_words([0x100a010000000, 0x0]),
+        CellSet::from_words([0x2004020000000, 0x0]),
+        CellSet::from_words([0x4020040000000, 0x0]),
+        CellSet::from_words([0x8050080000000, 0x0]),
+        CellSet::from_words([0x100a0100000000, 0x0]),
+        CellSet::from_words([0x20140200000000, 0x0]),
+        CellSet::from_words([0x40280400000000, 0x0]),
+        CellSet::from_words([0x80500800000000, 0x0]),
+        CellSet::from_words([0x100a01000000000, 0x0]),
+        CellSet::from_words([0x201402000000000, 0x0]),
+        CellSet::from_words([0x402804000000000, 0x0]),
+        CellSet::from_words([0x801008000000000, 0x0]),
+        CellSet::from_words([0x1008010000000000, 0x0]),
+        CellSet::from_words([0x2014020000000000, 0x0]),
+        CellSet::from_words([0x4028040000000000, 0x0]),
+        CellSet::from_words([0x8050080000000000, 0x0]),
+        CellSet::from_words([0xa0100000000000, 0x1]),
+        CellSet::from_words([0x140200000000000, 0x2]),
+        CellSet::from_words([0x280400000000000, 0x4]),
+        CellSet::from_words([0x500800000000000, 0x8]),
+        CellSet::from_words([0xa01000000000000, 0x10]),
+        CellSet::from_words([0x402000000000000, 0x20]),
+        CellSet::from_words([0x2004000000000000, 0x40]),
+        CellSet::from_words([0x5008000000000000, 0x80]),
+        CellSet::from_words([0xa010000000000000, 0x100]),
+        CellSet::from_words([0x4020000000000000, 0x201]),
+        CellSet::from_words([0x8040000000000000, 0x402]),
+        CellSet::from_words([0x80000000000000, 0x805]),
+        CellSet::from_words([0x100000000000000, 0x100a]),
+        CellSet::from_words([0x200000000000000, 0x2014]),
+        CellSet::from_words([0x400000000000000, 0x4028]),
+        CellSet::from_words([0x800000000000000, 0x8010]),
+        CellSet::from_words([0x1000000000000000, 0x10080]),
+        CellSet::from_words([0x2000000000000000, 0x20140]),
+        CellSet::from_words([0x4000000000000000, 0x40280]),
+        CellSet::from_words([0x8000000000000000, 0x80500]),
+        CellSet::from_words([0x0, 0x100a01]),
+        CellSet::from_words([0x0, 0x201402]),
+        CellSet::from_words([0x0, 0x402804]),
+        CellSet::from_words([0x0, 0x805008]),
+        CellSet::from_words([0x0, 0x100a010]),
+        CellSet::from_words([0x0, 0x2004020]),
+        CellSet::from_words([0x0, 0x20040]),
+        CellSet::from_words([0x0, 0x50080]),
+        CellSet::from_words([0x0, 0xa0100]),
+        CellSet::from_words([0x0, 0x140200]),
+        CellSet::from_words([0x0, 0x280400]),
+        CellSet::from_words([0x0, 0x500800]),
+        CellSet::from_words([0x0, 0xa01000]),
+        CellSet::from_words([0x0, 0x1402000]),
+        CellSet::from_words([0x0, 0x2804000]),
+        CellSet::from_words([0x0, 0x1008000]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x3ffffff])];
+    static RI4: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x402, 0x0]),
+        CellSet::from_words([0x805, 0x0]),
+        CellSet::from_words([0x100a, 0x0]),
+        CellSet::from_words([0x2014, 0x0]),
+        CellSet::from_words([0x4028, 0x0]),
+        CellSet::from_words([0x8050, 0x0]),
+        CellSet::from_words([0x100a0, 0x0]),
+        CellSet::from_words([0x20140, 0x0]),
+        CellSet::from_words([0x40280, 0x0]),
+        CellSet::from_words([0x80100, 0x0]),
+        CellSet::from_words([0x100801, 0x0]),
+        CellSet::from_words([0x201402, 0x0]),
+        CellSet::from_words([0x402804, 0x0]),
+        CellSet::from_words([0x805008, 0x0]),
+        CellSet::from_words([0x100a010, 0x0]),
+        CellSet::from_words([0x2014020, 0x0]),
+        CellSet::from_words([0x4028040, 0x0]),
+        CellSet::from_words([0x8050080, 0x0]),
+        CellSet::from_words([0x100a0100, 0x0]),
+        CellSet::from_words([0x20040200, 0x0]),
+        CellSet::from_words([0x40200400, 0x0]),
+        CellSet::from_words([0x80500800, 0x0]),
+        CellSet::from_words([0x100a01000, 0x0]),
+        CellSet::from_words([0x201402000, 0x0]),
+        CellSet::from_words([0x402804000, 0x0]),
+        CellSet::from_words([0x805008000, 0x0]),
+        CellSet::from_words([0x100a010000, 0x0]),
+        CellSet::from_words([0x2014020000, 0x0]),
+        CellSet::from_words([0x4028040000, 0x0]),
+        CellSet::from_words([0x8010080000, 0x0]),
+        CellSet::from_words([0x10080100000, 0x0]),
+        CellSet::from_words([0x20140200000, 0x0]),
+        CellSet::from_words([0x40280400000, 0x0]),
+        CellSet::from_words([0x80500800000, 0x0]),
+        CellSet::from_words([0x100a01000000, 0x0]),
+        CellSet::from_words([0x201402000000, 0x0]),
+        CellSet::from_words([0x402804000000, 0x0]),
+        CellSet::from_words([0x805008000000, 0x0]),
+        CellSet::from_words([0x100a010000000, 0x0]),
+        CellSet::from_words([0x2004020000000, 0x0]),
+        CellSet::from_words([0x4020040000000, 0x0]),
+        CellSet::from_words([0x8050080000000, 0x0]),
+        CellSet::from_words([0x100a0100000000, 0x0]),
+        CellSet::from_words([0x20140200000000, 0x0]),
+        CellSet::from_words([0x40280400000000, 0x0]),
+        CellSet::from_words([0x80500800000000, 0x0]),
+        CellSet::from_words([0x100a01000000000, 0x0]),
+        CellSet::from_words([0x201402000000000, 0x0]),
+        CellSet::from_words([0x402804000000000, 0x0]),
+        CellSet::from_words([0x801008000000000, 0x0]),
+        CellSet::from_words([0x1008010000000000, 0x0]),
+        CellSet::from_words([0x2014020000000000, 0x0]),
+        CellSet::from_words([0x4028040000000000, 0x0]),
+        CellSet::from_words([0x8050080000000000, 0x0]),
+        CellSet::from_words([0xa0100000000000, 0x1]),
+        CellSet::from_words([0x140200000000000, 0x2]),
+        CellSet::from_words([0x280400000000000, 0x4]),
+        CellSet::from_words([0x500800000000000, 0x8]),
+        CellSet::from_words([0xa01000000000000, 0x10]),
+        CellSet::from_words([0x402000000000000, 0x20]),
+        CellSet::from_words([0x2004000000000000, 0x40]),
+        CellSet::from_words([0x5008000000000000, 0x80]),
+        CellSet::from_words([0xa010000000000000, 0x100]),
+        CellSet::from_words([0x4020000000000000, 0x201]),
+        CellSet::from_words([0x8040000000000000, 0x402]),
+        CellSet::from_words([0x80000000000000, 0x805]),
+        CellSet::from_words([0x100000000000000, 0x100a]),
+        CellSet::from_words([0x200000000000000, 0x2014]),
+        CellSet::from_words([0x400000000000000, 0x4028]),
+        CellSet::from_words([0x800000000000000, 0x8010]),
+        CellSet::from_words([0x1000000000000000, 0x10080]),
+        CellSet::from_words([0x2000000000000000, 0x20140]),
+        CellSet::from_words([0x4000000000000000, 0x40280]),
+        CellSet::from_words([0x8000000000000000, 0x80500]),
+        CellSet::from_words([0x0, 0x100a01]),
+        CellSet::from_words([0x0, 0x201402]),
+        CellSet::from_words([0x0, 0x402804]),
+        CellSet::from_words([0x0, 0x805008]),
+        CellSet::from_words([0x0, 0x100a010]),
+        CellSet::from_words([0x0, 0x2004020]),
+        CellSet::from_words([0x0, 0x20040]),
+        CellSet::from_words([0x0, 0x50080]),
+        CellSet::from_words([0x0, 0xa0100]),
+        CellSet::from_words([0x0, 0x140200]),
+        CellSet::from_words([0x0, 0x280400]),
+        CellSet::from_words([0x0, 0x500800]),
+        CellSet::from_words([0x0, 0xa01000]),
+        CellSet::from_words([0x0, 0x1402000]),
+        CellSet::from_words([0x0, 0x2804000]),
+        CellSet::from_words([0x0, 0x1008000]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x3ffffff])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x402, 0x0]),
+        CellSet::from_words([0x805, 0x0]),
+        CellSet::from_words([0x100a, 0x0]),
+        CellSet::from_words([0x2014, 0x0]),
+        CellSet::from_words([0x4028, 0x0]),
+        CellSet::from_words([0x8050, 0x0]),
+        CellSet::from_words([0x100a0, 0x0]),
+        CellSet::from_words([0x20140, 0x0]),
+        CellSet::from_words([0x40280, 0x0]),
+        CellSet::from_words([0x80100, 0x0]),
+        CellSet::from_words([0x100801, 0x0]),
+        CellSet::from_words([0x201402, 0x0]),
+        CellSet::from_words([0x402804, 0x0]),
+        CellSet::from_words([0x805008, 0x0]),
+        CellSet::from_words([0x100a010, 0x0]),
+        CellSet::from_words([0x2014020, 0x0]),
+        CellSet::from_words([0x4028040, 0x0]),
+        CellSet::from_words([0x8050080, 0x0]),
+        CellSet::from_words([0x100a0100, 0x0]),
+        CellSet::from_words([0x20040200, 0x0]),
+        CellSet::from_words([0x40200400, 0x0]),
+        CellSet::from_words([0x80500800, 0x0]),
+        CellSet::from_words([0x100a01000, 0x0]),
+        CellSet::from_words([0x201402000, 0x0]),
+        CellSet::from_words([0x402804000, 0x0]),
+        CellSet::from_words([0x805008000, 0x0]),
+        CellSet::from_words([0x100a010000, 0x0]),
+        CellSet::from_words([0x2014020000, 0x0]),
+        CellSet::from_words([0x4028040000, 0x0]),
+        CellSet::from_words([0x8010080000, 0x0]),
+        CellSet::from_words([0x10080100000, 0x0]),
+        CellSet::from_words([0x20140200000, 0x0]),
+        CellSet::from_words([0x40280400000, 0x0]),
+        CellSet::from_words([0x80500800000, 0x0]),
+        CellSet::from_words([0x100a01000000, 0x0]),
+        CellSet::from_words([0x201402000000, 0x0]),
+        CellSet::from_words([0x402804000000, 0x0]),
+        CellSet::from_words([0x805008000000, 0x0]),
+        CellSet::from_words([0x100a010000000, 0x0]),
+        CellSet::from_words([0x2004020000000, 0x0]),
+        CellSet::from_words([0x4020040000000, 0x0]),
+        CellSet::from_words([0x8050080000000, 0x0]),
+        CellSet::from_words([0x100a0100000000, 0x0]),
+        CellSet::from_words([0x20140200000000, 0x0]),
+        CellSet::from_words([0x40280400000000, 0x0]),
+        CellSet::from_words([0x80500800000000, 0x0]),
+        CellSet::from_words([0x100a01000000000, 0x0]),
+        CellSet::from_words([0x201402000000000, 0x0]),
+        CellSet::from_words([0x402804000000000, 0x0]),
+        CellSet::from_words([0x801008000000000, 0x0]),
+        CellSet::from_words([0x1008010000000000, 0x0]),
+        CellSet::from_words([0x2014020000000000, 0x0]),
+        CellSet::from_words([0x4028040000000000, 0x0]),
+        CellSet::from_words([0x8050080000000000, 0x0]),
+        CellSet::from_words([0xa0100000000000, 0x1]),
+        CellSet::from_words([0x140200000000000, 0x2]),
+        CellSet::from_words([0x280400000000000, 0x4]),
+        CellSet::from_words([0x500800000000000, 0x8]),
+        CellSet::from_words([0xa01000000000000, 0x10]),
+        CellSet::from_words([0x402000000000000, 0x20]),
+        CellSet::from_words([0x2004000000000000, 0x40]),
+        CellSet::from_words([0x5008000000000000, 0x80]),
+        CellSet::from_words([0xa010000000000000, 0x100]),
+        CellSet::from_words([0x4020000000000000, 0x201]),
+        CellSet::from_words([0x8040000000000000, 0x402]),
+        CellSet::from_words([0x80000000000000, 0x805]),
+        CellSet::from_words([0x100000000000000, 0x100a]),
+        CellSet::from_words([0x200000000000000, 0x2014]),
+        CellSet::from_words([0x400000000000000, 0x4028]),
+        CellSet::from_words([0x800000000000000, 0x8010]),
+        CellSet::from_words([0x1000000000000000, 0x10080]),
+        CellSet::from_words([0x2000000000000000, 0x20140]),
+        CellSet::from_words([0x4000000000000000, 0x40280]),
+        CellSet::from_words([0x8000000000000000, 0x80500]),
+        CellSet::from_words([0x0, 0x100a01]),
+        CellSet::from_words([0x0, 0x201402]),
+        CellSet::from_words([0x0, 0x402804]),
+        CellSet::from_words([0x0, 0x805008]),
+        CellSet::from_words([0x0, 0x100a010]),
+        CellSet::from_words([0x0, 0x2004020]),
+        CellSet::from_words([0x0, 0x20040]),
+        CellSet::from_words([0x0, 0x50080]),
+        CellSet::from_words([0x0, 0xa0100]),
+        CellSet::from_words([0x0, 0x140200]),
+        CellSet::from_words([0x0, 0x280400]),
+        CellSet::from_words([0x0, 0x500800]),
+        CellSet::from_words([0x0, 0xa01000]),
+        CellSet::from_words([0x0, 0x1402000]),
+        CellSet::from_words([0x0, 0x2804000]),
+        CellSet::from_words([0x0, 0x1008000]),
+    ]];
+    static RH5: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x3ffffff])];
+    static RI5: [[CellSet; 90]; 1] = [[
+        CellSet::from_words([0x402, 0x0]),
+        CellSet::from_words([0x805, 0x0]),
+        CellSet::from_words([0x100a, 0x0]),
+        CellSet::from_words([0x2014, 0x0]),
+        CellSet::from_words([0x4028, 0x0]),
+        CellSet::from_words([0x8050, 0x0]),
+        CellSet::from_words([0x100a0, 0x0]),
+        CellSet::from_words([0x20140, 0x0]),
+        CellSet::from_words([0x40280, 0x0]),
+        CellSet::from_words([0x80100, 0x0]),
+        CellSet::from_words([0x100801, 0x0]),
+        CellSet::from_words([0x201402, 0x0]),
+        CellSet::from_words([0x402804, 0x0]),
+        CellSet::from_words([0x805008, 0x0]),
+        CellSet::from_words([0x100a010, 0x0]),
+        CellSet::from_words([0x2014020, 0x0]),
+        CellSet::from_words([0x4028040, 0x0]),
+        CellSet::from_words([0x8050080, 0x0]),
+        CellSet::from_words([0x100a0100, 0x0]),
+        CellSet::from_words([0x20040200, 0x0]),
+        CellSet::from_words([0x40200400, 0x0]),
+        CellSet::from_words([0x80500800, 0x0]),
+        CellSet::from_words([0x100a01000, 0x0]),
+        CellSet::from_words([0x201402000, 0x0]),
+        CellSet::from_words([0x402804000, 0x0]),
+        CellSet::from_words([0x805008000, 0x0]),
+        CellSet::from_words([0x100a010000, 0x0]),
+        CellSet::from_words([0x2014020000, 0x0]),
+        CellSet::from_words([0x4028040000, 0x0]),
+        CellSet::from_words([0x8010080000, 0x0]),
+        CellSet::from_words([0x10080100000, 0x0]),
+        CellSet::from_words([0x20140200000, 0x0]),
+        CellSet::from_words([0x40280400000, 0x0]),
+        CellSet::from_words([0x80500800000, 0x0]),
+        CellSet::from_words([0x100a01000000, 0x0]),
+        CellSet::from_words([0x201402000000, 0x0]),
+        CellSet::from_words([0x402804000000, 0x0]),
+        CellSet::from_words([0x805008000000, 0x0]),
+        CellSet::from_words([0x100a010000000, 0x0]),
+        CellSet::from_words([0x2004020000000, 0x0]),
+        CellSet::from_words([0x4020040000000, 0x0]),
+        CellSet::from_words([0x8050080000000, 0x0]),
+        CellSet::from_words([0x100a0100000000, 0x0]),
+        CellSet::from_words([0x20140200000000, 0x0]),
+        CellSet::from_words([0x40280400000000, 0x0]),
+        CellSet::from_words([0x80500800000000, 0x0]),
+        CellSet::from_words([0x100a01000000000, 0x0]),
+        CellSet::from_words([0x201402000000000, 0x0]),
+        CellSet::from_words([0x402804000000000, 0x0]),
+        CellSet::from_words([0x801008000000000, 0x0]),
+        CellSet::from_words([0x1008010000000000, 0x0]),
+        CellSet::from_words([0x2014020000000000, 0x0]),
+        CellSet::from_words([0x4028040000000000, 0x0]),
+        CellSet::from_words([0x8050080000000000, 0x0]),
+        CellSet::from_words([0xa0100000000000, 0x1]),
+        CellSet::from_words([0x140200000000000, 0x2]),
+        CellSet::from_words([0x280400000000000, 0x4]),
+        CellSet::from_words([0x500800000000000, 0x8]),
+        CellSet::from_words([0xa01000000000000, 0x10]),
+        CellSet::from_words([0x402000000000000, 0x20]),
+        CellSet::from_words([0x2004000000000000, 0x40]),
+        CellSet::from_words([0x5008000000000000, 0x80]),
+        CellSet::from_words([0xa010000000000000, 0x100]),
+        CellSet::from_words([0x4020000000000000, 0x201]),
+        CellSet::from_words([0x8040000000000000, 0x402]),
+        CellSet::from_words([0x80000000000000, 0x805]),
+        CellSet::from_words([0x100000000000000, 0x100a]),
+        CellSet::from_words([0x200000000000000, 0x2014]),
+        CellSet::from_words([0x400000000000000, 0x4028]),
+        CellSet::from_words([0x800000000000000, 0x8010]),
+        CellSet::from_words([0x1000000000000000, 0x10080]),
+        CellSet::from_words([0x2000000000000000, 0x20140]),
+        CellSet::from_words([0x4000000000000000, 0x40280]),
+        CellSet::from_words([0x8000000000000000, 0x80500]),
+        CellSet::from_words([0x0, 0x100a01]),
+        CellSet::from_words([0x0, 0x201402]),
+        CellSet::from_words([0x0, 0x402804]),
+        CellSet::from_words([0x0, 0x805008]),
+        CellSet::from_words([0x0, 0x100a010]),
+        CellSet::from_words([0x0, 0x2004020]),
+        CellSet::from_words([0x0, 0x20040]),
+        CellSet::from_words([0x0, 0x50080]),
+        CellSet::from_words([0x0, 0xa0100]),
+        CellSet::from_words([0x0, 0x140200]),
+        CellSet::from_words([0x0, 0x280400]),
+        CellSet::from_words([0x0, 0x500800]),
+        CellSet::from_words([0x0, 0xa01000]),
+        CellSet::from_words([0x0, 0x1402000]),
+        CellSet::from_words([0x0, 0x2804000]),
+        CellSet::from_words([0x0, 0x1008000]),
+    ]];
+    static RIH5: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x3ffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 90] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 90] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        'first: {
+            let before = g.leaves();
+            if g.push(0) {
+                at1(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if g.push(1) {
+                at9(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let who = e.state.mover;
+        let table = &e.program().placements[0];
+        let max = i4(e, &pos, &v, 0);
+        let feet = s7(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for (k, shape) in e.program().shapes.iter().enumerate() {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            if pos.counters[stock] <= 0 {
+                continue;
+            }
+            let (first, end) = table.by_shape[k];
+            for index in first..end {
+                let inst = &table.instances[index as usize];
+                let parts = table.parts_of(inst);
+                let mut z = 0i32;
+                for part in parts {
+                    z = z.max(pos.counters[0usize + usize::from(part.cell)] - i32::from(part.bottom));
+                }
+                if z + i32::from(inst.max_top) > max
+                    || !parts.iter().all(|part| {
+                        !part.foot
+                            || (feet.contains(usize::from(part.cell))
+                                && pos.counters[0usize + usize::from(part.cell)] == z + i32::from(part.bottom))
+                    })
+                {
+                    continue;
+                }
+                let [hi, lo] = (index as u16).to_be_bytes();
+                if g.push(hi) && g.push(lo) {
+                    g.leaf();
+                }
+                g.truncate(len);
+            }
+        }
+    }
+
+    #[inline]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap9(e, v, pos, r),
+            _ => ap13(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let hi = r.decision();
+        let lo = r.decision();
+        let index = (u16::from(hi) << 8) | u16::from(lo);
+        let table = &e.program().placements[0];
+        let Some(inst) = table.instances.get(usize::from(index)) else {
+            return;
+        };
+        let who = e.state.mover;
+        let parts = table.parts_of(inst);
+        let mut z = 0i32;
+        for part in parts {
+            z = z.max(pos.counters[0usize + usize::from(part.cell)] - i32::from(part.bottom));
+        }
+        for part in parts {
+            let slot = 0usize + usize::from(part.cell);
+            let value = z + i32::from(part.top);
+            e.rt_set_counter(slot, value);
+            pos.set_counter::<false>(e, slot, value);
+        }
+        if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            let left = pos.counters[stock] - 1;
+            e.rt_set_counter(stock, left);
+            pos.set_counter::<false>(e, stock, left);
+        }
+        v[0] = inst.anchor;
+        pos.locals[0] = inst.cells;
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        for c in s8(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 90usize;
+        let value = i7(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap13(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 90usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap13(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+    }
+
+    #[inline]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1004010040100401, 0x10040]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x802008020080200, 0x2008020]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s4(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b2(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1004010040100401, 0x10040]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x802008020080200, 0x2008020]) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        9
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[90]
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let who = usize::from(0u8);
+        e.program()
+            .shapes
+            .iter()
+            .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))
+            .sum()
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.state.result == Some(GameResult::Win(0u8)))
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i11(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let who = usize::from(1u8);
+        e.program()
+            .shapes
+            .iter()
+            .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))
+            .sum()
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.state.result == Some(GameResult::Win(1u8)))
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i16(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let through = s9(e, pos, v, ALL, cand);
+        let to = s11(e, pos, v, ALL, cand) & through;
+        if to.is_empty() {
+            return false;
+        }
+        let mut reached = s10(e, pos, v, through, cand);
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            if frontier.intersects(&to) {
+                return true;
+            }
+            let ring = (frontier & CellSet::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+                | (frontier & CellSet::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+                | (frontier & CellSet::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+                | (frontier & CellSet::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        false
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+}
+
+/// Tic-tac-toe
+mod p9 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -8946,7 +10551,7 @@ mod p8 {
 }
 
 /// Capture Lines
-mod p9 {
+mod p10 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -9722,7 +11327,7 @@ mod p9 {
 }
 
 /// Custodian
-mod p10 {
+mod p11 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -10033,5 +11638,490 @@ mod p10 {
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+}
+
+/// Terraces
+mod p12 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 33, 1>;
+
+    const ALL: CellSet = CellSet::from_words([0x1ffffff, 0x0]);
+
+    /// `n`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xf7bdef, 0x0])];
+    static RI0: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1ef7bde, 0x0])];
+
+    /// `e`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0xfffff, 0x0])];
+    static RI1: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x1ffffe0, 0x0])];
+
+    /// `turns`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x44, 0x0]),
+        CellSet::from_words([0x88, 0x0]),
+        CellSet::from_words([0x110, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x440, 0x0]),
+        CellSet::from_words([0x880, 0x0]),
+        CellSet::from_words([0x1100, 0x0]),
+        CellSet::from_words([0x2200, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8800, 0x0]),
+        CellSet::from_words([0x11000, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x110000, 0x0]),
+        CellSet::from_words([0x220000, 0x0]),
+        CellSet::from_words([0x440000, 0x0]),
+        CellSet::from_words([0x880000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0xffffff, 0x0])];
+    static RI2: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x44, 0x0]),
+        CellSet::from_words([0x88, 0x0]),
+        CellSet::from_words([0x110, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x440, 0x0]),
+        CellSet::from_words([0x880, 0x0]),
+        CellSet::from_words([0x1100, 0x0]),
+        CellSet::from_words([0x2200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x8800, 0x0]),
+        CellSet::from_words([0x11000, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x110000, 0x0]),
+        CellSet::from_words([0x220000, 0x0]),
+        CellSet::from_words([0x440000, 0x0]),
+        CellSet::from_words([0x880000, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0x1fffffe, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 25] = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 25] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let who = e.state.mover;
+        let table = &e.program().placements[0];
+        let max = i0(e, &pos, &v, 0);
+        let feet = s3(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for (k, shape) in e.program().shapes.iter().enumerate() {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            if pos.counters[stock] <= 0 {
+                continue;
+            }
+            let (first, end) = table.by_shape[k];
+            for index in first..end {
+                let inst = &table.instances[index as usize];
+                let parts = table.parts_of(inst);
+                let mut z = 0i32;
+                for part in parts {
+                    z = z.max(pos.counters[0usize + usize::from(part.cell)] - i32::from(part.bottom));
+                }
+                if z + i32::from(inst.max_top) > max
+                    || !parts.iter().all(|part| {
+                        !part.foot
+                            || (feet.contains(usize::from(part.cell))
+                                && pos.counters[0usize + usize::from(part.cell)] == z + i32::from(part.bottom))
+                    })
+                {
+                    continue;
+                }
+                let [hi, lo] = (index as u16).to_be_bytes();
+                if g.push(hi) && g.push(lo) {
+                    g.leaf();
+                }
+                g.truncate(len);
+            }
+        }
+    }
+
+    #[inline]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let hi = r.decision();
+        let lo = r.decision();
+        let index = (u16::from(hi) << 8) | u16::from(lo);
+        let table = &e.program().placements[0];
+        let Some(inst) = table.instances.get(usize::from(index)) else {
+            return;
+        };
+        let who = e.state.mover;
+        let parts = table.parts_of(inst);
+        let mut z = 0i32;
+        for part in parts {
+            z = z.max(pos.counters[0usize + usize::from(part.cell)] - i32::from(part.bottom));
+        }
+        for part in parts {
+            let slot = 0usize + usize::from(part.cell);
+            let value = z + i32::from(part.top);
+            e.rt_set_counter(slot, value);
+            pos.set_counter::<false>(e, slot, value);
+        }
+        if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
+            let stock = usize::from(shape.stock) + usize::from(who);
+            let left = pos.counters[stock] - 1;
+            e.rt_set_counter(stock, left);
+            pos.set_counter::<false>(e, stock, left);
+        }
+        v[0] = inst.anchor;
+        pos.locals[0] = inst.cells;
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        for c in s4(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap5(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1ffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s0(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b0(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s1(e, pos, v, d, cand) | s2(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s5(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b1(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let who = usize::from(0u8);
+        e.program()
+            .shapes
+            .iter()
+            .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))
+            .sum()
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.state.result == Some(GameResult::Win(0u8)))
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let who = usize::from(1u8);
+        e.program()
+            .shapes
+            .iter()
+            .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))
+            .sum()
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.state.result == Some(GameResult::Win(1u8)))
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i12(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
