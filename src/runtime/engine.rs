@@ -84,6 +84,11 @@ pub struct Engine<'p> {
     locals: [CellSet; MAX_SET_LOCALS],
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
+    /// Whether changes go on the trail; off while a playout plays moves it will not take back
+    /// one by one (see [`Engine::save`]).
+    logging: bool,
+    /// The position [`Engine::save`] kept.
+    saved: Option<Box<State>>,
 }
 
 impl<'p> Engine<'p> {
@@ -113,6 +118,8 @@ impl<'p> Engine<'p> {
             seen_start: vec![0; program.distinct_blocks],
             overflowed: false,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
+            logging: true,
+            saved: None,
         };
         let mut walk = Walk::replay(Move::default(), false);
         engine.exec::<false>(&program.setup, 0, NO_VARS, &mut walk);
@@ -187,6 +194,31 @@ impl<'p> Engine<'p> {
         undo
     }
 
+    /// Keeps the position, for [`Engine::restore`]: a random playout plays its moves with
+    /// [`Engine::play_unlogged`] and then restores the start in one copy instead of taking
+    /// every move back.
+    pub fn save(&mut self) {
+        match &mut self.saved {
+            Some(s) => s.as_mut().clone_from(&self.state),
+            None => self.saved = Some(Box::new(self.state.clone())),
+        }
+    }
+
+    /// Returns to the position [`Engine::save`] kept (unchanged when nothing was saved).
+    pub fn restore(&mut self) {
+        if let Some(s) = &self.saved {
+            self.state.clone_from(s);
+        }
+    }
+
+    /// Plays a move without logging its changes: it cannot be taken back, only undone by
+    /// [`Engine::restore`].
+    pub fn play_unlogged(&mut self, m: &Move) {
+        self.logging = false;
+        let _ = self.apply(m);
+        self.logging = true;
+    }
+
     /// Takes back the move that returned `undo`.
     pub fn undo(&mut self, undo: Undo) {
         self.rollback(undo.trail as usize);
@@ -255,7 +287,9 @@ impl<'p> Engine<'p> {
 
     /// Marks the game as ended with `result`, on the trail so that undo clears it.
     pub(super) fn finish(&mut self, result: GameResult) {
-        self.trail.push(Change::Result(self.state.result));
+        if self.logging {
+            self.trail.push(Change::Result(self.state.result));
+        }
         self.state.result = Some(result);
     }
 
@@ -279,19 +313,23 @@ impl<'p> Engine<'p> {
 
     #[inline]
     pub(super) fn set_cell(&mut self, cell: usize, code: u8) {
-        self.trail.push(Change::Cell {
-            cell: u8::try_from(cell).unwrap_or(u8::MAX),
-            old: self.state.board[cell],
-        });
+        if self.logging {
+            self.trail.push(Change::Cell {
+                cell: u8::try_from(cell).unwrap_or(u8::MAX),
+                old: self.state.board[cell],
+            });
+        }
         self.state.set_cell(&self.zobrist, cell, code);
     }
 
     #[inline]
     pub(super) fn set_counter(&mut self, slot: usize, value: i32) {
-        self.trail.push(Change::Counter {
-            slot: u16::try_from(slot).unwrap_or(u16::MAX),
-            old: self.state.counters[slot],
-        });
+        if self.logging {
+            self.trail.push(Change::Counter {
+                slot: u16::try_from(slot).unwrap_or(u16::MAX),
+                old: self.state.counters[slot],
+            });
+        }
         self.state.set_counter(&self.zobrist, slot, value);
     }
 

@@ -16,7 +16,9 @@ pub struct Playout {
 }
 
 /// Plays random moves from the engine's position until the game ends or `max_plies` moves were
-/// made, then takes them all back. `moves` is a reusable buffer.
+/// made, then returns to the starting position. `moves` is a reusable buffer; `undos` is kept
+/// for callers' convenience and left empty (the moves are not taken back one by one: the
+/// start is saved and restored in one copy).
 pub fn random_game(
     engine: &mut Engine<'_>,
     rng: &mut ChaCha8Rng,
@@ -25,6 +27,7 @@ pub fn random_game(
     undos: &mut Vec<super::Undo>,
 ) -> Playout {
     undos.clear();
+    engine.save();
     let mut result = None;
     let mut plies = 0;
     while plies < max_plies {
@@ -38,7 +41,7 @@ pub fn random_game(
             break;
         }
         let m = moves[rng.gen_range(0..moves.len())];
-        undos.push(engine.apply(&m));
+        engine.play_unlogged(&m);
         plies += 1;
     }
     if result.is_none() {
@@ -49,9 +52,7 @@ pub fn random_game(
     } else {
         None
     };
-    while let Some(u) = undos.pop() {
-        engine.undo(u);
-    }
+    engine.restore();
     Playout {
         plies,
         result,
