@@ -29,6 +29,8 @@ pub(super) enum Ty {
     Shapes,
     /// A shape placed by `place`.
     Placement,
+    /// A direction value (`pick d in R`): one vector of a relation.
+    Dir,
     /// Already reported: compatible with everything so one mistake gives one error.
     Error,
 }
@@ -113,6 +115,13 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "count(cells) -> int",
     },
     Builtin {
+        name: "left",
+        args: &[Ty::Dir, Ty::Int],
+        required: 2,
+        result: Ty::Dir,
+        signature: "left(direction, int) -> direction",
+    },
+    Builtin {
         name: "letter",
         args: &[Ty::Int],
         required: 1,
@@ -146,6 +155,27 @@ const FUNCTIONS: &[Builtin] = &[
         required: 1,
         result: Ty::Int,
         signature: "points(player) -> int",
+    },
+    Builtin {
+        name: "ray",
+        args: &[Ty::Relation, Ty::Cell],
+        required: 2,
+        result: Ty::Cells,
+        signature: "ray(relation or direction, cell) -> cells",
+    },
+    Builtin {
+        name: "right",
+        args: &[Ty::Dir, Ty::Int],
+        required: 2,
+        result: Ty::Dir,
+        signature: "right(direction, int) -> direction",
+    },
+    Builtin {
+        name: "run",
+        args: &[Ty::Relation, Ty::Cell, Ty::Cells],
+        required: 3,
+        result: Ty::Cells,
+        signature: "run(relation or direction, cell, cells) -> cells",
     },
     Builtin {
         name: "step",
@@ -198,6 +228,7 @@ impl Checker<'_> {
             Ty::Pattern => "a pattern".into(),
             Ty::Shapes => "a set of shapes".into(),
             Ty::Placement => "a placed shape".into(),
+            Ty::Dir => "a direction value".into(),
             Ty::Error => "an erroneous value".into(),
         }
     }
@@ -225,6 +256,11 @@ impl Checker<'_> {
     fn mismatch(&mut self, e: &Expr, want: Ty, found: Ty) {
         if want.is_kind() || found.is_kind() {
             let help = match (want, found) {
+                (Ty::Relation, Ty::Dir) => Some(
+                    "a direction value stands for its relation's one vector only in `step`, `ray` \
+                     and `run` (and is tested with `d in R`); elsewhere name the relation"
+                        .to_string(),
+                ),
                 (Ty::Relation, Ty::Direction) => Some(match &e.kind {
                     ExprKind::Name(id) => {
                         format!(
@@ -332,6 +368,22 @@ impl Checker<'_> {
         });
     }
 
+    /// The type of an expression without reporting anything (for choosing how to check it).
+    pub(super) fn infer_quiet(&mut self, e: &Expr, cx: Cx) -> Ty {
+        let diags = self.diags.len();
+        let seen = self.seen.clone();
+        let reported = self.constant_reported;
+        let used: Vec<bool> = self.entries.iter().map(|e| e.used).collect();
+        let t = self.infer(e, cx);
+        self.diags.truncate(diags);
+        self.seen = seen;
+        self.constant_reported = reported;
+        for (entry, u) in self.entries.iter_mut().zip(used) {
+            entry.used = u;
+        }
+        t
+    }
+
     /// Infers the type of an expression, reporting what is wrong inside it.
     pub(super) fn infer(&mut self, e: &Expr, cx: Cx) -> Ty {
         match &e.kind {
@@ -350,7 +402,14 @@ impl Checker<'_> {
                     Ty::Bool
                 }
                 UnaryOp::Neg => {
-                    self.expect(operand, Ty::Int, cx);
+                    if self.infer(operand, cx) == Ty::Dir {
+                        return Ty::Dir;
+                    }
+                    // Reports the mismatch, if any, once more in terms of `int`.
+                    let t = self.infer_quiet(operand, cx);
+                    if !t.fits(Ty::Int) {
+                        self.mismatch(operand, Ty::Int, t);
+                    }
                     Ty::Int
                 }
             },
@@ -439,6 +498,14 @@ impl Checker<'_> {
             BinaryOp::In => {
                 let span = lhs.span.merge(rhs.span);
                 self.not_constant(cx, span, "`in` is not allowed here".to_string());
+                if self.infer_quiet(lhs, cx) == Ty::Dir {
+                    // `d in R`: whether the direction is one of the relation's.
+                    let t = self.infer(rhs, cx);
+                    if !matches!(t, Ty::Relation | Ty::Direction | Ty::Error) {
+                        self.mismatch(rhs, Ty::Relation, t);
+                    }
+                    return Ty::Bool;
+                }
                 self.expect(lhs, Ty::Cell, cx);
                 self.expect(rhs, Ty::Cells, cx);
                 Ty::Bool
@@ -568,6 +635,8 @@ impl Checker<'_> {
                 Ty::Cells
             } else if self.placement_vars.contains(n) {
                 Ty::Placement
+            } else if self.dir_vars.contains(n) {
+                Ty::Dir
             } else if self.player_vars.contains(n) {
                 Ty::Player
             } else {
@@ -757,6 +826,13 @@ impl Checker<'_> {
         }
         for (i, a) in args.iter().enumerate() {
             match f.args.get(i) {
+                // A direction value stands for the relation of its one vector here.
+                Some(Ty::Relation) if i == 0 && matches!(f.name, "step" | "ray" | "run") => {
+                    let t = self.infer(a, cx);
+                    if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {
+                        self.mismatch(a, Ty::Relation, t);
+                    }
+                }
                 Some(want) => {
                     self.expect(a, *want, cx);
                 }
@@ -781,6 +857,7 @@ impl Checker<'_> {
                         | Ty::Enum(_)
                         | Ty::Text
                         | Ty::Placement
+                        | Ty::Dir
                         | Ty::Error
                 ) {
                     self.report(TypeError::NotWritable {

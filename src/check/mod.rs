@@ -126,6 +126,8 @@ struct Checker<'a> {
     placement_vars: HashSet<String>,
     /// The player variable of `score p = ...`.
     player_vars: HashSet<String>,
+    /// Variables bound by `pick d in RELATION` (direction values).
+    dir_vars: HashSet<String>,
 
     /// Declared names → index into `entries`.
     names: HashMap<String, usize>,
@@ -162,6 +164,7 @@ impl<'a> Checker<'a> {
             set_vars: HashSet::new(),
             placement_vars: HashSet::new(),
             player_vars: HashSet::new(),
+            dir_vars: HashSet::new(),
             names: HashMap::new(),
             entries: Vec::new(),
             options: Vec::new(),

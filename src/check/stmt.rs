@@ -141,8 +141,15 @@ impl Checker<'_> {
         let cx = Cx::PLAY;
         match &s.kind {
             StmtKind::Pick { var, from } => {
-                self.expect(from, Ty::Cells, cx);
-                self.bind(var);
+                // `pick d in RELATION` chooses a direction; anything else picks a cell.
+                if matches!(self.infer_quiet(from, cx), Ty::Relation | Ty::Direction) {
+                    self.infer(from, cx);
+                    self.bind(var);
+                    self.dir_vars.insert(var.name.clone());
+                } else {
+                    self.expect(from, Ty::Cells, cx);
+                    self.bind(var);
+                }
             }
             StmtKind::Place {
                 var,

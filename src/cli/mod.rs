@@ -141,8 +141,8 @@ Examples:
     /// `score p = ...`.
     #[command(after_help = "\
 Examples:
-  rulestone match games/steinplatz.game --games 5 --seed 1
-  rulestone match games/steinplatz.game --target 100 --seed 2")]
+  rulestone match my.game --games 5 --seed 1
+  rulestone match my.game --target 100 --seed 2")]
     Match(matches::MatchArgs),
 
     /// Measure the engine's speed: perft leaves per second and random playouts per second.

@@ -150,6 +150,13 @@ fn set(p: &Program, s: &SetExpr) -> String {
         }
         SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
         SetExpr::Local(slot) => format!("local{slot}"),
+        SetExpr::StepDir { relation, dir, of } => format!("step(rel#{relation} {dir:?}, s{of})"),
+        SetExpr::Line {
+            relation,
+            dir,
+            from,
+            run,
+        } => format!("line(rel#{relation} {dir:?}, {}, {run:?})", cell_ref(*from)),
         SetExpr::Placed { slot, table } => format!("cells of placed{slot} (table {table})"),
         SetExpr::AxisCmp { axis, op, value } => {
             format!(
@@ -182,6 +189,11 @@ fn boolean(b: &BoolExpr) -> String {
             player_ref(*rhs)
         ),
         BoolExpr::In { cell, set } => format!("{} in s{set}", cell_ref(*cell)),
+        BoolExpr::DirIn {
+            relation,
+            dir,
+            members,
+        } => format!("rel#{relation} {dir:?} in {members:?}"),
         BoolExpr::Connected {
             relation,
             through,
@@ -197,6 +209,7 @@ fn boolean(b: &BoolExpr) -> String {
 fn op_text(p: &Program, op: &Op) -> String {
     match op {
         Op::Pick { var, from } => format!("pick v{var} in s{from}"),
+        Op::PickDir { var, relation } => format!("pick v{var} in directions of rel#{relation}"),
         Op::Place {
             slot,
             anchor,
@@ -259,6 +272,7 @@ fn op_text(p: &Program, op: &Op) -> String {
                     TemplatePart::Letter(i) => format!("letter(i{i})"),
                     TemplatePart::ShapeName { slot, .. } => format!("shape(placed{slot})"),
                     TemplatePart::Facing { slot, .. } => format!("facing(placed{slot})"),
+                    TemplatePart::Dir { relation, dir } => format!("name(rel#{relation} {dir:?})"),
                 })
                 .collect();
             format!("write {}", parts.join(" "))

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
+    DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
     PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart, Zone,
-    MAX_VARS, NO_CELL,
+    MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -50,6 +50,7 @@ enum Ty {
     Player,
     Word,
     Text,
+    Dir,
 }
 
 /// A step vector and the player it belongs to (`None`: every player).
@@ -113,6 +114,8 @@ struct Lowerer<'a> {
     /// Each shape's cells, in declaration order.
     shape_cells: Vec<Vec<ShapeCell>>,
     placed_vars: HashMap<String, PlacedVar>,
+    /// Direction variables (`pick d in R`): their slot and relation.
+    dir_vars: HashMap<String, (u8, u16)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -199,6 +202,7 @@ impl<'a> Lowerer<'a> {
             in_where: false,
             shape_cells: Vec::new(),
             placed_vars: HashMap::new(),
+            dir_vars: HashMap::new(),
         })
     }
 
@@ -637,12 +641,26 @@ impl<'a> Lowerer<'a> {
                     .collect(),
             })
             .collect();
+        let opposite = vectors
+            .iter()
+            .map(|(v, who)| {
+                let back: Vec<i64> = v.iter().map(|x| -x).collect();
+                vectors
+                    .iter()
+                    .position(|(u, w)| *u == back && w == who)
+                    .and_then(|i| u8::try_from(i).ok())
+                    .unwrap_or(NO_DIR)
+            })
+            .collect();
+        let names = self.vector_names(&vectors);
         let id = id16(self.prog.relations.len())?;
         self.prog.relations.push(Relation {
             name: name.to_string(),
             masks: table(None),
             per_player,
             rays,
+            opposite,
+            names,
         });
         self.syms.insert(name, Sym::Relation(id));
         Ok(())
@@ -743,9 +761,25 @@ impl<'a> Lowerer<'a> {
         for stmt in &block.stmts {
             match &stmt.kind {
                 StmtKind::Pick { var, from } => {
-                    let from = self.set(from)?;
-                    let var = self.var(&var.name)?;
-                    ops.push(Op::Pick { var, from });
+                    let relation = match &from.kind {
+                        ExprKind::Name(n) => match self.syms.get(n.name.as_str()) {
+                            Some(Sym::Relation(r)) => Some(*r),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let Some(relation) = relation {
+                        let slot = self.var(&var.name)?;
+                        self.dir_vars.insert(var.name.clone(), (slot, relation));
+                        ops.push(Op::PickDir {
+                            var: slot,
+                            relation,
+                        });
+                    } else {
+                        let from = self.set(from)?;
+                        let var = self.var(&var.name)?;
+                        ops.push(Op::Pick { var, from });
+                    }
                 }
                 StmtKind::Place {
                     var,
@@ -1120,6 +1154,10 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(match self.ty(e)? {
+            Ty::Dir => {
+                let (relation, dir) = self.dir(e)?;
+                TemplatePart::Dir { relation, dir }
+            }
             Ty::Cell => TemplatePart::Cell(self.cell(e)?),
             Ty::Int => TemplatePart::Int(self.int(e)?),
             Ty::Player => TemplatePart::Player(self.player(e)?),
@@ -1132,6 +1170,69 @@ impl<'a> Lowerer<'a> {
 
     // ---- expressions ------------------------------------------------------------------------
 
+    /// A direction value: its relation and how to compute it.
+    fn dir(&self, e: &Expr) -> Result<(u16, DirExpr)> {
+        match &e.kind {
+            ExprKind::Name(n) => match self.dir_vars.get(&n.name) {
+                Some(&(slot, relation)) => Ok((relation, DirExpr::Var(slot))),
+                None => match self.syms.get(n.name.as_str()) {
+                    Some(Sym::Define(d)) => self.dir(d),
+                    _ => err(format!("`{}` is not a direction value", n.name)),
+                },
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => {
+                let (r, d) = self.dir(operand)?;
+                Ok((r, DirExpr::Neg(Box::new(d))))
+            }
+            ExprKind::Call { func, args }
+                if matches!(func.name.as_str(), "left" | "right") && args.len() == 2 =>
+            {
+                let (r, d) = self.dir(&args[0])?;
+                let Ok(k) = self.env.int(&args[1]) else {
+                    return err(format!("the turn of `{}` must be a constant", func.name));
+                };
+                let k = i32::try_from(k).unwrap_or(0);
+                let k = if func.name == "left" { -k } else { k };
+                Ok((r, DirExpr::Turn(Box::new(d), k)))
+            }
+            _ => err("expected a direction value"),
+        }
+    }
+
+    fn is_dir(&self, e: &Expr) -> bool {
+        self.ty(e).is_ok_and(|t| t == Ty::Dir)
+    }
+
+    /// `d in R`: per player, the vectors of `d`'s relation that are `R`'s for that player.
+    fn dir_members(&self, relation: u16, other: &Expr) -> Result<[u64; 2]> {
+        let ExprKind::Name(n) = &other.kind else {
+            return err("expected a relation after `in`");
+        };
+        let mine = &self.prog.relations[usize::from(relation)].name;
+        let (Some(vs), Some(ws)) = (
+            self.vectors.get(mine.as_str()),
+            self.vectors.get(n.name.as_str()),
+        ) else {
+            return err(format!("`{}` is not a relation", n.name));
+        };
+        let mut members = [0u64; 2];
+        for (p, mask) in members.iter_mut().enumerate() {
+            let p = u8::try_from(p).unwrap_or(0);
+            for (i, (v, _)) in vs.iter().enumerate().take(64) {
+                if ws
+                    .iter()
+                    .any(|(w, who)| w == v && who.is_none_or(|o| o == p))
+                {
+                    *mask |= 1 << i;
+                }
+            }
+        }
+        Ok(members)
+    }
+
     /// The `place` variable an expression names, if it does.
     fn placed(&self, e: &Expr) -> Option<PlacedVar> {
         match &e.kind {
@@ -1142,6 +1243,14 @@ impl<'a> Lowerer<'a> {
 
     fn ty(&self, e: &Expr) -> Result<Ty> {
         Ok(match &e.kind {
+            ExprKind::Name(n) if self.dir_vars.contains_key(&n.name) => Ty::Dir,
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } if self.ty(operand)? == Ty::Dir => Ty::Dir,
+            ExprKind::Call { func, .. } if matches!(func.name.as_str(), "left" | "right") => {
+                Ty::Dir
+            }
             ExprKind::Field { base, field } if self.placed(base).is_some() => {
                 match field.name.as_str() {
                     "anchor" => Ty::Cell,
@@ -1308,6 +1417,32 @@ impl<'a> Lowerer<'a> {
                                 player: PlayerRef::Const(1),
                             });
                             SetExpr::Union(a, b)
+                        }
+                    }
+                    "step" if args.first().is_some_and(|a| self.is_dir(a)) => {
+                        let (relation, dir) = self.dir(arg(0)?)?;
+                        let of = self.set(arg(1)?)?;
+                        SetExpr::StepDir { relation, dir, of }
+                    }
+                    f @ ("ray" | "run") => {
+                        let first = arg(0)?;
+                        let (relation, dir) = if self.is_dir(first) {
+                            let (r, d) = self.dir(first)?;
+                            (r, Some(d))
+                        } else {
+                            (self.relation_arg(f, args)?, None)
+                        };
+                        let from = self.cell(arg(1)?)?;
+                        let run = if f == "run" {
+                            Some(self.set(arg(2)?)?)
+                        } else {
+                            None
+                        };
+                        SetExpr::Line {
+                            relation,
+                            dir,
+                            from,
+                            run,
                         }
                     }
                     f @ ("all" | "none" | "any" | "step") => {
@@ -1756,6 +1891,15 @@ impl<'a> Lowerer<'a> {
                         (_, BoolExpr::Const(_)) => return Ok(a),
                         _ if and => BoolExpr::And(a, b),
                         _ => BoolExpr::Or(a, b),
+                    }
+                }
+                BinaryOp::In if self.is_dir(lhs) => {
+                    let (relation, dir) = self.dir(lhs)?;
+                    let members = self.dir_members(relation, rhs)?;
+                    BoolExpr::DirIn {
+                        relation,
+                        dir,
+                        members,
                     }
                 }
                 BinaryOp::In => {

@@ -147,8 +147,48 @@ pub struct Relation {
     /// player's vectors and the shared ones; empty otherwise.
     pub per_player: Vec<Vec<CellSet>>,
     /// One table per vector, in declaration order, for functions that walk lines
-    /// (`between`, `brackets`).
+    /// (`between`, `brackets`, `ray`, `run`) and for direction values (`pick d in R`).
     pub rays: Vec<Ray>,
+    /// Per vector: the index of the opposite vector, [`NO_DIR`] when the relation lacks it.
+    pub opposite: Vec<u8>,
+    /// Per vector: its name for notation (the direction declared with it, else the vector).
+    pub names: Vec<String>,
+}
+
+/// "No direction": the value of `-d` when the relation has no opposite vector.
+pub const NO_DIR: u8 = u8::MAX;
+
+/// A direction value: one vector of a relation, by its index in [`Relation::rays`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DirExpr {
+    /// A `pick d in R` variable.
+    Var(u8),
+    /// `-d`: the opposite vector.
+    Neg(Box<DirExpr>),
+    /// `right(d, k)` (`k` places on in the relation's order, wrapping) or `left(d, k)` (`-k`).
+    Turn(Box<DirExpr>, i32),
+}
+
+impl DirExpr {
+    /// The vector index, [`NO_DIR`] when there is none; `vars` holds the turn variables.
+    #[must_use]
+    pub fn eval(&self, rel: &Relation, vars: &[u8]) -> u8 {
+        match self {
+            DirExpr::Var(v) => vars.get(usize::from(*v)).copied().unwrap_or(NO_DIR),
+            DirExpr::Neg(d) => match d.eval(rel, vars) {
+                NO_DIR => NO_DIR,
+                i => rel.opposite.get(usize::from(i)).copied().unwrap_or(NO_DIR),
+            },
+            DirExpr::Turn(d, k) => match d.eval(rel, vars) {
+                NO_DIR => NO_DIR,
+                i => {
+                    let n = i64::try_from(rel.rays.len()).unwrap_or(1).max(1);
+                    let j = (i64::from(i) + i64::from(*k)).rem_euclid(n);
+                    u8::try_from(j).unwrap_or(NO_DIR)
+                }
+            },
+        }
+    }
 }
 
 /// The cells reached by repeating one vector: `next[c]` is the cell one step on from `c`,
@@ -169,6 +209,58 @@ impl Relation {
         self.rays
             .iter()
             .filter(move |r| r.owner.is_none_or(|o| o == player))
+    }
+
+    /// Whether vector `i` is one `player` moves along.
+    #[must_use]
+    pub fn has_ray_for(&self, i: usize, player: u8) -> bool {
+        self.rays
+            .get(i)
+            .is_some_and(|r| r.owner.is_none_or(|o| o == player))
+    }
+
+    /// The cells one step along vector `dir` from the cells of `of`.
+    #[must_use]
+    pub fn step_along(&self, dir: u8, of: CellSet) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        if let Some(ray) = self.rays.get(usize::from(dir)) {
+            for c in of.iter() {
+                match ray.next.get(c).copied() {
+                    Some(NO_CELL) | None => {}
+                    Some(t) => out.insert(usize::from(t)),
+                }
+            }
+        }
+        out
+    }
+
+    /// `ray` and `run`: the cells after `from` along vector `dir` (every vector `player` moves
+    /// along, for `None`; nothing for [`NO_DIR`]), stopping at the board's edge or, with `run`,
+    /// at the first cell outside it.
+    #[must_use]
+    pub fn line(&self, player: u8, dir: Option<u8>, from: usize, run: Option<CellSet>) -> CellSet {
+        let walk = |ray: &Ray| {
+            let mut out = CellSet::EMPTY;
+            let mut c = ray.next.get(from).copied().unwrap_or(NO_CELL);
+            for _ in 0..ray.next.len() {
+                if c == NO_CELL || run.is_some_and(|r| !r.contains(usize::from(c))) {
+                    break;
+                }
+                out.insert(usize::from(c));
+                c = ray.next[usize::from(c)];
+            }
+            out
+        };
+        match dir {
+            None => {
+                let mut out = CellSet::EMPTY;
+                for ray in self.rays_for(player) {
+                    out |= walk(ray);
+                }
+                out
+            }
+            Some(d) => self.rays.get(usize::from(d)).map_or(CellSet::EMPTY, walk),
+        }
     }
 
     /// `between(R, from, run, end)`: per vector, the run of `run` cells starting next to
@@ -381,6 +473,20 @@ pub enum SetExpr {
         relation: u16,
         of: SetId,
     },
+    /// `step(d, S)`: one step along a direction value of the relation.
+    StepDir {
+        relation: u16,
+        dir: DirExpr,
+        of: SetId,
+    },
+    /// `ray(d, c)` / `run(d, c, S)`: the cells after `from` along the direction (every
+    /// direction of the relation when `dir` is `None`), up to the edge or the end of `run`.
+    Line {
+        relation: u16,
+        dir: Option<DirExpr>,
+        from: CellRef,
+        run: Option<SetId>,
+    },
     /// Per vector of the relation: the run of `run` cells that starts next to `from`, when
     /// the cell just past it is in `end`.
     Between {
@@ -495,6 +601,13 @@ pub enum BoolExpr {
         cell: CellRef,
         set: SetId,
     },
+    /// `d in R`: the direction value's vector is one of `R`'s for the mover (`members[player]`
+    /// has bit `i` for vector `i` of the direction's relation).
+    DirIn {
+        relation: u16,
+        dir: DirExpr,
+        members: [u64; 2],
+    },
     /// Some cell of `from` and some cell of `to` are joined by a path of `through` cells, each
     /// step along `relation` (the path's ends included in `through`).
     Connected {
@@ -527,6 +640,11 @@ pub enum TemplatePart {
         slot: u8,
         table: u16,
     },
+    /// A direction value's name.
+    Dir {
+        relation: u16,
+        dir: DirExpr,
+    },
 }
 
 /// How a `win`, `lose` or `draw` statement ends the game.
@@ -544,6 +662,12 @@ pub enum Op {
     Pick {
         var: u8,
         from: SetId,
+    },
+    /// The mover chooses one of the relation's directions (those that are the mover's): the
+    /// decision is the vector's index.
+    PickDir {
+        var: u8,
+        relation: u16,
     },
     /// The mover chooses a placement of one of `player`'s unplayed shapes (two decisions: the
     /// instance's index, high byte first), settled on the layer; the copy leaves the stock.
@@ -706,6 +830,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         Op::Jump(target) => decided_from(ops, *target as usize, memo),
         Op::Finish(_) | Op::Done => true,
         Op::Pick { .. }
+        | Op::PickDir { .. }
         | Op::Place { .. }
         | Op::Require(_)
         | Op::Either(_)

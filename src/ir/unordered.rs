@@ -207,7 +207,11 @@ fn classify(p: &Program, id: u16, var: u8) -> Option<Change> {
             }
         }
         // Lines change shape with every piece: not tracked.
-        SetExpr::Between { .. } | SetExpr::Brackets { .. } | SetExpr::Placed { .. } => return None,
+        SetExpr::Between { .. }
+        | SetExpr::Brackets { .. }
+        | SetExpr::Placed { .. }
+        | SetExpr::StepDir { .. }
+        | SetExpr::Line { .. } => return None,
         SetExpr::Where { base, cond } => {
             if !is_fixed_bool(p, *cond, var) {
                 return None;
@@ -268,6 +272,8 @@ fn is_fixed_bool(p: &Program, id: u16, var: u8) -> bool {
             ![lhs, rhs].iter().any(|r| matches!(r, PlayerRef::Owner(_)))
         }
         BoolExpr::In { .. } | BoolExpr::Completes { .. } | BoolExpr::Connected { .. } => false,
+        // A direction is a turn variable: unordered picks never involve one.
+        BoolExpr::DirIn { .. } => false,
     }
 }
 

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use super::compiled::fingerprint;
 use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
-    AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, Finish, IntExpr, Op, PlayerRef,
-    Program, SetExpr,
+    AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, DirExpr, Finish, IntExpr, Op,
+    PlayerRef, Program, SetExpr,
 };
 
 /// One program to translate and how to label it (game name and options).
@@ -191,6 +191,24 @@ impl<'a> Emitter<'a> {
         e
     }
 
+    /// A direction value as a Rust expression (a `u8` vector index, 255 for none).
+    fn dir_code(&self, relation: u16, d: &DirExpr) -> String {
+        match d {
+            DirExpr::Var(v) => format!("v[{v}]"),
+            DirExpr::Neg(x) => format!(
+                "{{\n    let i = {};\n    e.program().relations[{relation}].opposite.get(usize::from(i)).copied().unwrap_or(255)\n}}",
+                self.dir_code(relation, x)
+            ),
+            DirExpr::Turn(x, k) => {
+                let n = self.p.relations[usize::from(relation)].rays.len().max(1);
+                format!(
+                    "{{\n    let i = {};\n    if i == 255 {{\n        255\n    }} else {{\n        (i64::from(i) + {k}).rem_euclid({n}) as u8\n    }}\n}}",
+                    self.dir_code(relation, x)
+                )
+            }
+        }
+    }
+
     /// How many `place` slots the turn uses (each keeps its covered cells in a local slot).
     fn placed_slots(&self) -> usize {
         self.p
@@ -294,7 +312,9 @@ impl<'a> Emitter<'a> {
             SetExpr::All { of, .. }
             | SetExpr::None { of, .. }
             | SetExpr::Any { of, .. }
-            | SetExpr::Step { of, .. } => self.set_reads(*of),
+            | SetExpr::Step { of, .. }
+            | SetExpr::StepDir { of, .. } => self.set_reads(*of),
+            SetExpr::Line { run, .. } => run.map_or(Reads::default(), |r| self.set_reads(r)),
             SetExpr::Where { base, cond } => self.set_reads(*base) | self.bool_reads(*cond),
             SetExpr::Between { run, end, .. } | SetExpr::Brackets { run, end, .. } => {
                 self.set_reads(*run) | self.set_reads(*end)
@@ -331,7 +351,9 @@ impl<'a> Emitter<'a> {
 
     fn bool_reads(&self, id: u16) -> Reads {
         match &self.p.bools[usize::from(id)] {
-            BoolExpr::Const(_) | BoolExpr::CellEq { .. } => Reads::default(),
+            BoolExpr::Const(_) | BoolExpr::CellEq { .. } | BoolExpr::DirIn { .. } => {
+                Reads::default()
+            }
             BoolExpr::Not(x) => self.bool_reads(*x),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.bool_reads(*a) | self.bool_reads(*b),
             BoolExpr::Cmp { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
@@ -679,6 +701,17 @@ impl<'a> Emitter<'a> {
                     then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
+            Op::PickDir { var, relation } => {
+                let n = self.p.relations[usize::from(*relation)].rays.len();
+                let then = if code.decided[pc + 1] {
+                    "g.leaf();".to_string()
+                } else {
+                    format!("let mut w = v;\n        w[{var}] = i as u8;\n        {};", at(code, pc + 1, "w"))
+                };
+                format!(
+                    "let rel = &e.program().relations[{relation}];\nlet len = g.len();\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.state.mover) {{\n        continue;\n    }}\n    if g.push(i as u8) {{\n        {then}\n    }}\n    g.truncate(len);\n}}"
+                )
+            }
             Op::Pick { var, from } => {
                 let mut head = format!("let set = s{from}(e, &pos, &v, ALL, 0);\n");
                 if let Some((u, slot)) = self.unordered_pick(pc) {
@@ -832,7 +865,9 @@ impl<'a> Emitter<'a> {
             format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e, {cell}, {piece});")
         };
         match &code.ops[pc] {
-            Op::Pick { var, .. } => format!("v[{var}] = r.decision();\n{next};"),
+            Op::Pick { var, .. } | Op::PickDir { var, .. } => {
+                format!("v[{var}] = r.decision();\n{next};")
+            }
             Op::Place {
                 slot,
                 anchor,
@@ -1012,6 +1047,21 @@ impl<'a> Emitter<'a> {
                 "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.state.mover, d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
+            SetExpr::StepDir { relation, dir, of } => format!(
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nrel.step_along(dir, s{of}(e, pos, v, ALL, cand)) & d",
+                self.dir_code(*relation, dir)
+            ),
+            SetExpr::Line {
+                relation,
+                dir,
+                from,
+                run,
+            } => format!(
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.state.mover, dir, usize::from({}), run) & d",
+                dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x))),
+                run.map_or_else(|| "None".to_string(), |r| format!("Some(s{r}(e, pos, v, ALL, cand))")),
+                cell(*from, "cand")
+            ),
             SetExpr::Placed { slot, .. } => {
                 format!("pos.locals[{}] & d", self.placed_local(*slot))
             }
@@ -1069,6 +1119,16 @@ impl<'a> Emitter<'a> {
     fn bool(&self, out: &mut String, id: usize) {
         let body = match &self.p.bools[id] {
             BoolExpr::Const(x) => format!("{x}"),
+            BoolExpr::DirIn {
+                relation,
+                dir,
+                members,
+            } => format!(
+                "let i = {};\nlet mask = [{:#x}u64, {:#x}u64][usize::from(e.state.mover & 1)];\ni < 64 && (mask >> i) & 1 == 1",
+                self.dir_code(*relation, dir),
+                members[0],
+                members[1]
+            ),
             BoolExpr::Not(x) => format!("!b{x}(e, pos, v, cand)"),
             BoolExpr::And(a, b) => format!("b{a}(e, pos, v, cand) && b{b}(e, pos, v, cand)"),
             BoolExpr::Or(a, b) => format!("b{a}(e, pos, v, cand) || b{b}(e, pos, v, cand)"),

@@ -9,7 +9,7 @@ use crate::ir::lower::{compare, int_op};
 use crate::ir::{
     AssignKind, AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op,
     Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS,
-    MAX_VARS,
+    MAX_VARS, NO_DIR,
 };
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
@@ -425,6 +425,32 @@ impl<'p> Engine<'p> {
                     }
                     return;
                 }
+                Op::PickDir { var, relation } => {
+                    if !GEN {
+                        vars.cells[usize::from(*var)] = walk.next();
+                        pc += 1;
+                        continue;
+                    }
+                    let rel = &self.program.relations[usize::from(*relation)];
+                    let mark = self.trail.len();
+                    let len = walk.current.len();
+                    for i in 0..rel.rays.len() {
+                        if !rel.has_ray_for(i, self.state.mover) {
+                            continue;
+                        }
+                        let d = u8::try_from(i).unwrap_or(NO_DIR);
+                        let mut v = vars;
+                        v.cells[usize::from(*var)] = d;
+                        if walk.current.push(d) {
+                            self.exec::<true>(code, pc + 1, v, walk);
+                        } else {
+                            walk.overflow = true;
+                        }
+                        walk.current.truncate(len);
+                        self.rollback(mark);
+                    }
+                    return;
+                }
                 Op::Pick { var, from } => {
                     if GEN {
                         let set = self.eval_set(*from, &vars, self.program.board.all, 0);
@@ -833,6 +859,23 @@ impl<'p> Engine<'p> {
                 }
                 out & domain
             }
+            SetExpr::StepDir { relation, dir, of } => {
+                let rel = &p.relations[usize::from(*relation)];
+                let of = self.eval_set(*of, vars, p.board.all, candidate);
+                rel.step_along(dir.eval(rel, &vars.cells), of) & domain
+            }
+            SetExpr::Line {
+                relation,
+                dir,
+                from,
+                run,
+            } => {
+                let rel = &p.relations[usize::from(*relation)];
+                let d = dir.as_ref().map(|d| d.eval(rel, &vars.cells));
+                let from = self.cell(*from, vars, candidate);
+                let run = run.map(|r| self.eval_set(r, vars, p.board.all, candidate));
+                rel.line(self.state.mover, d, from, run) & domain
+            }
             SetExpr::Between {
                 relation,
                 from,
@@ -962,6 +1005,16 @@ impl<'p> Engine<'p> {
             BoolExpr::PlayerEq { eq, lhs, rhs } => {
                 (self.player(*lhs, vars, candidate) == self.player(*rhs, vars, candidate)) == *eq
             }
+            BoolExpr::DirIn {
+                relation,
+                dir,
+                members,
+            } => {
+                let rel = &p.relations[usize::from(*relation)];
+                let d = dir.eval(rel, &vars.cells);
+                let mask = members[usize::from(self.state.mover & 1)];
+                d < 64 && mask >> d & 1 == 1
+            }
             BoolExpr::In { cell, set } => {
                 let c = self.cell(*cell, vars, candidate);
                 let mut one = CellSet::EMPTY;
@@ -1039,6 +1092,11 @@ impl<'p> Engine<'p> {
                             }
                         }
                     }
+                }
+                TemplatePart::Dir { relation, dir } => {
+                    let rel = &p.relations[usize::from(*relation)];
+                    let d = dir.eval(rel, &vars.cells);
+                    out.push_str(rel.names.get(usize::from(d)).map_or("?", String::as_str));
                 }
                 TemplatePart::Facing { slot, table } => {
                     if let Some(inst) = self.placement(*table, vars.placed[usize::from(*slot)]) {

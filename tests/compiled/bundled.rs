@@ -12,84 +12,90 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 13] = [
+pub static TURNS: [CompiledTurn; 14] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x289bc2583fdadc3f,
+        fingerprint: 0x9a37562e4c9d5e1c,
         generate: p0::generate,
         apply: p0::apply,
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xe92bbe2a425af447,
+        fingerprint: 0x76d2d680e527f581,
         generate: p1::generate,
         apply: p1::apply,
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x05b96a6007f5c1a9,
+        fingerprint: 0x79ce7d634bb462c4,
         generate: p2::generate,
         apply: p2::apply,
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0xc276f4f3c2cda4a3,
+        fingerprint: 0x0d4cfbae683fdddf,
         generate: p3::generate,
         apply: p3::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x6632ee6204029950,
+        fingerprint: 0x796ec09df9fb7fe6,
         generate: p4::generate,
         apply: p4::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x48946869d1adad78,
+        fingerprint: 0xcc02594b23c6e50e,
         generate: p5::generate,
         apply: p5::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x7cbcf8c6e0a3efde,
+        fingerprint: 0xaf150c8375edc7a4,
         generate: p6::generate,
         apply: p6::apply,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x2a0b5e22850f5401,
+        fingerprint: 0x918cc758e4fb2c88,
         generate: p7::generate,
         apply: p7::apply,
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x4af5f9a6c70b432c,
+        fingerprint: 0x7dfc05bfecb7f041,
         generate: p8::generate,
         apply: p8::apply,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0x6e7051f88b411d1b,
+        fingerprint: 0x225603779c7b9977,
         generate: p9::generate,
         apply: p9::apply,
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x1f3dd38bbf2ed451,
+        fingerprint: 0xa38cf18137bcc610,
         generate: p10::generate,
         apply: p10::apply,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xa515fcae7e75fc18,
+        fingerprint: 0x296b6940119a547a,
         generate: p11::generate,
         apply: p11::apply,
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xdfc625bd62c413a5,
+        label: "Shove",
+        fingerprint: 0xecf7a9dec4a632a4,
         generate: p12::generate,
         apply: p12::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xb8bdb37f376c68a6,
+        generate: p13::generate,
+        apply: p13::apply,
     },
 ];
 
@@ -11641,8 +11647,1127 @@ mod p11 {
     }
 }
 
-/// Terraces
+/// Shove
 mod p12 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 2, 3>;
+
+    const ALL: CellSet = CellSet::from_words([0x7ffff, 0x0]);
+
+    /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x77ff, 0x0])];
+    static RI0: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x7ff70, 0x0])];
+
+    /// `se`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0xef7f, 0x0])];
+    static RI1: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x7f7b8, 0x0])];
+
+    /// `s`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0x6ef76, 0x0])];
+    static RI2: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0x377bb, 0x0])];
+
+    /// `sw`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0x7ff70, 0x0])];
+    static RI3: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0x77ff, 0x0])];
+
+    /// `nw`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0x7f7b8, 0x0])];
+    static RI4: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0xef7f, 0x0])];
+
+    /// `n`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH5: [CellSet; 1] = [CellSet::from_words([0x377bb, 0x0])];
+    static RI5: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ]];
+    static RIH5: [CellSet; 1] = [CellSet::from_words([0x6ef76, 0x0])];
+
+    /// `hex`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R6: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x1a, 0x0]),
+        CellSet::from_words([0x35, 0x0]),
+        CellSet::from_words([0x62, 0x0]),
+        CellSet::from_words([0x191, 0x0]),
+        CellSet::from_words([0x32b, 0x0]),
+        CellSet::from_words([0x656, 0x0]),
+        CellSet::from_words([0xc24, 0x0]),
+        CellSet::from_words([0x1108, 0x0]),
+        CellSet::from_words([0x3298, 0x0]),
+        CellSet::from_words([0x6530, 0x0]),
+        CellSet::from_words([0xca60, 0x0]),
+        CellSet::from_words([0x8440, 0x0]),
+        CellSet::from_words([0x12180, 0x0]),
+        CellSet::from_words([0x35300, 0x0]),
+        CellSet::from_words([0x6a600, 0x0]),
+        CellSet::from_words([0x44c00, 0x0]),
+        CellSet::from_words([0x23000, 0x0]),
+        CellSet::from_words([0x56000, 0x0]),
+        CellSet::from_words([0x2c000, 0x0]),
+    ]];
+    static RH6: [CellSet; 1] = [CellSet::from_words([0x7ffff, 0x0])];
+    static RI6: [[CellSet; 19]; 1] = [[
+        CellSet::from_words([0x1a, 0x0]),
+        CellSet::from_words([0x35, 0x0]),
+        CellSet::from_words([0x62, 0x0]),
+        CellSet::from_words([0x191, 0x0]),
+        CellSet::from_words([0x32b, 0x0]),
+        CellSet::from_words([0x656, 0x0]),
+        CellSet::from_words([0xc24, 0x0]),
+        CellSet::from_words([0x1108, 0x0]),
+        CellSet::from_words([0x3298, 0x0]),
+        CellSet::from_words([0x6530, 0x0]),
+        CellSet::from_words([0xca60, 0x0]),
+        CellSet::from_words([0x8440, 0x0]),
+        CellSet::from_words([0x12180, 0x0]),
+        CellSet::from_words([0x35300, 0x0]),
+        CellSet::from_words([0x6a600, 0x0]),
+        CellSet::from_words([0x44c00, 0x0]),
+        CellSet::from_words([0x23000, 0x0]),
+        CellSet::from_words([0x56000, 0x0]),
+        CellSet::from_words([0x2c000, 0x0]),
+    ]];
+    static RIH6: [CellSet; 1] = [CellSet::from_words([0x7ffff, 0x0])];
+
+    /// `backward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R7: [[CellSet; 19]; 2] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x11, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x108, 0x0]),
+        CellSet::from_words([0x210, 0x0]),
+        CellSet::from_words([0x420, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1080, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4200, 0x0]),
+        CellSet::from_words([0x8400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x11000, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ], [
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x11, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x44, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x108, 0x0]),
+        CellSet::from_words([0x210, 0x0]),
+        CellSet::from_words([0x420, 0x0]),
+        CellSet::from_words([0x840, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4200, 0x0]),
+        CellSet::from_words([0x8400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+    ]];
+    static RH7: [CellSet; 2] = [CellSet::from_words([0x6ef7f, 0x0]), CellSet::from_words([0x7f7bb, 0x0])];
+    static RI7: [[CellSet; 19]; 2] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x11, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x44, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x108, 0x0]),
+        CellSet::from_words([0x210, 0x0]),
+        CellSet::from_words([0x420, 0x0]),
+        CellSet::from_words([0x840, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4200, 0x0]),
+        CellSet::from_words([0x8400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+    ], [
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x11, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x108, 0x0]),
+        CellSet::from_words([0x210, 0x0]),
+        CellSet::from_words([0x420, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1080, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4200, 0x0]),
+        CellSet::from_words([0x8400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x11000, 0x0]),
+        CellSet::from_words([0x22000, 0x0]),
+        CellSet::from_words([0x44000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ]];
+    static RIH7: [CellSet; 2] = [CellSet::from_words([0x7f7bb, 0x0]), CellSet::from_words([0x6ef7f, 0x0])];
+
+    /// Coordinate `q` of each cell.
+    static AXIS0: [i32; 19] = [-2, -2, -2, -1, -1, -1, -1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `r` of each cell.
+    static AXIS1: [i32; 19] = [0, 1, 2, -1, 0, 1, 2, -2, -1, 0, 1, 2, -2, -1, 0, 1, -2, -1, 0];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s14(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at1(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[6];
+        let len = g.len();
+        for i in 0..6usize {
+            if !rel.has_ray_for(i, e.state.mover) {
+                continue;
+            }
+            if g.push(i as u8) {
+                let mut w = v;
+                w[1] = i as u8;
+                at2(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            return;
+        }
+        at3(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[0] = s16(e, &pos, &v, ALL, 0);
+        at4(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[1] = s18(e, &pos, &v, ALL, 0);
+        at5(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[2] = s30(e, &pos, &v, ALL, 0);
+        at6(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b2(e, &pos, &v, 0) {
+            return;
+        }
+        at7(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b3(e, &pos, &v, 0) {
+            return;
+        }
+        at8(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b6(e, &pos, &v, 0) {
+            return;
+        }
+        at10(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s16(e, &pos, &v, ALL, 0);
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[1] = s18(e, &pos, &v, ALL, 0);
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[2] = s30(e, &pos, &v, ALL, 0);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b7(e, &pos, &v, 0) {
+            ap12(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        for c in s39(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        for c in s43(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b8(e, &pos, &v, 0) {
+            ap16(e, v, pos, r);
+        } else {
+            ap18(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add((1 - e.state.mover));
+        for c in s45(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        }
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.state.mover);
+        let value = i14(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b9(e, &pos, &v, 0) {
+            ap20(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x9, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x89, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x40000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x40000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x48000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x800, 0x0]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x48800, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = Some({
+            let i = v[1];
+            e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        });
+        let run = Some(s15(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = Some(v[1]);
+        let run = Some(s17(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s23(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s24(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s25(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s29(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s31(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s32(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s40(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s42(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.state.mover))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let i = v[1];
+        let mask = [0x6u64, 0x30u64][usize::from(e.state.mover & 1)];
+        i < 64 && (mask >> i) & 1 == 1
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b0(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i2(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b4(e, pos, v, cand) || b5(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+}
+
+/// Terraces
+mod p13 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier

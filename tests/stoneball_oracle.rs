@@ -1,0 +1,2 @@
+#[path = "stoneball/oracle.rs"]
+mod oracle;
