@@ -230,6 +230,10 @@ impl Checker<'_> {
             if let ItemKind::Score { player, expr } = &item.kind {
                 self.score(player, expr);
             }
+            if let ItemKind::Marker { cells, .. } = &item.kind {
+                self.frames.clear();
+                self.expect(cells, super::expr::Ty::Cells, Cx::PLAY);
+            }
             match &item.kind {
                 ItemKind::Setup(b) => self.check_once(b, "setup"),
                 ItemKind::NoMoves(b) => self.check_once(b, "on no moves"),

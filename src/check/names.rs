@@ -142,6 +142,7 @@ impl Checker<'_> {
                 ItemKind::Game { .. }
                 | ItemKind::Board(_)
                 | ItemKind::Score { .. }
+                | ItemKind::Marker { .. }
                 | ItemKind::Setup(_)
                 | ItemKind::Turn(_)
                 | ItemKind::NoMoves(_) => {}

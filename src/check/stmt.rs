@@ -261,9 +261,9 @@ impl Checker<'_> {
                 op: _,
                 value,
             } => {
-                self.assign_target(target, index.is_some());
+                let per_cell = self.assign_target(target, index.is_some());
                 if let Some(i) = index {
-                    self.expect(i, Ty::Player, cx);
+                    self.expect(i, if per_cell { Ty::Cell } else { Ty::Player }, cx);
                 }
                 self.expect(value, Ty::Int, cx);
             }
@@ -328,8 +328,24 @@ impl Checker<'_> {
         self.current().bound.push((name, var.span));
     }
 
-    /// The counter on the left of `=`, `+=` or `-=`, and whether it needs `[player]`.
-    fn assign_target(&mut self, target: &Ident, indexed: bool) {
+    /// The counter on the left of `=`, `+=` or `-=`, and whether it needs `[player]` (or,
+    /// per cell, `[cell]`: then this returns true).
+    fn assign_target(&mut self, target: &Ident, indexed: bool) -> bool {
+        if self.lookup_var(&target.name).is_none()
+            && self
+                .names
+                .get(&target.name)
+                .is_some_and(|&i| self.entries[i].sym == Sym::Layer)
+        {
+            self.use_global(&target.name);
+            if !indexed {
+                self.report(TypeError::LayerNeedsCell {
+                    name: target.name.clone(),
+                    span: target.span,
+                });
+            }
+            return true;
+        }
         if self.lookup_var(&target.name).is_none() {
             if let Some((_, Sym::Counter { per_player })) = self.use_global(&target.name) {
                 if per_player && !indexed {
@@ -343,7 +359,7 @@ impl Checker<'_> {
                         span: target.span,
                     });
                 }
-                return;
+                return false;
             }
         }
         self.expect_kind(
@@ -351,5 +367,6 @@ impl Checker<'_> {
             Sym::Counter { per_player: false },
             Some("only counters can be assigned; declare one with `counter name = 0`".into()),
         );
+        false
     }
 }

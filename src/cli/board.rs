@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::ir::{Board, Program};
+use crate::ir::{Board, CellSet, Program};
 use crate::runtime::Engine;
 
 use super::load::{player_name, result_text};
@@ -23,10 +23,12 @@ const GAP: usize = 4;
 
 /// The board, then whose turn it is (or the result) and the counters.
 pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
+    let markers = engine.markers();
     let mut out = board(
         engine.program(),
         &engine.state.board,
         &engine.state.counters,
+        &markers,
     );
     out.push('\n');
     out.push_str(&status(engine));
@@ -138,11 +140,22 @@ fn symbol(program: &Program, code: u8) -> String {
         .unwrap_or_else(|| "?".to_string())
 }
 
-/// The text of one cell: its piece's symbol, then its non-zero layer values.
-fn cell_text(program: &Program, cells: &[u8], counters: &[i32], c: usize) -> String {
+/// What is drawn on the board besides the pieces: counters and markers.
+struct Extras<'a> {
+    counters: &'a [i32],
+    markers: &'a [(String, CellSet)],
+}
+
+/// The text of one cell: its piece's symbol, then its markers, then its non-zero layer values.
+fn cell_text(program: &Program, cells: &[u8], extras: &Extras<'_>, c: usize) -> String {
     let mut text = symbol(program, cells.get(c).copied().unwrap_or(0));
+    for (mark, set) in extras.markers {
+        if set.contains(c) {
+            text.push_str(mark);
+        }
+    }
     for (_, base) in &program.layers {
-        match counters.get(usize::from(*base) + c) {
+        match extras.counters.get(usize::from(*base) + c) {
             Some(&v) if v != 0 => text.push_str(&v.to_string()),
             _ => {}
         }
@@ -152,14 +165,20 @@ fn cell_text(program: &Program, cells: &[u8], counters: &[i32], c: usize) -> Str
 
 /// Draws the board with the piece codes `cells` (one per cell, in cell order) and the
 /// counters (for per-cell values).
-pub(crate) fn board(program: &Program, cells: &[u8], counters: &[i32]) -> String {
+pub(crate) fn board(
+    program: &Program,
+    cells: &[u8],
+    counters: &[i32],
+    markers: &[(String, CellSet)],
+) -> String {
+    let extras = Extras { counters, markers };
     let b = &program.board;
     let axes = b.axes.len();
     if axes == 0 || b.is_empty() {
         // No geometry to draw: list the cells.
         let mut out = String::new();
         for (c, name) in b.names.iter().enumerate() {
-            let _ = writeln!(out, "{name} {}", cell_text(program, cells, counters, c));
+            let _ = writeln!(out, "{name} {}", cell_text(program, cells, &extras, c));
         }
         return out;
     }
@@ -188,7 +207,7 @@ pub(crate) fn board(program: &Program, cells: &[u8], counters: &[i32]) -> String
         cell_w = cell_w.max(v.chars().count());
     }
     for c in 0..b.len() {
-        cell_w = cell_w.max(cell_text(program, cells, counters, c).chars().count());
+        cell_w = cell_w.max(cell_text(program, cells, &extras, c).chars().count());
     }
 
     let panels: Vec<Vec<String>> = groups
@@ -204,7 +223,7 @@ pub(crate) fn board(program: &Program, cells: &[u8], counters: &[i32]) -> String
             let grid = Grid {
                 program,
                 cells,
-                counters,
+                extras: &extras,
                 members,
                 col_axis,
                 row_axis,
@@ -221,7 +240,7 @@ pub(crate) fn board(program: &Program, cells: &[u8], counters: &[i32]) -> String
 struct Grid<'a> {
     program: &'a Program,
     cells: &'a [u8],
-    counters: &'a [i32],
+    extras: &'a Extras<'a>,
     members: &'a [usize],
     col_axis: usize,
     row_axis: Option<usize>,
@@ -274,7 +293,7 @@ impl Grid<'_> {
                 .map(|col| match at.get(&(col, *r)) {
                     Some(&c) => format!(
                         "{:<w$}",
-                        cell_text(self.program, self.cells, self.counters, c)
+                        cell_text(self.program, self.cells, self.extras, c)
                     ),
                     None => " ".repeat(w),
                 })

@@ -288,6 +288,7 @@ fn op_text(p: &Program, op: &Op) -> String {
                 AssignSlot::PerPlayer { base, player } => {
                     format!("slot {base}+{}", player_ref(*player))
                 }
+                AssignSlot::PerCell { base, cell } => format!("slot {base}+{}", cell_ref(*cell)),
             };
             format!("counter {s} {op:?} i{value}")
         }

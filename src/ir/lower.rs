@@ -193,6 +193,7 @@ impl<'a> Lowerer<'a> {
                 shapes: Vec::new(),
                 placements: Vec::new(),
                 score: None,
+                markers: Vec::new(),
                 options,
             },
             vars: HashMap::new(),
@@ -218,6 +219,11 @@ impl<'a> Lowerer<'a> {
             }
         }
         for item in &file.items {
+            if let ItemKind::Marker { symbol, cells } = &item.kind {
+                self.in_code = true;
+                let set = self.set(cells)?;
+                self.prog.markers.push((symbol.0.clone(), set));
+            }
             if let ItemKind::Score { player, expr } = &item.kind {
                 let mut ids = [0; 2];
                 for (p, id) in ids.iter_mut().enumerate() {
@@ -1020,12 +1026,16 @@ impl<'a> Lowerer<'a> {
                     op,
                     value,
                 } => {
-                    let Some(Sym::Counter { base, .. }) =
-                        self.syms.get(target.name.as_str()).copied()
-                    else {
-                        return err(format!("`{}` is not a counter", target.name));
+                    let (base, per_cell) = match self.syms.get(target.name.as_str()).copied() {
+                        Some(Sym::Counter { base, .. }) => (base, false),
+                        Some(Sym::Layer { base }) => (base, true),
+                        _ => return err(format!("`{}` is not a counter", target.name)),
                     };
                     let slot = match index {
+                        Some(i) if per_cell => AssignSlot::PerCell {
+                            base,
+                            cell: self.cell(i)?,
+                        },
                         Some(i) => AssignSlot::PerPlayer {
                             base,
                             player: self.player(i)?,

@@ -49,6 +49,8 @@ pub struct Program {
     pub placements: Vec<Placements>,
     /// `score p = ...`, one expression per player.
     pub score: Option<[IntId; 2]>,
+    /// `marker "o" on CELLS`: text drawn on the cells of a set.
+    pub markers: Vec<(String, SetId)>,
     /// Options as resolved for this program, for display.
     pub options: Vec<(String, String)>,
 }
@@ -757,7 +759,15 @@ pub enum Op {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AssignSlot {
     Global(u16),
-    PerPlayer { base: u16, player: PlayerRef },
+    PerPlayer {
+        base: u16,
+        player: PlayerRef,
+    },
+    /// A per-cell counter: `base` is the slot of cell 0.
+    PerCell {
+        base: u16,
+        cell: CellRef,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -260,6 +260,21 @@ impl<'p> Engine<'p> {
         }
     }
 
+    /// The cells of each `marker`, in this position.
+    #[must_use]
+    pub fn markers(&self) -> Vec<(String, CellSet)> {
+        self.program
+            .markers
+            .iter()
+            .map(|(s, id)| {
+                (
+                    s.clone(),
+                    self.eval_set(*id, &NO_VARS, self.program.board.all, 0),
+                )
+            })
+            .collect()
+    }
+
     /// Each player's score (`score p = ...`), once the game is over; `None` while it runs or
     /// when the game declares no score.
     pub fn scores(&mut self) -> Option<[i32; 2]> {
@@ -659,6 +674,9 @@ impl<'p> Engine<'p> {
                         AssignSlot::Global(s) => usize::from(*s),
                         AssignSlot::PerPlayer { base, player } => {
                             usize::from(*base) + usize::from(self.player(*player, &vars, 0))
+                        }
+                        AssignSlot::PerCell { base, cell } => {
+                            usize::from(*base) + self.cell(*cell, &vars, 0)
                         }
                     };
                     let v = self.eval_int(*value, &vars, 0);

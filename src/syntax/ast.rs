@@ -53,6 +53,11 @@ pub enum ItemKind {
         init: Expr,
     },
     Shape(ShapeDecl),
+    /// `marker "o" on CELLS`: drawn on those cells.
+    Marker {
+        symbol: (String, Span),
+        cells: Expr,
+    },
     /// `score p = expr`: each player's score at the end of a game.
     Score {
         player: Ident,

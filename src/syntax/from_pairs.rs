@@ -188,6 +188,11 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
             }
         }
         Rule::shape_decl => ItemKind::Shape(shape_decl(&mut inner)?),
+        Rule::marker_decl => {
+            let symbol = string(&need(next())?)?;
+            let cells = expr(need(next())?)?;
+            ItemKind::Marker { symbol, cells }
+        }
         Rule::score_decl => {
             let player = ident(&need(next())?);
             let e = expr(need(next())?)?;
@@ -863,6 +868,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::counter_decl
         | Rule::shape_decl
         | Rule::score_decl
+        | Rule::marker_decl
         | Rule::define_decl
         | Rule::setup_decl
         | Rule::turn_decl

@@ -1,2 +1,0 @@
-#[path = "stoneball/oracle.rs"]
-mod oracle;
