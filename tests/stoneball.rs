@@ -95,6 +95,90 @@ fn short_games_reach_the_turn_limit_like_the_oracle() {
     assert_eq!(ended, 40);
 }
 
+type Field = (i32, i32);
+
+fn parse(s: &str) -> Field {
+    let f = i32::from(s.as_bytes()[0]) - i32::from(b'a');
+    (f, s[1..].parse::<i32>().unwrap_or(0) - 1)
+}
+
+fn name(f: Field) -> String {
+    format!(
+        "{}{}",
+        char::from(b'a' + u8::try_from(f.0).unwrap_or(0)),
+        f.1 + 1
+    )
+}
+
+fn distance(a: Field, b: Field) -> i32 {
+    (a.0 - b.0).abs().max((a.1 - b.1).abs())
+}
+
+fn mid(a: Field, b: Field) -> Field {
+    ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
+}
+
+/// A move's action: from, to, whether it is a ram, and the owner's choice.
+fn action(m: &str) -> Option<(Field, Field, bool, Option<Field>)> {
+    let head = m.split(' ').next()?;
+    if head == "pass" {
+        return None;
+    }
+    let (act, choice) = match head.split_once('/') {
+        Some((a, c)) => (a, Some(parse(c))),
+        None => (head, None),
+    };
+    let ram = act.contains('*');
+    let (f, t) = act.split_once(['*', '-'])?;
+    Some((parse(f), parse(t), ram, choice))
+}
+
+/// Returning pieces of both players on a file's return marks.
+fn marks(p: &oracle::Position, file: &str) -> u32 {
+    [(oracle::Player::Black, "6"), (oracle::Player::White, "4")]
+        .iter()
+        .map(|(who, rank)| u32::from(p.returning(*who, &format!("{file}{rank}"))))
+        .sum()
+}
+
+/// Whether some ram of the mover's would be legal but for the protection of its target.
+fn protected_ram(p: &oracle::Position) -> bool {
+    let me = p.to_move();
+    for x in 1..6 {
+        for y in 1..8 {
+            let from = (x, y);
+            if p.piece(&name(from)) != Some(me) || name(from) == p.ball() {
+                continue;
+            }
+            for (dx, dy) in [
+                (0, 1),
+                (1, 1),
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+            ] {
+                let on = |f: Field| (0..7).contains(&f.0) && (0..9).contains(&f.1);
+                let (m, q, b) = (
+                    (x + dx, y + dy),
+                    (x + 2 * dx, y + 2 * dy),
+                    (x + 3 * dx, y + 3 * dy),
+                );
+                if on(b)
+                    && p.piece(&name(m)) != Some(me.other())
+                    && p.piece(&name(q)) == Some(me.other())
+                    && p.piece(&name(b)) == Some(me.other())
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Finds positions that show each rule, for `games/stoneball.perft`: prints the moves that lead
 /// to the first position (in seeded random games) where some legal move shows the feature.
 #[test]
@@ -113,6 +197,39 @@ fn find_positions() {
         ("a touchdown", |_, _, c| c.result().is_some()),
         ("a pass", |_, m, _| m.starts_with("pass")),
         ("attacking", |p, _, _| p.carrier() == Some(p.to_move())),
+        ("a special ram", |_, m, _| {
+            action(m).is_some_and(|(f, t, ram, _)| ram && distance(f, t) == 1)
+        }),
+        ("a chase", |p, m, _| {
+            action(m).is_some_and(|(f, t, ram, _)| {
+                !ram && distance(f, t) == 2
+                    && name(t) == p.ball()
+                    && p.carrier().is_none()
+                    && p.piece(&name(mid(f, t))).is_none()
+            })
+        }),
+        ("a push past a run", |p, m, _| {
+            action(m).is_some_and(|(f, t, ram, _)| {
+                let d = (t.0 - f.0).signum();
+                let e = (t.1 - f.1).signum();
+                ram && p.piece(&name((t.0 + d, t.1 + e))) == Some(p.to_move())
+            })
+        }),
+        (
+            "the owner's choice outside the Game Zone (tier 3)",
+            |_, m, _| {
+                action(m).is_some_and(|(_, _, _, c)| {
+                    c.is_some_and(|c| c.0 == 0 || c.0 == 6 || c.1 == 0 || c.1 == 8)
+                })
+            },
+        ),
+        ("out of play on the a side", |p, _, c| {
+            marks(c, "a") > marks(p, "a")
+        }),
+        ("out of play on the g side", |p, _, c| {
+            marks(c, "g") > marks(p, "g")
+        }),
+        ("a protected piece", |p, _, _| protected_ram(p)),
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut found = vec![0; features.len()];
