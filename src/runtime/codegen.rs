@@ -679,12 +679,12 @@ impl<'a> Emitter<'a> {
                 );
                 let changes = match self.effect(pc, false) {
                     Effect::Skip => String::new(),
-                    Effect::Unhashed => format!(
-                        "for part in parts {{\n    pos.set_counter::<false>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<false>(e, stock, pos.counters[stock] - 1);\n"
-                    ),
-                    Effect::Hashed => format!(
-                        "for part in parts {{\n    pos.set_counter::<true>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<true>(e, stock, pos.counters[stock] - 1);\n"
-                    ),
+                    effect => {
+                        let hashed = matches!(effect, Effect::Hashed);
+                        format!(
+                            "for part in parts {{\n    pos.set_counter::<{hashed}>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<{hashed}>(e, stock, pos.counters[stock] - 1);\n"
+                        )
+                    }
                 };
                 let then = if code.decided[pc + 1] {
                     "g.leaf();".to_string()
