@@ -30,11 +30,6 @@ fn units() -> Vec<(String, Program)> {
         let file = rulestone::parse(&source).expect("bundled games parse");
         for sets in rulestone::check::options::variants(&file) {
             let program = common::program(&path, &sets);
-            // Programs the backend cannot compile yet stay with the interpreter (as in
-            // `rulestone compile`).
-            if rulestone::runtime::codegen::unsupported(&program).is_some() {
-                continue;
-            }
             let label = rulestone::cli::compile::label(&program.name, &sets);
             out.push((label, program));
         }

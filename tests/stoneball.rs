@@ -150,16 +150,7 @@ fn protected_ram(p: &oracle::Position) -> bool {
             if p.piece(&name(from)) != Some(me) || name(from) == p.ball() {
                 continue;
             }
-            for (dx, dy) in [
-                (0, 1),
-                (1, 1),
-                (1, 0),
-                (1, -1),
-                (0, -1),
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-            ] {
+            for (dx, dy) in oracle::DIRS {
                 let on = |f: Field| (0..7).contains(&f.0) && (0..9).contains(&f.1);
                 let (m, q, b) = (
                     (x + dx, y + dy),

@@ -65,7 +65,6 @@ pub fn label(game: &str, sets: &[(String, String)]) -> String {
 pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     let forced = split_sets(&args.set)?;
     let mut programs = Vec::new();
-    let mut skipped = String::new();
     for path in &args.files {
         let (_, file) = parse(path)?;
         for mut sets in crate::check::options::variants(&file) {
@@ -73,14 +72,6 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             sets.extend(forced.iter().cloned());
             let loaded = load_with(path, &sets)?;
             let label = label(&loaded.program.name, &sets);
-            if let Some(what) = codegen::unsupported(&loaded.program) {
-                if !skipped.contains(&label) {
-                    skipped.push_str(&format!(
-                        "not compiled: {label} uses {what}, which only the interpreter runs\n"
-                    ));
-                }
-                continue;
-            }
             if !programs.iter().any(|(l, _)| *l == label) {
                 programs.push((label, loaded.program));
             }
@@ -93,9 +84,6 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             label: label.clone(),
         })
         .collect();
-    if !skipped.is_empty() {
-        eprint!("{skipped}");
-    }
     if let Some(path) = &args.module {
         std::fs::write(path, codegen::emit(&units)).map_err(|e| CliError::io("write", path, &e))?;
         return emit(&format!(

@@ -22,14 +22,6 @@ pub struct Unit<'a> {
     pub label: String,
 }
 
-/// Why a program cannot be compiled yet, if it cannot: it uses a construct only the
-/// interpreter runs. Such programs are left to the interpreter. (Every construct compiles
-/// today; the hook stays for constructs to come.)
-#[must_use]
-pub fn unsupported(_p: &Program) -> Option<&'static str> {
-    None
-}
-
 /// A Rust module (a file for `mod NAME;`) holding `pub static TURNS`, one
 /// [`CompiledTurn`](super::compiled::CompiledTurn) per unit, ready for
 /// [`register`](super::compiled::register).

@@ -38,7 +38,7 @@ pub const DEFAULT_TURN_LIMIT: u32 = 200;
 
 /// The 8 directions as (file delta, rank delta), clockwise from north (towards rank 9), so that
 /// turning by 45° is `±1` modulo 8.
-const DIRS: [(i32, i32); 8] = [
+pub const DIRS: [(i32, i32); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
