@@ -4,7 +4,8 @@
 
 mod common;
 
-use rulestone::runtime::{perft::perft, Engine};
+use rulestone::runtime::perft::{perft, perft_with_rolls};
+use rulestone::runtime::Engine;
 
 /// The largest count the default test suite computes for one line.
 const NODE_LIMIT: u64 = 6_000_000;
@@ -20,7 +21,12 @@ fn run(limit: Option<u64>) {
                 let program = common::program(&game, &case.options);
                 let mut engine = Engine::new(&program);
                 common::play_moves(&mut engine, &case.after);
-                let got = perft(&mut engine, case.depth);
+                let got = if program.has_chance() {
+                    perft_with_rolls(&mut engine, case.depth, &case.rolls)
+                        .unwrap_or_else(|e| panic!("{}:{}: {e}", table.display(), case.line))
+                } else {
+                    perft(&mut engine, case.depth)
+                };
                 assert_eq!(
                     got,
                     case.nodes,

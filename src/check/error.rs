@@ -542,6 +542,31 @@ pub enum GameError {
         span: Span,
     },
 
+    #[error("roll range `{lo}..{hi}` has no values")]
+    #[diagnostic(
+        code(E0801),
+        help("a roll takes a value from `lo` to `hi`, both included, at most 256 values: e.g. `roll d in 1..6`")
+    )]
+    RollRange {
+        lo: i64,
+        hi: i64,
+        #[label("{why}")]
+        span: Span,
+        why: &'static str,
+    },
+
+    #[error("`{op}` cannot change the variable `{name}`")]
+    #[diagnostic(
+        code(E0802),
+        help("a variable holds a cell, a direction or a set of cells, not a number: give it a new value with `{name} = ...`, or keep numbers in a `counter`")
+    )]
+    VariableArithmetic {
+        name: String,
+        op: &'static str,
+        #[label("`{name}` is a variable")]
+        span: Span,
+    },
+
     #[error("repeat range `{min}..{max}` is empty")]
     #[diagnostic(
         code(E0505),

@@ -115,6 +115,27 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "count(cells) -> int",
     },
     Builtin {
+        name: "dir",
+        args: &[Ty::Relation, Ty::Int],
+        required: 2,
+        result: Ty::Dir,
+        signature: "dir(relation, int) -> direction",
+    },
+    Builtin {
+        name: "flip",
+        args: &[Ty::Dir, Ty::Int],
+        required: 2,
+        result: Ty::Dir,
+        signature: "flip(direction, axis) -> direction",
+    },
+    Builtin {
+        name: "index",
+        args: &[Ty::Dir],
+        required: 1,
+        result: Ty::Int,
+        signature: "index(direction) -> int",
+    },
+    Builtin {
         name: "left",
         args: &[Ty::Dir, Ty::Int],
         required: 2,
@@ -827,6 +848,23 @@ impl Checker<'_> {
         for (i, a) in args.iter().enumerate() {
             match f.args.get(i) {
                 // A direction value stands for the relation of its one vector here.
+                // `flip(d, x)` names an axis of the board.
+                Some(_) if i == 1 && f.name == "flip" => {
+                    let is_axis =
+                        matches!(&a.kind, ExprKind::Name(n) if self.axis_index(&n.name).is_some());
+                    if !is_axis {
+                        let found = self.infer_quiet(a, cx);
+                        self.report(TypeError::Mismatch {
+                            expected: "an axis of the board".into(),
+                            found: self.describe_expr(a, found),
+                            span: a.span,
+                            help: Some(
+                                "`flip(d, y)` negates the `y` part of the direction's vector"
+                                    .into(),
+                            ),
+                        });
+                    }
+                }
                 Some(Ty::Relation) if i == 0 && matches!(f.name, "step" | "ray" | "run") => {
                     let t = self.infer(a, cx);
                     if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {

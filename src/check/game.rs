@@ -266,6 +266,7 @@ impl Checker<'_> {
             match &s.kind {
                 StmtKind::Pick { .. } => self.report(choice("pick")),
                 StmtKind::Place { .. } => self.report(choice("place")),
+                StmtKind::Roll { .. } => self.report(choice("roll")),
                 StmtKind::Either(_) => self.report(choice("either")),
                 StmtKind::First(_) => self.report(choice("first")),
                 StmtKind::Repeat { min, max, .. } if min < max => self.report(choice("repeat")),
@@ -281,7 +282,9 @@ impl Checker<'_> {
                         self.check_once(b, program);
                     }
                 }
-                StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) => {
+                StmtKind::Repeat { body, .. }
+                | StmtKind::Distinct(body)
+                | StmtKind::While { body, .. } => {
                     self.check_once(body, program);
                 }
                 _ => {}

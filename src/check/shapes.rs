@@ -31,7 +31,9 @@ fn places<'b>(block: &'b Block, out: &mut Vec<&'b crate::syntax::Ident>) {
                     places(b, out);
                 }
             }
-            StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) => places(body, out),
+            StmtKind::Repeat { body, .. }
+            | StmtKind::Distinct(body)
+            | StmtKind::While { body, .. } => places(body, out),
             _ => {}
         }
     }

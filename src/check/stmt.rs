@@ -8,7 +8,7 @@ use super::error::{GameError, ResolveError, TypeError};
 use super::expr::Ty;
 use super::names::{builtin_value, Sym};
 use super::{Checker, Cx, Frame};
-use crate::syntax::ast::{Block, ExprKind, Stmt, StmtKind};
+use crate::syntax::ast::{AssignOp, Block, ExprKind, Stmt, StmtKind};
 use crate::syntax::{Ident, Span};
 
 /// Every variable picked in a block, nested blocks included, with its first pick.
@@ -31,7 +31,12 @@ pub(super) fn collect_picks(block: &Block, out: &mut HashMap<String, Span>) {
                     collect_picks(b, out);
                 }
             }
-            StmtKind::Repeat { body: b, .. } | StmtKind::Distinct(b) => collect_picks(b, out),
+            StmtKind::Repeat { body: b, .. }
+            | StmtKind::Distinct(b)
+            | StmtKind::While { body: b, .. } => collect_picks(b, out),
+            StmtKind::Let { name, .. } => {
+                out.entry(name.name.clone()).or_insert(name.span);
+            }
             _ => {}
         }
     }
@@ -45,7 +50,9 @@ pub(super) fn ends_game(block: &Block) -> bool {
             then, otherwise, ..
         } => ends_game(then) || otherwise.as_ref().is_some_and(ends_game),
         StmtKind::Either(bs) | StmtKind::First(bs) => bs.iter().any(ends_game),
-        StmtKind::Repeat { body: b, .. } | StmtKind::Distinct(b) => ends_game(b),
+        StmtKind::Repeat { body: b, .. }
+        | StmtKind::Distinct(b)
+        | StmtKind::While { body: b, .. } => ends_game(b),
         _ => false,
     })
 }
@@ -71,6 +78,7 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         | StmtKind::Remove { at: e }
         | StmtKind::Require(e)
         | StmtKind::If { cond: e, .. }
+        | StmtKind::While { cond: e, .. }
         | StmtKind::Win(e)
         | StmtKind::Lose(e)
         | StmtKind::Assign { value: e, .. }
@@ -81,6 +89,8 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         StmtKind::Distinct(_) => keyword(8),
         StmtKind::Write(t) => upto(t.span.end),
         StmtKind::Draw => keyword(4),
+        StmtKind::Again => keyword(5),
+        StmtKind::Roll { range, .. } => upto(range.end),
     }
 }
 
@@ -186,9 +196,62 @@ impl Checker<'_> {
                 self.placement_vars.insert(var.name.clone());
             }
             StmtKind::Let { name, value } => {
-                self.expect(value, Ty::Cells, cx);
-                self.bind(name);
-                self.set_vars.insert(name.name.clone());
+                // `let` names a set of cells, one cell, or a direction value.
+                match self.infer_quiet(value, cx) {
+                    Ty::Dir => {
+                        self.infer(value, cx);
+                        self.bind(name);
+                        self.dir_vars.insert(name.name.clone());
+                    }
+                    Ty::Cell => {
+                        self.infer(value, cx);
+                        self.bind(name);
+                    }
+                    _ => {
+                        self.expect(value, Ty::Cells, cx);
+                        self.bind(name);
+                        self.set_vars.insert(name.name.clone());
+                    }
+                }
+            }
+            StmtKind::Roll {
+                counters,
+                lo,
+                hi,
+                range,
+            } => {
+                let why = if lo > hi {
+                    Some("the lower bound is above the upper bound")
+                } else if hi - lo >= 256 {
+                    Some("more than 256 values")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.report(GameError::RollRange {
+                        lo: *lo,
+                        hi: *hi,
+                        span: *range,
+                        why,
+                    });
+                }
+                for c in counters {
+                    if self.lookup_var(&c.name).is_some() {
+                        self.report(GameError::VariableArithmetic {
+                            name: c.name.clone(),
+                            op: "roll",
+                            span: c.span,
+                        });
+                    } else {
+                        self.assign_target(c, false);
+                    }
+                }
+            }
+            StmtKind::Again => {}
+            StmtKind::While { cond, body } => {
+                self.expect(cond, Ty::Bool, cx);
+                let f = self.block(body);
+                self.keep_partial(f);
             }
             StmtKind::Put { piece, owner, at } => {
                 self.expect_kind(piece, Sym::Piece, None);
@@ -258,12 +321,53 @@ impl Checker<'_> {
             StmtKind::Assign {
                 target,
                 index,
+                op,
+                value,
+            } if self.lookup_var(&target.name).is_some() => {
+                // A new value for a variable: a cell (from a one-cell set), a direction or a set.
+                if *op != AssignOp::Set {
+                    self.report(GameError::VariableArithmetic {
+                        name: target.name.clone(),
+                        op: if *op == AssignOp::Add { "+=" } else { "-=" },
+                        span: target.span,
+                    });
+                    self.infer(value, cx);
+                    return;
+                }
+                if let Some(i) = index {
+                    self.report(TypeError::NotIndexable {
+                        what: format!("variable `{}`", target.name),
+                        span: i.span,
+                    });
+                }
+                let n = target.name.as_str();
+                if self.dir_vars.contains(n) {
+                    self.expect(value, Ty::Dir, cx);
+                } else if self.set_vars.contains(n) {
+                    self.expect(value, Ty::Cells, cx);
+                } else if self.placement_vars.contains(n) || self.player_vars.contains(n) {
+                    self.report(TypeError::Mismatch {
+                        expected: "a variable holding a cell, a direction or cells".into(),
+                        found: format!("`{n}`"),
+                        span: target.span,
+                        help: Some(
+                            "only `pick`, `let` and direction variables take new values".into(),
+                        ),
+                    });
+                } else {
+                    self.expect(value, Ty::Cells, cx);
+                }
+            }
+            StmtKind::Assign {
+                target,
+                index,
                 op: _,
                 value,
             } => {
                 let per_cell = self.assign_target(target, index.is_some());
                 if let Some(i) = index {
-                    self.expect(i, if per_cell { Ty::Cell } else { Ty::Player }, cx);
+                    // A per-cell counter takes one cell, or a set: each of its cells.
+                    self.expect(i, if per_cell { Ty::Cells } else { Ty::Player }, cx);
                 }
                 self.expect(value, Ty::Int, cx);
             }

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::runtime::{perft::perft, Engine, Move};
+use crate::runtime::perft::{outcome, perft, perft_with_rolls, RollError};
+use crate::runtime::{Engine, Move};
 
 use super::load::{load, normalize, play_list};
 use super::{emit, grouped, per_second, stderr_is_tty, CliError, GameArgs, PositionArgs, Result};
@@ -26,7 +27,8 @@ pub struct PerftArgs {
     #[arg(long)]
     pub divide: bool,
 
-    /// Fix the dice rolls of a game with chance, e.g. "3 5; 2" (one entry per roll).
+    /// Fix the rolls of a game with chance: "3 5 2; 1 1 4" gives the values of the first and
+    /// the second roll met along every line (rolls are not counted as moves).
     #[arg(long, value_name = "ROLLS")]
     pub rolls: Option<String>,
 }
@@ -47,7 +49,8 @@ fn spinner(depth: u32) -> Option<ProgressBar> {
 
 pub(crate) fn run(args: &PerftArgs) -> Result<()> {
     let loaded = load(&args.game)?;
-    if args.rolls.is_some() {
+    let chance = loaded.program.has_chance();
+    if args.rolls.is_some() && !chance {
         return Err(
             CliError::new("`--rolls` was given, but this game has no dice")
                 .note(format!(
@@ -57,6 +60,7 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
                 .into(),
         );
     }
+    let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
     let mut engine = Engine::new(&loaded.program);
     if let Some(after) = &args.position.after {
         play_list(&mut engine, after, "`--after`")?;
@@ -69,6 +73,14 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
         let bar = spinner(args.depth);
         let mut roots: Vec<Move> = Vec::new();
         engine.legal_moves(&mut roots);
+        // A position awaiting a roll takes the first one; the rest go down the lines.
+        let mut used = 0;
+        if chance && engine.chance() {
+            let m = roll_outcome(&mut engine, &roots, &rolls, 0)?;
+            let _ = engine.apply(&m);
+            used = 1;
+            engine.legal_moves(&mut roots);
+        }
         let mut total = 0;
         for (i, m) in roots.iter().enumerate() {
             let text = normalize(&engine.move_text(m));
@@ -76,7 +88,20 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
                 bar.set_message(format!("move {}/{} {text}", i + 1, roots.len()));
             }
             let undo = engine.apply(m);
-            let n = perft(&mut engine, args.depth - 1);
+            let n = if chance {
+                perft_with_rolls(&mut engine, args.depth - 1, &rolls[used..]).map_err(|e| {
+                    roll_error(match e {
+                        RollError::OutOfRolls { needed } => RollError::OutOfRolls {
+                            needed: needed + used,
+                        },
+                        RollError::NotAnOutcome { index } => RollError::NotAnOutcome {
+                            index: index + used,
+                        },
+                    })
+                })?
+            } else {
+                perft(&mut engine, args.depth - 1)
+            };
             engine.undo(undo);
             total += n;
             if args.divide {
@@ -99,4 +124,48 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `"3 5 2; 1 1 4"`: the values of each roll in turn.
+fn parse_rolls(text: &str) -> Result<Vec<Vec<i32>>> {
+    let mut rolls = Vec::new();
+    for (i, entry) in text.split(';').enumerate() {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let values: std::result::Result<Vec<i32>, _> =
+            entry.split_whitespace().map(str::parse::<i32>).collect();
+        match values {
+            Ok(v) => rolls.push(v),
+            Err(_) => {
+                return Err(CliError::new(format!(
+                    "roll {} in `--rolls` is `{entry}`, not a list of numbers",
+                    i + 1
+                ))
+                .note("give each roll as its values separated by spaces, rolls separated by `;`: --rolls \"3 5 2; 1 1 4\"")
+                .into())
+            }
+        }
+    }
+    Ok(rolls)
+}
+
+fn roll_error(e: RollError) -> super::Fail {
+    CliError::new(format!("cannot count with these rolls: {e}"))
+        .note("give one roll per turn that any line of play reaches, in order: --rolls \"3 5 2; 1 1 4\"")
+        .into()
+}
+
+/// The outcome among a chance point's moves that rolls `rolls[index]`.
+fn roll_outcome(
+    engine: &mut Engine<'_>,
+    moves: &[Move],
+    rolls: &[Vec<i32>],
+    index: usize,
+) -> Result<Move> {
+    let values = rolls
+        .get(index)
+        .ok_or_else(|| roll_error(RollError::OutOfRolls { needed: index + 1 }))?;
+    outcome(engine, moves, values).ok_or_else(|| roll_error(RollError::NotAnOutcome { index }))
 }

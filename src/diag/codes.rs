@@ -59,6 +59,8 @@ codes! {
     "E0702" => "cell listed twice in a shape",
     "E0703" => "foot outside its shape",
     "E0704" => "`place` on a board without two axes",
+    "E0801" => "roll range without values",
+    "E0802" => "arithmetic on a variable",
 }
 
 /// The registry entry for a code, ignoring case (`e0101` finds `E0101`).

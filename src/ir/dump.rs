@@ -292,6 +292,20 @@ fn op_text(p: &Program, op: &Op) -> String {
             };
             format!("counter {s} {op:?} i{value}")
         }
+        Op::Roll { slot, lo, count } => {
+            format!("roll slot {slot} in {lo}..{}", lo + i32::from(*count) - 1)
+        }
+        Op::Again => "again".into(),
+        Op::AssignAll {
+            base,
+            cells,
+            op,
+            value,
+        } => format!("counter slot {base}+each of s{cells} {op:?} i{value}"),
+        Op::SetVar { var, set } => format!("v{var} = one of s{set}"),
+        Op::SetDir { var, relation, dir } => format!("v{var} = rel#{relation} {dir:?}"),
+        Op::WhileCheck { var, cond, exit } => format!("while b{cond} (rounds v{var}) exit {exit}"),
+        Op::Memo { block } => format!("memo #{block}"),
         Op::Done => "done".into(),
     }
 }

@@ -116,6 +116,8 @@ struct Lowerer<'a> {
     placed_vars: HashMap<String, PlacedVar>,
     /// Direction variables (`pick d in R`): their slot and relation.
     dir_vars: HashMap<String, (u8, u16)>,
+    /// The `distinct` blocks being lowered, innermost last.
+    distinct_stack: Vec<u8>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -204,6 +206,7 @@ impl<'a> Lowerer<'a> {
             shape_cells: Vec::new(),
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
+            distinct_stack: Vec::new(),
         })
     }
 
@@ -659,6 +662,24 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         let names = self.vector_names(&vectors);
+        let mirrors = (0..self.geo.axes.len())
+            .map(|axis| {
+                vectors
+                    .iter()
+                    .map(|(v, who)| {
+                        let mut m = v.clone();
+                        if let Some(x) = m.get_mut(axis) {
+                            *x = -*x;
+                        }
+                        vectors
+                            .iter()
+                            .position(|(u, w)| *u == m && w == who)
+                            .and_then(|i| u8::try_from(i).ok())
+                            .unwrap_or(NO_DIR)
+                    })
+                    .collect()
+            })
+            .collect();
         let id = id16(self.prog.relations.len())?;
         self.prog.relations.push(Relation {
             name: name.to_string(),
@@ -667,6 +688,7 @@ impl<'a> Lowerer<'a> {
             rays,
             opposite,
             names,
+            mirrors,
         });
         self.syms.insert(name, Sym::Relation(id));
         Ok(())
@@ -848,6 +870,102 @@ impl<'a> Lowerer<'a> {
                         feet,
                     });
                 }
+                StmtKind::Let { name, value } if self.ty(value)? == Ty::Dir => {
+                    let (relation, dir) = self.dir(value)?;
+                    let var = self.var(&name.name)?;
+                    self.dir_vars.insert(name.name.clone(), (var, relation));
+                    ops.push(Op::SetDir { var, relation, dir });
+                }
+                StmtKind::Let { name, value } if self.ty(value)? == Ty::Cell => {
+                    let set = self.set(value)?;
+                    let var = self.var(&name.name)?;
+                    ops.push(Op::SetVar { var, set });
+                }
+                StmtKind::Assign { target, value, .. }
+                    if self.dir_vars.contains_key(&target.name) =>
+                {
+                    let (_, dir) = self.dir(value)?;
+                    let (var, relation) = self.dir_vars[&target.name];
+                    ops.push(Op::SetDir { var, relation, dir });
+                }
+                StmtKind::Assign { target, value, .. }
+                    if self.set_locals.contains_key(&target.name) =>
+                {
+                    let set = self.set(value)?;
+                    let slot = self.set_locals[&target.name];
+                    ops.push(Op::Let {
+                        slot,
+                        set,
+                        replay: true,
+                    });
+                }
+                StmtKind::Assign {
+                    target,
+                    index: Some(index),
+                    op,
+                    value,
+                } if matches!(self.syms.get(target.name.as_str()), Some(Sym::Layer { .. }))
+                    && self.ty(index)? == Ty::Cells =>
+                {
+                    let Some(Sym::Layer { base }) = self.syms.get(target.name.as_str()).copied()
+                    else {
+                        return err(format!("`{}` is not a per-cell counter", target.name));
+                    };
+                    let cells = self.set(index)?;
+                    let value = self.int(value)?;
+                    let op = match op {
+                        AssignOp::Set => AssignKind::Set,
+                        AssignOp::Add => AssignKind::Add,
+                        AssignOp::Sub => AssignKind::Sub,
+                    };
+                    ops.push(Op::AssignAll {
+                        base,
+                        cells,
+                        op,
+                        value,
+                    });
+                }
+                StmtKind::Assign { target, value, .. } if self.vars.contains_key(&target.name) => {
+                    let set = self.set(value)?;
+                    let var = self.vars[&target.name];
+                    ops.push(Op::SetVar { var, set });
+                }
+                StmtKind::Roll {
+                    counters, lo, hi, ..
+                } => {
+                    let (Ok(lo), Ok(count)) = (i32::try_from(*lo), u16::try_from(hi - lo + 1))
+                    else {
+                        return err("a roll range must hold 1 to 256 values");
+                    };
+                    for c in counters {
+                        let Some(Sym::Counter { base, .. }) =
+                            self.syms.get(c.name.as_str()).copied()
+                        else {
+                            return err(format!("`{}` is not a counter", c.name));
+                        };
+                        ops.push(Op::Roll {
+                            slot: base,
+                            lo,
+                            count,
+                        });
+                    }
+                }
+                StmtKind::Again => ops.push(Op::Again),
+                StmtKind::While { cond, body } => {
+                    let var = self.new_var(&format!("#while{}", ops.len()))?;
+                    let cond = self.bool(cond)?;
+                    ops.push(Op::RepeatStart { var });
+                    let head = ops.len();
+                    ops.push(Op::Jump(0));
+                    self.loop_memo(body, ops);
+                    self.block(body, ops)?;
+                    ops.push(Op::Jump(pc(head)?));
+                    ops[head] = Op::WhileCheck {
+                        var,
+                        cond,
+                        exit: pc(ops.len())?,
+                    };
+                }
                 StmtKind::Let { name, value } => {
                     let set = self.set(value)?;
                     let slot = match self.set_locals.get(&name.name) {
@@ -977,6 +1095,7 @@ impl<'a> Lowerer<'a> {
                     ops.push(Op::RepeatStart { var });
                     let check = ops.len();
                     ops.push(Op::Jump(0));
+                    self.loop_memo(body, ops);
                     self.block(body, ops)?;
                     ops.push(Op::RepeatNext {
                         var,
@@ -996,7 +1115,9 @@ impl<'a> Lowerer<'a> {
                         })?;
                     self.prog.distinct_blocks += 1;
                     ops.push(Op::DistinctStart { block });
+                    self.distinct_stack.push(block);
                     self.block(body, ops)?;
+                    self.distinct_stack.pop();
                     ops.push(Op::DistinctEnd { block });
                 }
                 StmtKind::Write(t) => {
@@ -1055,6 +1176,28 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Inside a `distinct` block, a loop whose rounds choose between branches can reach one
+    /// position by many paths: its body starts with a memo that stops the repeats.
+    fn loop_memo(&self, body: &Block, ops: &mut Vec<Op>) {
+        fn chooses(b: &Block) -> bool {
+            b.stmts.iter().any(|s| match &s.kind {
+                StmtKind::Either(_) | StmtKind::First(_) => true,
+                StmtKind::If {
+                    then, otherwise, ..
+                } => chooses(then) || otherwise.as_ref().is_some_and(chooses),
+                StmtKind::Repeat { body, .. }
+                | StmtKind::Distinct(body)
+                | StmtKind::While { body, .. } => chooses(body),
+                _ => false,
+            })
+        }
+        if let Some(&block) = self.distinct_stack.last() {
+            if chooses(body) {
+                ops.push(Op::Memo { block });
+            }
+        }
+    }
+
     /// A `let` whose set only `pick`s read is skipped when a known move is replayed.
     fn mark_replay_lets(&self, ops: &mut [Op]) {
         let mut read = [false; super::MAX_SET_LOCALS];
@@ -1063,7 +1206,14 @@ impl<'a> Lowerer<'a> {
                 Op::Let { set, .. } => self.locals_in_set(*set, &mut read),
                 Op::Require(b) | Op::Unless { cond: b, .. } => self.locals_in_bool(*b, &mut read),
                 Op::Assign { value, .. } => self.locals_in_int(*value, &mut read),
-                Op::PutAll { at, .. } | Op::RemoveAll { at } => self.locals_in_set(*at, &mut read),
+                Op::PutAll { at, .. } | Op::RemoveAll { at } | Op::SetVar { set: at, .. } => {
+                    self.locals_in_set(*at, &mut read);
+                }
+                Op::AssignAll { cells, value, .. } => {
+                    self.locals_in_set(*cells, &mut read);
+                    self.locals_in_int(*value, &mut read);
+                }
+                Op::WhileCheck { cond, .. } => self.locals_in_bool(*cond, &mut read),
                 Op::Write(t) => {
                     for part in &self.prog.templates[usize::from(*t)].parts {
                         if let TemplatePart::Int(i) | TemplatePart::Letter(i) = part {
@@ -1091,7 +1241,13 @@ impl<'a> Lowerer<'a> {
             SetExpr::All { of, .. }
             | SetExpr::None { of, .. }
             | SetExpr::Any { of, .. }
-            | SetExpr::Step { of, .. } => self.locals_in_set(*of, read),
+            | SetExpr::Step { of, .. }
+            | SetExpr::StepDir { of, .. } => self.locals_in_set(*of, read),
+            SetExpr::Line { run: Some(r), .. } => self.locals_in_set(*r, read),
+            SetExpr::Between { run, end, .. } | SetExpr::Brackets { run, end, .. } => {
+                self.locals_in_set(*run, read);
+                self.locals_in_set(*end, read);
+            }
             SetExpr::Where { base, cond } => {
                 self.locals_in_set(*base, read);
                 self.locals_in_bool(*cond, read);
@@ -1181,7 +1337,7 @@ impl<'a> Lowerer<'a> {
     // ---- expressions ------------------------------------------------------------------------
 
     /// A direction value: its relation and how to compute it.
-    fn dir(&self, e: &Expr) -> Result<(u16, DirExpr)> {
+    fn dir(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
         match &e.kind {
             ExprKind::Name(n) => match self.dir_vars.get(&n.name) {
                 Some(&(slot, relation)) => Ok((relation, DirExpr::Var(slot))),
@@ -1207,6 +1363,28 @@ impl<'a> Lowerer<'a> {
                 let k = i32::try_from(k).unwrap_or(0);
                 let k = if func.name == "left" { -k } else { k };
                 Ok((r, DirExpr::Turn(Box::new(d), k)))
+            }
+            ExprKind::Call { func, args } if func.name == "dir" && args.len() == 2 => {
+                let relation = match &args[0].kind {
+                    ExprKind::Name(n) => match self.syms.get(n.name.as_str()) {
+                        Some(Sym::Relation(r)) => *r,
+                        _ => return err(format!("`{}` is not a relation", n.name)),
+                    },
+                    _ => return err("`dir` takes a relation's name"),
+                };
+                let i = self.int(&args[1])?;
+                Ok((relation, DirExpr::Index(i)))
+            }
+            ExprKind::Call { func, args } if func.name == "flip" && args.len() == 2 => {
+                let (r, d) = self.dir(&args[0])?;
+                let axis = match &args[1].kind {
+                    ExprKind::Name(n) => self.geo.axes.iter().position(|a| *a == n.name),
+                    _ => None,
+                };
+                let Some(axis) = axis.and_then(|a| u8::try_from(a).ok()) else {
+                    return err("`flip` takes an axis of the board");
+                };
+                Ok((r, DirExpr::Mirror(Box::new(d), axis)))
             }
             _ => err("expected a direction value"),
         }
@@ -1258,7 +1436,9 @@ impl<'a> Lowerer<'a> {
                 op: UnaryOp::Neg,
                 operand,
             } if self.ty(operand)? == Ty::Dir => Ty::Dir,
-            ExprKind::Call { func, .. } if matches!(func.name.as_str(), "left" | "right") => {
+            ExprKind::Call { func, .. }
+                if matches!(func.name.as_str(), "left" | "right" | "dir" | "flip") =>
+            {
                 Ty::Dir
             }
             ExprKind::Field { base, field } if self.placed(base).is_some() => {
@@ -1298,7 +1478,7 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Call { func, .. } => match func.name.as_str() {
                 "completes" => Ty::Bool,
-                "count" | "points" | "won" => Ty::Int,
+                "count" | "points" | "won" | "index" => Ty::Int,
                 "letter" => Ty::Text,
                 "owner" => Ty::Player,
                 _ => Ty::Cells,
@@ -1805,6 +1985,10 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Call { func, args } if func.name == "won" && args.len() == 1 => {
                 IntExpr::Won(self.player(&args[0])?)
+            }
+            ExprKind::Call { func, args } if func.name == "index" && args.len() == 1 => {
+                let (relation, dir) = self.dir(&args[0])?;
+                IntExpr::DirIndex { relation, dir }
             }
             ExprKind::Unary {
                 op: UnaryOp::Neg,

@@ -55,6 +55,14 @@ pub struct Program {
     pub options: Vec<(String, String)>,
 }
 
+impl Program {
+    /// Whether the turn program rolls (its moves may be chance moves).
+    #[must_use]
+    pub fn has_chance(&self) -> bool {
+        self.turn.ops.iter().any(|op| matches!(op, Op::Roll { .. }))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Board {
     pub axes: Vec<String>,
@@ -155,6 +163,9 @@ pub struct Relation {
     pub opposite: Vec<u8>,
     /// Per vector: its name for notation (the direction declared with it, else the vector).
     pub names: Vec<String>,
+    /// Per axis, per vector: the index of the vector with that axis's component negated
+    /// (`flip(d, axis)`), [`NO_DIR`] when the relation lacks it.
+    pub mirrors: Vec<Vec<u8>>,
 }
 
 /// "No direction": the value of `-d` when the relation has no opposite vector.
@@ -169,27 +180,58 @@ pub enum DirExpr {
     Neg(Box<DirExpr>),
     /// `right(d, k)` (`k` places on in the relation's order, wrapping) or `left(d, k)` (`-k`).
     Turn(Box<DirExpr>, i32),
+    /// `dir(R, i)`: the vector at index `i` of the relation (wrapping).
+    Index(IntId),
+    /// `flip(d, axis)`: the vector with that axis's component negated.
+    Mirror(Box<DirExpr>, u8),
 }
 
 impl DirExpr {
-    /// The vector index, [`NO_DIR`] when there is none; `vars` holds the turn variables.
+    /// The vector index, [`NO_DIR`] when there is none; `vars` holds the turn variables and
+    /// `int` evaluates the integers `dir(R, i)` reads.
     #[must_use]
-    pub fn eval(&self, rel: &Relation, vars: &[u8]) -> u8 {
+    pub fn eval(&self, rel: &Relation, vars: &[u8], int: &dyn Fn(IntId) -> i32) -> u8 {
         match self {
             DirExpr::Var(v) => vars.get(usize::from(*v)).copied().unwrap_or(NO_DIR),
-            DirExpr::Neg(d) => match d.eval(rel, vars) {
+            DirExpr::Neg(d) => match d.eval(rel, vars, int) {
                 NO_DIR => NO_DIR,
                 i => rel.opposite.get(usize::from(i)).copied().unwrap_or(NO_DIR),
             },
-            DirExpr::Turn(d, k) => match d.eval(rel, vars) {
+            DirExpr::Turn(d, k) => match d.eval(rel, vars, int) {
                 NO_DIR => NO_DIR,
-                i => {
-                    let n = i64::try_from(rel.rays.len()).unwrap_or(1).max(1);
-                    let j = (i64::from(i) + i64::from(*k)).rem_euclid(n);
-                    u8::try_from(j).unwrap_or(NO_DIR)
-                }
+                i => rel.turn(i, *k),
+            },
+            DirExpr::Index(i) => rel.turn(0, int(*i)),
+            DirExpr::Mirror(d, axis) => match d.eval(rel, vars, int) {
+                NO_DIR => NO_DIR,
+                i => rel
+                    .mirrors
+                    .get(usize::from(*axis))
+                    .and_then(|m| m.get(usize::from(i)))
+                    .copied()
+                    .unwrap_or(NO_DIR),
             },
         }
+    }
+
+    /// Whether it reads the position (`dir(R, i)` does).
+    #[must_use]
+    pub fn reads_position(&self) -> bool {
+        match self {
+            DirExpr::Var(_) => false,
+            DirExpr::Neg(d) | DirExpr::Turn(d, _) | DirExpr::Mirror(d, _) => d.reads_position(),
+            DirExpr::Index(_) => true,
+        }
+    }
+}
+
+impl Relation {
+    /// The vector `k` places on from vector `i` in declaration order, wrapping.
+    #[must_use]
+    pub fn turn(&self, i: u8, k: i32) -> u8 {
+        let n = i64::try_from(self.rays.len()).unwrap_or(1).max(1);
+        let j = (i64::from(i) + i64::from(k)).rem_euclid(n);
+        u8::try_from(j).unwrap_or(NO_DIR)
     }
 }
 
@@ -543,6 +585,11 @@ pub enum IntExpr {
     },
     /// The points of the player's unplayed shapes.
     Points(PlayerRef),
+    /// `index(d)`: a direction value's index in its relation (-1 for none).
+    DirIndex {
+        relation: u16,
+        dir: DirExpr,
+    },
     /// 1 when the game is over and won by the player, else 0.
     Won(PlayerRef),
     Count(SetId),
@@ -671,6 +718,38 @@ pub enum Op {
         var: u8,
         relation: u16,
     },
+    /// Chance sets a counter to one of `count` values from `lo`: the decision is the value's
+    /// offset. A move that rolls is a chance move.
+    Roll {
+        slot: u16,
+        lo: i32,
+        count: u16,
+    },
+    /// The player who made this move makes the next one too.
+    Again,
+    /// Gives a cell variable the one cell of a set (the walk ends when it is not one cell).
+    SetVar {
+        var: u8,
+        set: SetId,
+    },
+    /// Gives a direction variable a new value (the walk ends on no direction).
+    SetDir {
+        var: u8,
+        relation: u16,
+        dir: DirExpr,
+    },
+    /// The head of a `while` loop: on to the body when `cond` holds (counting rounds in `var`;
+    /// the walk ends after 255), else to `exit`.
+    WhileCheck {
+        var: u8,
+        cond: BoolId,
+        exit: u32,
+    },
+    /// A loop head inside a `distinct` block: a walk that reaches it again in the same position
+    /// with the same variables can only find ends already found, so it stops.
+    Memo {
+        block: u8,
+    },
     /// The mover chooses a placement of one of `player`'s unplayed shapes (two decisions: the
     /// instance's index, high byte first), settled on the layer; the copy leaves the stock.
     Place {
@@ -752,6 +831,13 @@ pub enum Op {
         op: AssignKind,
         value: IntId,
     },
+    /// A per-cell counter changed on every cell of a set (the value is computed once).
+    AssignAll {
+        base: u16,
+        cells: SetId,
+        op: AssignKind,
+        value: IntId,
+    },
     /// Normal end of the program.
     Done,
 }
@@ -830,8 +916,10 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         | Op::PutAll { .. }
         | Op::RemoveAll { .. }
         | Op::Assign { .. }
+        | Op::AssignAll { .. }
         | Op::Write(_)
         | Op::Let { .. }
+        | Op::Again
         | Op::RepeatStart { .. }
         | Op::DistinctStart { .. } => decided_from(ops, pc + 1, memo),
         Op::Unless { target, .. } => {
@@ -847,7 +935,12 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         | Op::First(_)
         | Op::RepeatCheck { .. }
         | Op::RepeatNext { .. }
-        | Op::DistinctEnd { .. } => false,
+        | Op::DistinctEnd { .. }
+        | Op::Roll { .. }
+        | Op::SetVar { .. }
+        | Op::SetDir { .. }
+        | Op::WhileCheck { .. }
+        | Op::Memo { .. } => false,
     };
     memo[pc] = Some(d);
     d

@@ -252,6 +252,7 @@ fn is_fixed_int(p: &Program, id: u16, var: u8) -> bool {
         | IntExpr::Count(_)
         | IntExpr::CellCounter { .. }
         | IntExpr::Points(_)
+        | IntExpr::DirIndex { .. }
         | IntExpr::Won(_) => false,
     }
 }

@@ -35,7 +35,7 @@ pub fn emit(units: &[Unit<'_>]) -> String {
          #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]\n\n\
          use rulestone::ir::lower::{compare, int_op};\n\
          use rulestone::ir::{CellSet, CmpOp, IntOp};\n\
-         use rulestone::runtime::compiled::{CompiledTurn, Gen, Pos, Replay};\n\
+         use rulestone::runtime::compiled::{memo_key, CompiledTurn, Gen, Pos, Replay};\n\
          use rulestone::runtime::{Engine, GameResult, Move};\n\n\
          /// The turn variables: picked cells and loop counters.\n\
          type V = [u8; 16];\n\n",
@@ -184,20 +184,29 @@ impl<'a> Emitter<'a> {
     }
 
     /// A direction value as a Rust expression (a `u8` vector index, 255 for none).
-    fn dir_code(&self, relation: u16, d: &DirExpr) -> String {
+    /// `args` spells the arguments of an integer function here (`pos, v, cand` inside
+    /// expression functions, `&pos, &v, 0` in a walk).
+    fn dir_code(&self, relation: u16, d: &DirExpr, args: &str) -> String {
         match d {
             DirExpr::Var(v) => format!("v[{v}]"),
             DirExpr::Neg(x) => format!(
                 "{{\n    let i = {};\n    e.program().relations[{relation}].opposite.get(usize::from(i)).copied().unwrap_or(255)\n}}",
-                self.dir_code(relation, x)
+                self.dir_code(relation, x, args)
             ),
             DirExpr::Turn(x, k) => {
                 let n = self.p.relations[usize::from(relation)].rays.len().max(1);
                 format!(
                     "{{\n    let i = {};\n    if i == 255 {{\n        255\n    }} else {{\n        (i64::from(i) + {k}).rem_euclid({n}) as u8\n    }}\n}}",
-                    self.dir_code(relation, x)
+                    self.dir_code(relation, x, args)
                 )
             }
+            DirExpr::Index(i) => {
+                format!("e.program().relations[{relation}].turn(0, i{i}(e, {args}))")
+            }
+            DirExpr::Mirror(x, axis) => format!(
+                "{{\n    let i = {};\n    e.program().relations[{relation}].mirrors[{axis}].get(usize::from(i)).copied().unwrap_or(255)\n}}",
+                self.dir_code(relation, x, args)
+            ),
         }
     }
 
@@ -279,6 +288,13 @@ impl<'a> Emitter<'a> {
                 } | self.int_reads(*max)
                     | feet.map_or(none, |s| self.set_reads(s))
             }
+            Op::SetVar { set, .. } => self.set_reads(*set),
+            Op::AssignAll { cells, value, .. } => self.set_reads(*cells) | self.int_reads(*value),
+            Op::SetDir { dir, .. } => Reads {
+                board: false,
+                counters: dir.reads_position(),
+            },
+            Op::WhileCheck { cond, .. } => self.bool_reads(*cond),
             // `distinct` compares hashes, but only of ends of one walk of its block: they share
             // every change made before the block, so only changes inside it must reach the hash
             // (those are always kept, see `effect`).
@@ -335,6 +351,10 @@ impl<'a> Emitter<'a> {
             IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads {
                 board: false,
                 counters: true,
+            },
+            IntExpr::DirIndex { dir, .. } => Reads {
+                board: false,
+                counters: dir.reads_position(),
             },
             IntExpr::Neg(x) => self.int_reads(*x),
             IntExpr::Bin { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
@@ -830,7 +850,6 @@ impl<'a> Emitter<'a> {
             Op::DistinctEnd { block } => {
                 format!("if !e.rt_distinct_first({block}, pos.hash) {{\n    return;\n}}\n{next};")
             }
-            Op::Write(_) => format!("{next};"),
             Op::Assign { slot, op, value } => {
                 let (slot, new) = assignment(*slot, *op);
                 self.with_effect(
@@ -842,6 +861,49 @@ impl<'a> Emitter<'a> {
                     &next,
                 )
             }
+            Op::Roll { slot, lo, count } => {
+                let change = self.with_effect(
+                    pc,
+                    false,
+                    &format!("SET_COUNTER({slot}usize, {lo}i32.wrapping_add(i32::from(k)));"),
+                    &next,
+                );
+                format!(
+                    "g.set_chance();\nlet len = g.len();\nfor k in 0..{count}u16 {{\n    if g.push(k as u8) {{\n        let mut pos = pos;\n{}\n    }}\n    g.truncate(len);\n}}",
+                    change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
+                )
+            }
+            Op::Again | Op::Write(_) => format!("{next};"),
+            Op::AssignAll {
+                base,
+                cells,
+                op,
+                value,
+            } => {
+                let (_, new) = assignment(AssignSlot::Global(0), *op);
+                self.with_effect(
+                    pc,
+                    false,
+                    &format!(
+                        "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    SET_COUNTER(slot, {new});\n}}"
+                    ),
+                    &next,
+                )
+            }
+            Op::SetVar { var, set } => format!(
+                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
+            ),
+            Op::SetDir { var, relation, dir } => format!(
+                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
+                self.dir_code(*relation, dir, "&pos, &v, 0")
+            ),
+            Op::WhileCheck { var, cond, exit } => format!(
+                "if !b{cond}(e, &pos, &v, 0) {{\n    {};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};",
+                at(code, *exit as usize, "v")
+            ),
+            Op::Memo { block } => format!(
+                "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
+            ),
             // The result is set when the move is applied; listing it needs nothing more.
             Op::Finish(_) => "g.leaf();".to_string(),
             Op::Done => "g.leaf();".to_string(),
@@ -955,11 +1017,38 @@ impl<'a> Emitter<'a> {
                 format!("e.rt_finish({result});")
             }
             Op::Done => String::new(),
+            Op::Roll { slot, lo, .. } => format!(
+                "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\npos.counters[{slot}] = value;\n{next};"
+            ),
+            Op::Again => format!("e.rt_again();\n{next};"),
+            Op::AssignAll {
+                base,
+                cells,
+                op,
+                value,
+            } => {
+                let (_, new) = assignment(AssignSlot::Global(0), *op);
+                format!(
+                    "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    pos.counters[slot] = new;\n}}\n{next};"
+                )
+            }
+            Op::SetVar { var, set } => format!(
+                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
+            ),
+            Op::SetDir { var, relation, dir } => format!(
+                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
+                self.dir_code(*relation, dir, "&pos, &v, 0")
+            ),
+            Op::WhileCheck { var, cond, exit } => format!(
+                "if !b{cond}(e, &pos, &v, 0) {{\n    {};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};",
+                replay_at(code, *exit as usize, "v")
+            ),
             // Checks, `let`s only picks read, `distinct` and text: nothing to do on replay.
             Op::Let { .. }
             | Op::Require(_)
             | Op::DistinctStart { .. }
             | Op::DistinctEnd { .. }
+            | Op::Memo { .. }
             | Op::Write(_) => format!("{next};"),
         }
     }
@@ -1041,7 +1130,7 @@ impl<'a> Emitter<'a> {
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::StepDir { relation, dir, of } => format!(
                 "let rel = &e.program().relations[{relation}];\nlet dir = {};\nrel.step_along(dir, s{of}(e, pos, v, ALL, cand)) & d",
-                self.dir_code(*relation, dir)
+                self.dir_code(*relation, dir, "pos, v, cand")
             ),
             SetExpr::Line {
                 relation,
@@ -1050,7 +1139,7 @@ impl<'a> Emitter<'a> {
                 run,
             } => format!(
                 "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.state.mover, dir, usize::from({}), run) & d",
-                dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x))),
+                dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x, "pos, v, cand"))),
                 run.map_or_else(|| "None".to_string(), |r| format!("Some(s{r}(e, pos, v, ALL, cand))")),
                 cell(*from, "cand")
             ),
@@ -1096,6 +1185,10 @@ impl<'a> Emitter<'a> {
                 "i32::from(e.state.result == Some(GameResult::Win({})))",
                 player(*pl, "cand")
             ),
+            IntExpr::DirIndex { relation, dir } => format!(
+                "let d = {};\nif d == 255 {{\n    -1\n}} else {{\n    i32::from(d)\n}}",
+                self.dir_code(*relation, dir, "pos, v, cand")
+            ),
             IntExpr::Neg(x) => format!("i{x}(e, pos, v, cand).wrapping_neg()"),
             IntExpr::Bin { op, lhs, rhs } => {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")
@@ -1117,7 +1210,7 @@ impl<'a> Emitter<'a> {
                 members,
             } => format!(
                 "let i = {};\nlet mask = [{:#x}u64, {:#x}u64][usize::from(e.state.mover & 1)];\ni < 64 && (mask >> i) & 1 == 1",
-                self.dir_code(*relation, dir),
+                self.dir_code(*relation, dir, "pos, v, cand"),
                 members[0],
                 members[1]
             ),
@@ -1205,6 +1298,7 @@ fn successors(op: &Op, pc: usize) -> Vec<usize> {
         }
         Op::RepeatCheck { exit, .. } => vec![pc + 1, *exit as usize],
         Op::RepeatNext { check, .. } => vec![*check as usize],
+        Op::WhileCheck { exit, .. } => vec![pc + 1, *exit as usize],
         Op::Finish(_) | Op::Done => Vec::new(),
         _ => vec![pc + 1],
     }

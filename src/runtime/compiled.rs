@@ -75,6 +75,8 @@ pub struct Gen<'o> {
     leaves: u64,
     /// Set when a turn needed more decisions than a move holds.
     pub(super) overflow: bool,
+    /// Set when a `roll` was passed.
+    pub(super) chance: bool,
 }
 
 impl<'o> Gen<'o> {
@@ -84,7 +86,14 @@ impl<'o> Gen<'o> {
             current: Move::default(),
             leaves: 0,
             overflow: false,
+            chance: false,
         }
+    }
+
+    /// Notes that the moves listed are chance moves (the program rolled).
+    #[inline]
+    pub fn set_chance(&mut self) {
+        self.chance = true;
     }
 
     /// Appends a decision; false (and the overflow noted) when the move is full.
@@ -276,4 +285,39 @@ impl Engine<'_> {
     pub fn rt_distinct_first(&mut self, block: u8, hash: u64) -> bool {
         self.distinct_first(block, hash)
     }
+
+    /// Whether the block's current walk reaches a loop head with this key for the first time.
+    #[inline]
+    pub fn rt_memo_first(&mut self, block: u8, key: u64) -> bool {
+        self.memo_insert(block, key)
+    }
+
+    /// `again`: the mover keeps the turn after this move.
+    #[inline]
+    pub fn rt_again(&mut self) {
+        self.set_again();
+    }
+}
+
+/// The key of a loop head in a `distinct` walk ([`crate::ir::Op::Memo`]): the position's
+/// hash, the op, the turn variables, the `place` slots and the `let` sets.
+#[must_use]
+pub fn memo_key(hash: u64, pc: usize, vars: &[u8], placed: &[u16], locals: &[CellSet]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mix = |h: u64, x: u64| (h.rotate_left(23) ^ x).wrapping_mul(K);
+    let mut h = mix(hash, pc as u64);
+    for chunk in vars.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h, u64::from_le_bytes(word));
+    }
+    for p in placed {
+        h = mix(h, u64::from(*p));
+    }
+    for set in locals {
+        for w in set.words() {
+            h = mix(h, w);
+        }
+    }
+    h
 }

@@ -37,11 +37,32 @@ enum Change {
 
 const FILTER_WORDS: usize = 16;
 
+/// Hashes keys that are already hashes.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeySet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// The enclosing walk's bookkeeping of a `distinct` block, kept while an inner walk runs.
 pub(super) struct DistinctOuter {
     filter: [u64; FILTER_WORDS],
     start: usize,
     len: usize,
+    memo: KeySet,
 }
 
 /// What `undo` needs beyond the trail.
@@ -62,6 +83,10 @@ struct Walk<'o> {
     text: Option<String>,
     leaves: u64,
     overflow: bool,
+    /// Whether a `roll` was passed (the moves are chance moves).
+    chance: bool,
+    /// The values rolled while replaying.
+    rolled: Vec<i32>,
 }
 
 /// A game program with a position, ready to generate and play moves.
@@ -80,6 +105,13 @@ pub struct Engine<'p> {
     filters: Vec<[u64; FILTER_WORDS]>,
     /// Per `distinct` block, where the current walk's entries start in `seen`.
     seen_start: Vec<usize>,
+    /// Per `distinct` block, the loop heads (position, place and variables) its current walk
+    /// has passed (see [`Op::Memo`]).
+    memo: Vec<KeySet>,
+    /// Set by `again` while a move is applied: the mover keeps the turn.
+    again: bool,
+    /// Whether the moves last listed were chance moves.
+    chance: bool,
     /// The values of `let` sets.
     locals: [CellSet; MAX_SET_LOCALS],
     /// Set when a turn needed more decisions than a move holds.
@@ -116,6 +148,9 @@ impl<'p> Engine<'p> {
             seen: vec![Vec::new(); program.distinct_blocks],
             filters: vec![[0; FILTER_WORDS]; program.distinct_blocks],
             seen_start: vec![0; program.distinct_blocks],
+            memo: vec![KeySet::default(); program.distinct_blocks],
+            again: false,
+            chance: false,
             overflowed: false,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             logging: true,
@@ -159,6 +194,7 @@ impl<'p> Engine<'p> {
             let mut gen = Gen::new(out);
             (compiled.generate)(self, &mut gen);
             self.overflowed |= gen.overflow;
+            self.chance = gen.chance;
             self.rollback(mark);
             return;
         }
@@ -169,11 +205,31 @@ impl<'p> Engine<'p> {
             text: None,
             leaves: 0,
             overflow: false,
+            chance: false,
+            rolled: Vec::new(),
         };
         let program = self.program;
         self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
         self.overflowed |= walk.overflow;
+        self.chance = walk.chance;
         self.rollback(mark);
+    }
+
+    /// Whether the moves [`Engine::legal_moves`] last listed are chance moves (the turn
+    /// program rolled): a random outcome, not a player's decision.
+    #[must_use]
+    pub fn chance(&self) -> bool {
+        self.chance
+    }
+
+    /// The values a chance move rolls, in program order.
+    pub fn rolled_values(&mut self, m: &Move) -> Vec<i32> {
+        let mark = self.trail.len();
+        let mut walk = Walk::replay(*m, false);
+        let program = self.program;
+        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+        self.rollback(mark);
+        walk.rolled
     }
 
     /// Plays a move taken from [`Engine::legal_moves`] of this position.
@@ -183,6 +239,7 @@ impl<'p> Engine<'p> {
             mover: self.state.mover,
             ply: self.state.ply,
         };
+        self.again = false;
         if let Some(compiled) = self.compiled {
             (compiled.apply)(self, m);
         } else {
@@ -227,7 +284,7 @@ impl<'p> Engine<'p> {
     }
 
     fn end_turn(&mut self) {
-        if self.state.result.is_none() {
+        if self.state.result.is_none() && !std::mem::take(&mut self.again) {
             let next = 1 - self.state.mover;
             self.state.set_mover(&self.zobrist, next);
         }
@@ -660,6 +717,91 @@ impl<'p> Engine<'p> {
                     }
                     pc += 1;
                 }
+                Op::Memo { block } => {
+                    if GEN && !self.memo_first(*block, pc, &vars) {
+                        return;
+                    }
+                    pc += 1;
+                }
+                Op::Roll { slot, lo, count } => {
+                    let slot = usize::from(*slot);
+                    if GEN {
+                        walk.chance = true;
+                        let mark = self.trail.len();
+                        let len = walk.current.len();
+                        for k in 0..*count {
+                            let d = u8::try_from(k).unwrap_or(u8::MAX);
+                            if walk.current.push(d) {
+                                self.set_counter(slot, lo.wrapping_add(i32::from(k)));
+                                self.exec::<true>(code, pc + 1, vars, walk);
+                            } else {
+                                walk.overflow = true;
+                            }
+                            walk.current.truncate(len);
+                            self.rollback(mark);
+                        }
+                        return;
+                    }
+                    let v = lo.wrapping_add(i32::from(walk.next()));
+                    walk.rolled.push(v);
+                    self.set_counter(slot, v);
+                    pc += 1;
+                }
+                Op::Again => {
+                    self.again = true;
+                    pc += 1;
+                }
+                Op::AssignAll {
+                    base,
+                    cells,
+                    op,
+                    value,
+                } => {
+                    let v = self.eval_int(*value, &vars, 0);
+                    for c in self
+                        .eval_set(*cells, &vars, self.program.board.all, 0)
+                        .iter()
+                    {
+                        let slot = usize::from(*base) + c;
+                        let old = self.state.counters[slot];
+                        let new = match op {
+                            AssignKind::Set => v,
+                            AssignKind::Add => old.wrapping_add(v),
+                            AssignKind::Sub => old.wrapping_sub(v),
+                        };
+                        self.set_counter(slot, new);
+                    }
+                    pc += 1;
+                }
+                Op::SetVar { var, set } => {
+                    let s = self.eval_set(*set, &vars, self.program.board.all, 0);
+                    let (Some(c), 1) = (s.iter().next(), s.len()) else {
+                        return;
+                    };
+                    vars.cells[usize::from(*var)] = u8::try_from(c).unwrap_or(u8::MAX);
+                    pc += 1;
+                }
+                Op::SetDir { var, relation, dir } => {
+                    let rel = &self.program.relations[usize::from(*relation)];
+                    let d = self.dir(rel, dir, &vars, 0);
+                    if d == NO_DIR {
+                        return;
+                    }
+                    vars.cells[usize::from(*var)] = d;
+                    pc += 1;
+                }
+                Op::WhileCheck { var, cond, exit } => {
+                    if !self.eval_bool(*cond, &vars, 0) {
+                        pc = *exit as usize;
+                        continue;
+                    }
+                    let rounds = &mut vars.cells[usize::from(*var)];
+                    if *rounds == u8::MAX {
+                        return;
+                    }
+                    *rounds += 1;
+                    pc += 1;
+                }
                 Op::Write(t) => {
                     if walk.text.is_some() {
                         let s = self.render(*t, &vars);
@@ -747,6 +889,7 @@ impl<'p> Engine<'p> {
             filter: std::mem::replace(&mut self.filters[b], [0; FILTER_WORDS]),
             start: std::mem::replace(&mut self.seen_start[b], start),
             len: start,
+            memo: std::mem::take(&mut self.memo[b]),
         }
     }
 
@@ -756,6 +899,23 @@ impl<'p> Engine<'p> {
         self.seen[b].truncate(outer.len);
         self.filters[b] = outer.filter;
         self.seen_start[b] = outer.start;
+        self.memo[b] = outer.memo;
+    }
+
+    /// Whether the current walk of a `distinct` block reaches this loop head for the first
+    /// time in this position with these variables (and notes it).
+    fn memo_first(&mut self, block: u8, pc: usize, vars: &Vars) -> bool {
+        let key =
+            super::compiled::memo_key(self.state.hash, pc, &vars.cells, &vars.placed, &self.locals);
+        self.memo_insert(block, key)
+    }
+
+    pub(super) fn memo_insert(&mut self, block: u8, key: u64) -> bool {
+        self.memo[usize::from(block)].insert(key)
+    }
+
+    pub(super) fn set_again(&mut self) {
+        self.again = true;
     }
 
     /// Whether a position with hash `h` is a new end of the block's current walk (and notes it).
@@ -880,7 +1040,7 @@ impl<'p> Engine<'p> {
             SetExpr::StepDir { relation, dir, of } => {
                 let rel = &p.relations[usize::from(*relation)];
                 let of = self.eval_set(*of, vars, p.board.all, candidate);
-                rel.step_along(dir.eval(rel, &vars.cells), of) & domain
+                rel.step_along(self.dir(rel, dir, vars, candidate), of) & domain
             }
             SetExpr::Line {
                 relation,
@@ -889,7 +1049,7 @@ impl<'p> Engine<'p> {
                 run,
             } => {
                 let rel = &p.relations[usize::from(*relation)];
-                let d = dir.as_ref().map(|d| d.eval(rel, &vars.cells));
+                let d = dir.as_ref().map(|d| self.dir(rel, d, vars, candidate));
                 let from = self.cell(*from, vars, candidate);
                 let run = run.map(|r| self.eval_set(r, vars, p.board.all, candidate));
                 rel.line(self.state.mover, d, from, run) & domain
@@ -935,6 +1095,17 @@ impl<'p> Engine<'p> {
     /// The cells of `domain` whose neighbours along `relation` satisfy `keep` against the set
     /// `of` (`all`, `none` and `any`).
     #[inline]
+    /// A direction value's index in `rel`, [`NO_DIR`] for none.
+    fn dir(
+        &self,
+        rel: &crate::ir::Relation,
+        d: &crate::ir::DirExpr,
+        vars: &Vars,
+        candidate: u8,
+    ) -> u8 {
+        d.eval(rel, &vars.cells, &|i| self.eval_int(i, vars, candidate))
+    }
+
     fn neighbours_filter(
         &self,
         relation: u16,
@@ -992,6 +1163,13 @@ impl<'p> Engine<'p> {
                 let who = self.player(*player, vars, candidate);
                 i32::from(self.state.result == Some(GameResult::Win(who)))
             }
+            IntExpr::DirIndex { relation, dir } => {
+                let rel = &self.program.relations[usize::from(*relation)];
+                match self.dir(rel, dir, vars, candidate) {
+                    NO_DIR => -1,
+                    d => i32::from(d),
+                }
+            }
             IntExpr::Neg(x) => self.eval_int(*x, vars, candidate).wrapping_neg(),
             IntExpr::Bin { op, lhs, rhs } => int_op(
                 *op,
@@ -1029,7 +1207,7 @@ impl<'p> Engine<'p> {
                 members,
             } => {
                 let rel = &p.relations[usize::from(*relation)];
-                let d = dir.eval(rel, &vars.cells);
+                let d = self.dir(rel, dir, vars, candidate);
                 let mask = members[usize::from(self.state.mover & 1)];
                 d < 64 && mask >> d & 1 == 1
             }
@@ -1113,7 +1291,7 @@ impl<'p> Engine<'p> {
                 }
                 TemplatePart::Dir { relation, dir } => {
                     let rel = &p.relations[usize::from(*relation)];
-                    let d = dir.eval(rel, &vars.cells);
+                    let d = self.dir(rel, dir, vars, 0);
                     out.push_str(rel.names.get(usize::from(d)).map_or("?", String::as_str));
                 }
                 TemplatePart::Facing { slot, table } => {
@@ -1149,6 +1327,8 @@ impl Walk<'_> {
             text: text.then(String::new),
             leaves: 0,
             overflow: false,
+            chance: false,
+            rolled: Vec::new(),
         }
     }
 

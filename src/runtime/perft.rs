@@ -37,3 +37,78 @@ pub fn divide(engine: &mut Engine<'_>, depth: u32) -> Vec<(Move, u64)> {
         })
         .collect()
 }
+
+/// Why a count with fixed rolls stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RollError {
+    /// A line met more chance points than rolls were given (`needed` in all).
+    OutOfRolls { needed: usize },
+    /// The roll at this index is not an outcome of the chance point that met it.
+    NotAnOutcome { index: usize },
+}
+
+impl std::fmt::Display for RollError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RollError::OutOfRolls { needed } => write!(
+                f,
+                "a line of play needs roll number {needed}, but only {} given",
+                needed - 1
+            ),
+            RollError::NotAnOutcome { index } => write!(
+                f,
+                "roll number {} is not an outcome of the roll it meets",
+                index + 1
+            ),
+        }
+    }
+}
+
+/// The chance move among `moves` (a chance point's outcomes) that rolls `values`.
+pub fn outcome(engine: &mut Engine<'_>, moves: &[Move], values: &[i32]) -> Option<Move> {
+    moves
+        .iter()
+        .find(|m| engine.rolled_values(m) == values)
+        .copied()
+}
+
+/// perft for games with chance: chance points are not plies; the k-th one met along a line
+/// (from this position) takes `rolls[k]`.
+pub fn perft_with_rolls(
+    engine: &mut Engine<'_>,
+    depth: u32,
+    rolls: &[Vec<i32>],
+) -> Result<u64, RollError> {
+    count_with_rolls(engine, depth, rolls, 0)
+}
+
+fn count_with_rolls(
+    engine: &mut Engine<'_>,
+    depth: u32,
+    rolls: &[Vec<i32>],
+    used: usize,
+) -> Result<u64, RollError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    let mut moves = Vec::new();
+    engine.legal_moves(&mut moves);
+    if engine.chance() {
+        let values = rolls
+            .get(used)
+            .ok_or(RollError::OutOfRolls { needed: used + 1 })?;
+        let m = outcome(engine, &moves, values).ok_or(RollError::NotAnOutcome { index: used })?;
+        let undo = engine.apply(&m);
+        let n = count_with_rolls(engine, depth, rolls, used + 1);
+        engine.undo(undo);
+        return n;
+    }
+    let mut nodes = 0;
+    for m in &moves {
+        let undo = engine.apply(m);
+        let n = count_with_rolls(engine, depth - 1, rolls, used);
+        engine.undo(undo);
+        nodes += n?;
+    }
+    Ok(nodes)
+}

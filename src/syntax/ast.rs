@@ -216,6 +216,20 @@ pub enum StmtKind {
         var: Ident,
         from: Expr,
     },
+    /// `roll a, b in lo..hi`: a chance move sets each counter.
+    Roll {
+        counters: Vec<Ident>,
+        lo: i64,
+        hi: i64,
+        range: Span,
+    },
+    /// `again`: the same player moves next.
+    Again,
+    /// `while cond { ... }`
+    While {
+        cond: Expr,
+        body: Block,
+    },
     Put {
         piece: Ident,
         owner: Option<Expr>,

@@ -449,6 +449,31 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
             let from = expr(need(it.next())?)?;
             StmtKind::Pick { var, from }
         }
+        Rule::roll_stmt => {
+            let mut counters = Vec::new();
+            let mut bounds = Vec::new();
+            for p in it {
+                if p.as_rule() == Rule::ident {
+                    counters.push(ident(&p));
+                } else {
+                    bounds.push(p);
+                }
+            }
+            let mut bounds = bounds.into_iter();
+            let lo = need(bounds.next())?;
+            let hi = need(bounds.next())?;
+            StmtKind::Roll {
+                counters,
+                lo: int(&lo)?,
+                hi: int(&hi)?,
+                range: span(&lo).merge(span(&hi)),
+            }
+        }
+        Rule::again_stmt => StmtKind::Again,
+        Rule::while_stmt => StmtKind::While {
+            cond: expr(need(it.next())?)?,
+            body: block(need(it.next())?)?,
+        },
         Rule::put_stmt => {
             let piece = ident(&need(it.next())?);
             let a = expr(need(it.next())?)?;
@@ -876,6 +901,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::stmt
         | Rule::place_stmt
         | Rule::pick_stmt
+        | Rule::roll_stmt
+        | Rule::again_stmt
+        | Rule::while_stmt
         | Rule::put_stmt
         | Rule::remove_stmt
         | Rule::require_stmt

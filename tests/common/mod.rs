@@ -26,10 +26,13 @@ pub struct PerftCase {
     pub options: Vec<(String, String)>,
     /// The moves that lead to the counted position (`after: M1; M2`), in notation.
     pub after: Vec<String>,
+    /// For games with chance, the rolls met along every line (`rolls: 3 5 2; 1 1 4`).
+    pub rolls: Vec<Vec<i32>>,
     pub line: usize,
 }
 
-/// Reads `perft <depth> <nodes> [NAME=VALUE ...]` lines; `#` starts a comment.
+/// Reads `perft <depth> <nodes> [NAME=VALUE ...] [rolls: R1; R2] [after: M1; M2]` lines; `#`
+/// starts a comment.
 pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -46,6 +49,21 @@ pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
                     .split(';')
                     .map(|m| m.trim().to_string())
                     .filter(|m| !m.is_empty())
+                    .collect(),
+            ),
+            None => (line, Vec::new()),
+        };
+        let (line, rolls) = match line.split_once("rolls:") {
+            Some((head, rolls)) => (
+                head,
+                rolls
+                    .split(';')
+                    .map(|r| {
+                        r.split_whitespace()
+                            .map(|v| v.parse().expect("a roll value"))
+                            .collect::<Vec<i32>>()
+                    })
+                    .filter(|r| !r.is_empty())
                     .collect(),
             ),
             None => (line, Vec::new()),
@@ -71,6 +89,7 @@ pub fn perft_cases(path: &Path) -> Vec<PerftCase> {
             nodes: words[2].parse().expect("nodes"),
             options,
             after,
+            rolls,
             line: i + 1,
         });
     }

@@ -6,102 +6,108 @@
 
 use rulestone::ir::lower::{compare, int_op};
 use rulestone::ir::{CellSet, CmpOp, IntOp};
-use rulestone::runtime::compiled::{CompiledTurn, Gen, Pos, Replay};
+use rulestone::runtime::compiled::{memo_key, CompiledTurn, Gen, Pos, Replay};
 use rulestone::runtime::{Engine, GameResult, Move};
 
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 15] = [
+pub static TURNS: [CompiledTurn; 16] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x46f665107ad73d9d,
+        fingerprint: 0x485b9d37cc00ae04,
         generate: p0::generate,
         apply: p0::apply,
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x6665ceae5eb9f074,
+        fingerprint: 0xb71588ebe94de6ca,
         generate: p1::generate,
         apply: p1::apply,
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x78416c61d9dc1015,
+        fingerprint: 0xd6b74b638ee27b0f,
         generate: p2::generate,
         apply: p2::apply,
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x79f8dd67f3247c34,
+        fingerprint: 0xeed8c2cd83a57ab8,
         generate: p3::generate,
         apply: p3::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x4883de6b874d44b1,
+        fingerprint: 0x4dc507593635ae8b,
         generate: p4::generate,
         apply: p4::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xef9286aadc1b52e9,
+        fingerprint: 0x4856df756653625b,
         generate: p5::generate,
         apply: p5::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0xeae4efd56c07da51,
+        fingerprint: 0x47ef0461eb981fa3,
         generate: p6::generate,
         apply: p6::apply,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x89b9ca454d8673e1,
+        fingerprint: 0x644675049ec6583d,
         generate: p7::generate,
         apply: p7::apply,
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x63d9a4cadc263d52,
+        fingerprint: 0x263015e865bb6c4c,
         generate: p8::generate,
         apply: p8::apply,
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x0edd783832219737,
+        fingerprint: 0x7d809b996990841a,
         generate: p9::generate,
         apply: p9::apply,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0xb39d544a87ad6084,
+        label: "Tankball",
+        fingerprint: 0xa5b482bd54d22848,
         generate: p10::generate,
         apply: p10::apply,
     },
     CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0xb140e9ed0677a50b,
+        label: "Tic-tac-toe",
+        fingerprint: 0x892f7c02396f81ae,
         generate: p11::generate,
         apply: p11::apply,
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0x03de3cff9fb04295,
+        label: "Capture Lines",
+        fingerprint: 0x8358311a662ed6af,
         generate: p12::generate,
         apply: p12::apply,
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xa0fcc3095fcd1c75,
+        label: "Custodian",
+        fingerprint: 0xe9e1f47d21f24613,
         generate: p13::generate,
         apply: p13::apply,
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xea92969d545827b3,
+        label: "Shove",
+        fingerprint: 0xd1579113da2a3941,
         generate: p14::generate,
         apply: p14::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x09da4a8e5b6b46d8,
+        generate: p15::generate,
+        apply: p15::apply,
     },
 ];
 
@@ -16594,8 +16600,7282 @@ mod p9 {
     }
 }
 
-/// Tic-tac-toe
+/// Tankball
 mod p10 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<6, 242, 2>;
+
+    const ALL: CellSet = CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffff]);
+
+    /// `E`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x100000000000]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x1000000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0xffffffffff])];
+    static RI0: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xfffffffffffffe00, 0x1ffffffffffff])];
+
+    /// `SE`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x100000000000]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x7fbfdfeff7fbfdfe, 0xff7fbfdfeff])];
+    static RI1: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0xfbfdfeff7fbfdfe0, 0xff7fbfdfeff7])];
+
+    /// `SW`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0x7fbfdfeff7fbfde0, 0x1eff7fbfdfeff])];
+    static RI2: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x1000000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])];
+
+    /// `W`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0xfffffffffffffe00, 0x1ffffffffffff])];
+    static RI3: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x100000000000]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x1000000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0xffffffffff])];
+
+    /// `NW`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0xfbfdfeff7fbfdfe0, 0xff7fbfdfeff7])];
+    static RI4: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x100000000000]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0x7fbfdfeff7fbfdfe, 0xff7fbfdfeff])];
+
+    /// `NE`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x80000000, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x10000000000, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x400000000000000, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x8]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x1000]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x200000]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x40000000]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x8000000000]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x200000000000]),
+        CellSet::from_words([0x0, 0x400000000000]),
+        CellSet::from_words([0x0, 0x800000000000]),
+        CellSet::from_words([0x0, 0x1000000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH5: [CellSet; 1] = [CellSet::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])];
+    static RI5: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x2000000, 0x0]),
+        CellSet::from_words([0x4000000, 0x0]),
+        CellSet::from_words([0x8000000, 0x0]),
+        CellSet::from_words([0x10000000, 0x0]),
+        CellSet::from_words([0x20000000, 0x0]),
+        CellSet::from_words([0x40000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000000, 0x0]),
+        CellSet::from_words([0x200000000, 0x0]),
+        CellSet::from_words([0x400000000, 0x0]),
+        CellSet::from_words([0x800000000, 0x0]),
+        CellSet::from_words([0x1000000000, 0x0]),
+        CellSet::from_words([0x2000000000, 0x0]),
+        CellSet::from_words([0x4000000000, 0x0]),
+        CellSet::from_words([0x8000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20000000000, 0x0]),
+        CellSet::from_words([0x40000000000, 0x0]),
+        CellSet::from_words([0x80000000000, 0x0]),
+        CellSet::from_words([0x100000000000, 0x0]),
+        CellSet::from_words([0x200000000000, 0x0]),
+        CellSet::from_words([0x400000000000, 0x0]),
+        CellSet::from_words([0x800000000000, 0x0]),
+        CellSet::from_words([0x1000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x4000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000, 0x0]),
+        CellSet::from_words([0x10000000000000, 0x0]),
+        CellSet::from_words([0x20000000000000, 0x0]),
+        CellSet::from_words([0x40000000000000, 0x0]),
+        CellSet::from_words([0x80000000000000, 0x0]),
+        CellSet::from_words([0x100000000000000, 0x0]),
+        CellSet::from_words([0x200000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800000000000000, 0x0]),
+        CellSet::from_words([0x1000000000000000, 0x0]),
+        CellSet::from_words([0x2000000000000000, 0x0]),
+        CellSet::from_words([0x4000000000000000, 0x0]),
+        CellSet::from_words([0x8000000000000000, 0x0]),
+        CellSet::from_words([0x0, 0x1]),
+        CellSet::from_words([0x0, 0x2]),
+        CellSet::from_words([0x0, 0x4]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10]),
+        CellSet::from_words([0x0, 0x20]),
+        CellSet::from_words([0x0, 0x40]),
+        CellSet::from_words([0x0, 0x80]),
+        CellSet::from_words([0x0, 0x100]),
+        CellSet::from_words([0x0, 0x200]),
+        CellSet::from_words([0x0, 0x400]),
+        CellSet::from_words([0x0, 0x800]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x2000]),
+        CellSet::from_words([0x0, 0x4000]),
+        CellSet::from_words([0x0, 0x8000]),
+        CellSet::from_words([0x0, 0x10000]),
+        CellSet::from_words([0x0, 0x20000]),
+        CellSet::from_words([0x0, 0x40000]),
+        CellSet::from_words([0x0, 0x80000]),
+        CellSet::from_words([0x0, 0x100000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x400000]),
+        CellSet::from_words([0x0, 0x800000]),
+        CellSet::from_words([0x0, 0x1000000]),
+        CellSet::from_words([0x0, 0x2000000]),
+        CellSet::from_words([0x0, 0x4000000]),
+        CellSet::from_words([0x0, 0x8000000]),
+        CellSet::from_words([0x0, 0x10000000]),
+        CellSet::from_words([0x0, 0x20000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x80000000]),
+        CellSet::from_words([0x0, 0x100000000]),
+        CellSet::from_words([0x0, 0x200000000]),
+        CellSet::from_words([0x0, 0x400000000]),
+        CellSet::from_words([0x0, 0x800000000]),
+        CellSet::from_words([0x0, 0x1000000000]),
+        CellSet::from_words([0x0, 0x2000000000]),
+        CellSet::from_words([0x0, 0x4000000000]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x10000000000]),
+        CellSet::from_words([0x0, 0x20000000000]),
+        CellSet::from_words([0x0, 0x40000000000]),
+        CellSet::from_words([0x0, 0x80000000000]),
+    ]];
+    static RIH5: [CellSet; 1] = [CellSet::from_words([0x7fbfdfeff7fbfde0, 0x1eff7fbfdfeff])];
+
+    /// `hex`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R6: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x220, 0x0]),
+        CellSet::from_words([0x460, 0x0]),
+        CellSet::from_words([0x8c0, 0x0]),
+        CellSet::from_words([0x1180, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4603, 0x0]),
+        CellSet::from_words([0x8c06, 0x0]),
+        CellSet::from_words([0x1180c, 0x0]),
+        CellSet::from_words([0x23018, 0x0]),
+        CellSet::from_words([0x44021, 0x0]),
+        CellSet::from_words([0x8c062, 0x0]),
+        CellSet::from_words([0x1180c4, 0x0]),
+        CellSet::from_words([0x230188, 0x0]),
+        CellSet::from_words([0x420110, 0x0]),
+        CellSet::from_words([0x8c0620, 0x0]),
+        CellSet::from_words([0x1180c40, 0x0]),
+        CellSet::from_words([0x2301880, 0x0]),
+        CellSet::from_words([0x4603100, 0x0]),
+        CellSet::from_words([0x8804200, 0x0]),
+        CellSet::from_words([0x1180c400, 0x0]),
+        CellSet::from_words([0x23018800, 0x0]),
+        CellSet::from_words([0x46031000, 0x0]),
+        CellSet::from_words([0x84022000, 0x0]),
+        CellSet::from_words([0x1180c4000, 0x0]),
+        CellSet::from_words([0x230188000, 0x0]),
+        CellSet::from_words([0x460310000, 0x0]),
+        CellSet::from_words([0x8c0620000, 0x0]),
+        CellSet::from_words([0x1100840000, 0x0]),
+        CellSet::from_words([0x2301880000, 0x0]),
+        CellSet::from_words([0x4603100000, 0x0]),
+        CellSet::from_words([0x8c06200000, 0x0]),
+        CellSet::from_words([0x10804400000, 0x0]),
+        CellSet::from_words([0x23018800000, 0x0]),
+        CellSet::from_words([0x46031000000, 0x0]),
+        CellSet::from_words([0x8c062000000, 0x0]),
+        CellSet::from_words([0x1180c4000000, 0x0]),
+        CellSet::from_words([0x220108000000, 0x0]),
+        CellSet::from_words([0x460310000000, 0x0]),
+        CellSet::from_words([0x8c0620000000, 0x0]),
+        CellSet::from_words([0x1180c40000000, 0x0]),
+        CellSet::from_words([0x2100880000000, 0x0]),
+        CellSet::from_words([0x4603100000000, 0x0]),
+        CellSet::from_words([0x8c06200000000, 0x0]),
+        CellSet::from_words([0x1180c400000000, 0x0]),
+        CellSet::from_words([0x23018800000000, 0x0]),
+        CellSet::from_words([0x44021000000000, 0x0]),
+        CellSet::from_words([0x8c062000000000, 0x0]),
+        CellSet::from_words([0x1180c4000000000, 0x0]),
+        CellSet::from_words([0x230188000000000, 0x0]),
+        CellSet::from_words([0x420110000000000, 0x0]),
+        CellSet::from_words([0x8c0620000000000, 0x0]),
+        CellSet::from_words([0x1180c40000000000, 0x0]),
+        CellSet::from_words([0x2301880000000000, 0x0]),
+        CellSet::from_words([0x4603100000000000, 0x0]),
+        CellSet::from_words([0x8804200000000000, 0x0]),
+        CellSet::from_words([0x180c400000000000, 0x1]),
+        CellSet::from_words([0x3018800000000000, 0x2]),
+        CellSet::from_words([0x6031000000000000, 0x4]),
+        CellSet::from_words([0x4022000000000000, 0x8]),
+        CellSet::from_words([0x80c4000000000000, 0x11]),
+        CellSet::from_words([0x188000000000000, 0x23]),
+        CellSet::from_words([0x310000000000000, 0x46]),
+        CellSet::from_words([0x620000000000000, 0x8c]),
+        CellSet::from_words([0x840000000000000, 0x110]),
+        CellSet::from_words([0x1880000000000000, 0x230]),
+        CellSet::from_words([0x3100000000000000, 0x460]),
+        CellSet::from_words([0x6200000000000000, 0x8c0]),
+        CellSet::from_words([0x4400000000000000, 0x1080]),
+        CellSet::from_words([0x8800000000000000, 0x2301]),
+        CellSet::from_words([0x1000000000000000, 0x4603]),
+        CellSet::from_words([0x2000000000000000, 0x8c06]),
+        CellSet::from_words([0x4000000000000000, 0x1180c]),
+        CellSet::from_words([0x8000000000000000, 0x22010]),
+        CellSet::from_words([0x0, 0x46031]),
+        CellSet::from_words([0x0, 0x8c062]),
+        CellSet::from_words([0x0, 0x1180c4]),
+        CellSet::from_words([0x0, 0x210088]),
+        CellSet::from_words([0x0, 0x460310]),
+        CellSet::from_words([0x0, 0x8c0620]),
+        CellSet::from_words([0x0, 0x1180c40]),
+        CellSet::from_words([0x0, 0x2301880]),
+        CellSet::from_words([0x0, 0x4402100]),
+        CellSet::from_words([0x0, 0x8c06200]),
+        CellSet::from_words([0x0, 0x1180c400]),
+        CellSet::from_words([0x0, 0x23018800]),
+        CellSet::from_words([0x0, 0x42011000]),
+        CellSet::from_words([0x0, 0x8c062000]),
+        CellSet::from_words([0x0, 0x1180c4000]),
+        CellSet::from_words([0x0, 0x230188000]),
+        CellSet::from_words([0x0, 0x460310000]),
+        CellSet::from_words([0x0, 0x880420000]),
+        CellSet::from_words([0x0, 0x1180c40000]),
+        CellSet::from_words([0x0, 0x2301880000]),
+        CellSet::from_words([0x0, 0x4603100000]),
+        CellSet::from_words([0x0, 0x8402200000]),
+        CellSet::from_words([0x0, 0x1180c400000]),
+        CellSet::from_words([0x0, 0x23018800000]),
+        CellSet::from_words([0x0, 0x46031000000]),
+        CellSet::from_words([0x0, 0x8c062000000]),
+        CellSet::from_words([0x0, 0x110084000000]),
+        CellSet::from_words([0x0, 0x230188000000]),
+        CellSet::from_words([0x0, 0x460310000000]),
+        CellSet::from_words([0x0, 0x8c0620000000]),
+        CellSet::from_words([0x0, 0x1080440000000]),
+        CellSet::from_words([0x0, 0x301880000000]),
+        CellSet::from_words([0x0, 0x603100000000]),
+        CellSet::from_words([0x0, 0xc06200000000]),
+        CellSet::from_words([0x0, 0x180c400000000]),
+        CellSet::from_words([0x0, 0x10800000000]),
+        CellSet::from_words([0x0, 0x31000000000]),
+        CellSet::from_words([0x0, 0x62000000000]),
+        CellSet::from_words([0x0, 0xc4000000000]),
+        CellSet::from_words([0x0, 0x88000000000]),
+    ]];
+    static RH6: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffff])];
+    static RI6: [[CellSet; 113]; 1] = [[
+        CellSet::from_words([0x220, 0x0]),
+        CellSet::from_words([0x460, 0x0]),
+        CellSet::from_words([0x8c0, 0x0]),
+        CellSet::from_words([0x1180, 0x0]),
+        CellSet::from_words([0x2100, 0x0]),
+        CellSet::from_words([0x4603, 0x0]),
+        CellSet::from_words([0x8c06, 0x0]),
+        CellSet::from_words([0x1180c, 0x0]),
+        CellSet::from_words([0x23018, 0x0]),
+        CellSet::from_words([0x44021, 0x0]),
+        CellSet::from_words([0x8c062, 0x0]),
+        CellSet::from_words([0x1180c4, 0x0]),
+        CellSet::from_words([0x230188, 0x0]),
+        CellSet::from_words([0x420110, 0x0]),
+        CellSet::from_words([0x8c0620, 0x0]),
+        CellSet::from_words([0x1180c40, 0x0]),
+        CellSet::from_words([0x2301880, 0x0]),
+        CellSet::from_words([0x4603100, 0x0]),
+        CellSet::from_words([0x8804200, 0x0]),
+        CellSet::from_words([0x1180c400, 0x0]),
+        CellSet::from_words([0x23018800, 0x0]),
+        CellSet::from_words([0x46031000, 0x0]),
+        CellSet::from_words([0x84022000, 0x0]),
+        CellSet::from_words([0x1180c4000, 0x0]),
+        CellSet::from_words([0x230188000, 0x0]),
+        CellSet::from_words([0x460310000, 0x0]),
+        CellSet::from_words([0x8c0620000, 0x0]),
+        CellSet::from_words([0x1100840000, 0x0]),
+        CellSet::from_words([0x2301880000, 0x0]),
+        CellSet::from_words([0x4603100000, 0x0]),
+        CellSet::from_words([0x8c06200000, 0x0]),
+        CellSet::from_words([0x10804400000, 0x0]),
+        CellSet::from_words([0x23018800000, 0x0]),
+        CellSet::from_words([0x46031000000, 0x0]),
+        CellSet::from_words([0x8c062000000, 0x0]),
+        CellSet::from_words([0x1180c4000000, 0x0]),
+        CellSet::from_words([0x220108000000, 0x0]),
+        CellSet::from_words([0x460310000000, 0x0]),
+        CellSet::from_words([0x8c0620000000, 0x0]),
+        CellSet::from_words([0x1180c40000000, 0x0]),
+        CellSet::from_words([0x2100880000000, 0x0]),
+        CellSet::from_words([0x4603100000000, 0x0]),
+        CellSet::from_words([0x8c06200000000, 0x0]),
+        CellSet::from_words([0x1180c400000000, 0x0]),
+        CellSet::from_words([0x23018800000000, 0x0]),
+        CellSet::from_words([0x44021000000000, 0x0]),
+        CellSet::from_words([0x8c062000000000, 0x0]),
+        CellSet::from_words([0x1180c4000000000, 0x0]),
+        CellSet::from_words([0x230188000000000, 0x0]),
+        CellSet::from_words([0x420110000000000, 0x0]),
+        CellSet::from_words([0x8c0620000000000, 0x0]),
+        CellSet::from_words([0x1180c40000000000, 0x0]),
+        CellSet::from_words([0x2301880000000000, 0x0]),
+        CellSet::from_words([0x4603100000000000, 0x0]),
+        CellSet::from_words([0x8804200000000000, 0x0]),
+        CellSet::from_words([0x180c400000000000, 0x1]),
+        CellSet::from_words([0x3018800000000000, 0x2]),
+        CellSet::from_words([0x6031000000000000, 0x4]),
+        CellSet::from_words([0x4022000000000000, 0x8]),
+        CellSet::from_words([0x80c4000000000000, 0x11]),
+        CellSet::from_words([0x188000000000000, 0x23]),
+        CellSet::from_words([0x310000000000000, 0x46]),
+        CellSet::from_words([0x620000000000000, 0x8c]),
+        CellSet::from_words([0x840000000000000, 0x110]),
+        CellSet::from_words([0x1880000000000000, 0x230]),
+        CellSet::from_words([0x3100000000000000, 0x460]),
+        CellSet::from_words([0x6200000000000000, 0x8c0]),
+        CellSet::from_words([0x4400000000000000, 0x1080]),
+        CellSet::from_words([0x8800000000000000, 0x2301]),
+        CellSet::from_words([0x1000000000000000, 0x4603]),
+        CellSet::from_words([0x2000000000000000, 0x8c06]),
+        CellSet::from_words([0x4000000000000000, 0x1180c]),
+        CellSet::from_words([0x8000000000000000, 0x22010]),
+        CellSet::from_words([0x0, 0x46031]),
+        CellSet::from_words([0x0, 0x8c062]),
+        CellSet::from_words([0x0, 0x1180c4]),
+        CellSet::from_words([0x0, 0x210088]),
+        CellSet::from_words([0x0, 0x460310]),
+        CellSet::from_words([0x0, 0x8c0620]),
+        CellSet::from_words([0x0, 0x1180c40]),
+        CellSet::from_words([0x0, 0x2301880]),
+        CellSet::from_words([0x0, 0x4402100]),
+        CellSet::from_words([0x0, 0x8c06200]),
+        CellSet::from_words([0x0, 0x1180c400]),
+        CellSet::from_words([0x0, 0x23018800]),
+        CellSet::from_words([0x0, 0x42011000]),
+        CellSet::from_words([0x0, 0x8c062000]),
+        CellSet::from_words([0x0, 0x1180c4000]),
+        CellSet::from_words([0x0, 0x230188000]),
+        CellSet::from_words([0x0, 0x460310000]),
+        CellSet::from_words([0x0, 0x880420000]),
+        CellSet::from_words([0x0, 0x1180c40000]),
+        CellSet::from_words([0x0, 0x2301880000]),
+        CellSet::from_words([0x0, 0x4603100000]),
+        CellSet::from_words([0x0, 0x8402200000]),
+        CellSet::from_words([0x0, 0x1180c400000]),
+        CellSet::from_words([0x0, 0x23018800000]),
+        CellSet::from_words([0x0, 0x46031000000]),
+        CellSet::from_words([0x0, 0x8c062000000]),
+        CellSet::from_words([0x0, 0x110084000000]),
+        CellSet::from_words([0x0, 0x230188000000]),
+        CellSet::from_words([0x0, 0x460310000000]),
+        CellSet::from_words([0x0, 0x8c0620000000]),
+        CellSet::from_words([0x0, 0x1080440000000]),
+        CellSet::from_words([0x0, 0x301880000000]),
+        CellSet::from_words([0x0, 0x603100000000]),
+        CellSet::from_words([0x0, 0xc06200000000]),
+        CellSet::from_words([0x0, 0x180c400000000]),
+        CellSet::from_words([0x0, 0x10800000000]),
+        CellSet::from_words([0x0, 0x31000000000]),
+        CellSet::from_words([0x0, 0x62000000000]),
+        CellSet::from_words([0x0, 0xc4000000000]),
+        CellSet::from_words([0x0, 0x88000000000]),
+    ]];
+    static RIH6: [CellSet; 1] = [CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 113] = [0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 16, 16, 17, 17, 17, 17, 18, 18, 18, 18, 18, 19, 19, 19, 19, 20, 20, 20, 20, 20, 21, 21, 21, 21, 22, 22, 22, 22, 22, 23, 23, 23, 23, 24, 24, 24, 24, 24];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 113] = [0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8, 1, 3, 5, 7, 0, 2, 4, 6, 8];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b5(e, &pos, &v, 0) {
+            at1(e, v, pos, g);
+        } else {
+            at25(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[0] = s59(e, &pos, &v, ALL, 0);
+        at2(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b8(e, &pos, &v, 0) {
+            at3(e, v, pos, g);
+        } else {
+            at4(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[0] = s65(e, &pos, &v, ALL, 0);
+        at4(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b9(e, &pos, &v, 0) {
+            at5(e, v, pos, g);
+        } else {
+            at6(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[0] = s69(e, &pos, &v, ALL, 0);
+        at6(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at7(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at14(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b10(e, &pos, &v, 0) {
+            return;
+        }
+        at8(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s71(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at9(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[6];
+        let len = g.len();
+        for i in 0..6usize {
+            if !rel.has_ray_for(i, e.state.mover) {
+                continue;
+            }
+            if g.push(i as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b11(e, &pos, &v, 0) {
+            return;
+        }
+        at15(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s73(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at16(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[6];
+        let len = g.len();
+        for i in 0..6usize {
+            if !rel.has_ray_for(i, e.state.mover) {
+                continue;
+            }
+            if g.push(i as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b13(e, &pos, &v, 0) {
+            at26(e, v, pos, g);
+        } else {
+            at37(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.set_chance();
+        let len = g.len();
+        for k in 0..6u16 {
+            if g.push(k as u8) {
+                let mut pos = pos;
+                // Nothing reads this change before the move is listed.
+                at27(e, v, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.set_chance();
+        let len = g.len();
+        for k in 0..6u16 {
+            if g.push(k as u8) {
+                let mut pos = pos;
+                // Nothing reads this change before the move is listed.
+                at28(e, v, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.set_chance();
+        let len = g.len();
+        for k in 0..6u16 {
+            if g.push(k as u8) {
+                let mut pos = pos;
+                // Nothing reads this change before the move is listed.
+                at30(e, v, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at38(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at121(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(2) {
+            at162(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b14(e, &pos, &v, 0) {
+            at39(e, v, pos, g);
+        } else {
+            at42(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b19(e, &pos, &v, 0) {
+            return;
+        }
+        at40(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 238usize;
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at51(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at43(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at47(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b20(e, &pos, &v, 0) {
+            return;
+        }
+        at44(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 238usize;
+        let value = i47(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at45(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 234usize;
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at51(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at47(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b21(e, &pos, &v, 0) {
+            return;
+        }
+        at48(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 238usize;
+        let value = i51(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at49(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 235usize;
+        let value = i52(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at51(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 236usize;
+        let value = i53(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at52(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s77(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[2] = c as u8;
+            if g.push(c as u8) {
+                at53(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at53(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        at54(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        at55(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.locals[1] = s82(e, &pos, &v, ALL, 0);
+        at56(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 240usize;
+        let value = i58(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at57(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let saved = e.rt_distinct_enter(0);
+        at58(e, v, pos, g);
+        e.rt_distinct_leave(0, saved);
+    }
+
+    #[inline(always)]
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at59(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at78(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = e.program().relations[6].turn(0, i59(e, &pos, &v, 0));
+            e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at60(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s83(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        at61(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s85(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        at62(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b24(e, &pos, &v, 0) {
+            return;
+        }
+        at63(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b25(e, &pos, &v, 0) {
+            at64(e, v, pos, g);
+        } else {
+            at69(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s100(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        at65(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s102(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        at66(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b27(e, &pos, &v, 0) {
+            return;
+        }
+        at67(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e, usize::from(v[5]), 0);
+        at68(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        at69(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at69(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b28(e, &pos, &v, 0) {
+            at70(e, v, pos, g);
+        } else {
+            at72(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        at73(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        at73(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[5]);
+        let value = i60(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at74(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        at75(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i61(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at76(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s115(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        at111(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[7] = 0;
+        at79(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rounds = v[7];
+        match (rounds >= 0, rounds < 8) {
+            (true, true) => {
+                let len = g.len();
+                if g.push(0) {
+                    at109(e, v, pos, g);
+                }
+                g.truncate(len);
+                if g.push(1) {
+                    at80(e, v, pos, g);
+                }
+                g.truncate(len);
+            }
+            (true, false) => at109(e, v, pos, g),
+            _ => at80(e, v, pos, g),
+        }
+    }
+
+    #[inline]
+    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !e.rt_memo_first(0, memo_key(pos.hash, 80, &v, &[], &pos.locals)) {
+            return;
+        }
+        at81(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b30(e, &pos, &v, 0) {
+            return;
+        }
+        at82(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b35(e, &pos, &v, 0) {
+            return;
+        }
+        at83(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 239usize;
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
+        at84(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at85(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at104(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(2) {
+            at106(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = e.program().relations[6].turn(0, i71(e, &pos, &v, 0));
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at86(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s124(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        at87(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s126(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        at88(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b37(e, &pos, &v, 0) {
+            return;
+        }
+        at89(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b38(e, &pos, &v, 0) {
+            at90(e, v, pos, g);
+        } else {
+            at95(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s141(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        at91(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s143(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        at92(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b40(e, &pos, &v, 0) {
+            return;
+        }
+        at93(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e, usize::from(v[5]), 0);
+        at94(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        at95(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b41(e, &pos, &v, 0) {
+            at96(e, v, pos, g);
+        } else {
+            at98(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        at99(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        at99(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[5]);
+        let value = i72(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at100(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        at101(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i73(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at102(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s156(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        at108(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i78(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at108(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i83(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at108(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at108(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[7] = v[7].wrapping_add(1);
+        at79(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 239usize;
+        let value = i84(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, value);
+        at111(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at111(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !e.rt_distinct_first(0, pos.hash) {
+            return;
+        }
+        at112(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at112(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b46(e, &pos, &v, 0) {
+            return;
+        }
+        at113(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 240usize;
+        let value = i89(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at114(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 113usize + usize::from(v[2]);
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at115(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 113usize + usize::from(v[3]);
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at117(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b47(e, &pos, &v, 0) {
+            at118(e, v, pos, g);
+        } else {
+            at165(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s169(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        at165(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            return;
+        }
+        at122(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 237usize;
+        let value = i100(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at123(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s170(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[8] = c as u8;
+            if g.push(c as u8) {
+                at124(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s171(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        at125(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at125(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s177(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        at126(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s178(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[9] = c as u8;
+        at127(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = e.program().relations[6].turn(0, i102(e, &pos, &v, 0));
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at128(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at129(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at132(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[1];
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + -1).rem_euclid(6) as u8
+            }
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at135(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at132(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[1];
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + 1).rem_euclid(6) as u8
+            }
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at135(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at135(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 241usize;
+        let value = i103(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at136(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at136(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[10] = 0;
+        at137(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at137(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b49(e, &pos, &v, 0) {
+            at157(e, v, pos, g);
+            return;
+        }
+        if v[10] == 255 {
+            return;
+        }
+        v[10] += 1;
+        at138(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at138(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b50(e, &pos, &v, 0) {
+            at139(e, v, pos, g);
+        } else {
+            at148(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at139(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = v[1];
+        if d == 255 {
+            return;
+        }
+        v[11] = d;
+        at140(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at140(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b51(e, &pos, &v, 0) {
+            at141(e, v, pos, g);
+        } else {
+            at143(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at141(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[1];
+            e.program().relations[6].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at144(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at143(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[1];
+            e.program().relations[6].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at144(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at144(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b52(e, &pos, &v, 0) {
+            at145(e, v, pos, g);
+        } else {
+            at148(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at145(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[11];
+            e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        at146(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at146(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b53(e, &pos, &v, 0) {
+            at147(e, v, pos, g);
+        } else {
+            at148(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at147(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 241usize;
+        let value = i114(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at148(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at148(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b54(e, &pos, &v, 0) {
+            at149(e, v, pos, g);
+        } else {
+            at137(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at149(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b55(e, &pos, &v, 0) {
+            at150(e, v, pos, g);
+        } else {
+            at152(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at150(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 241usize;
+        let value = i119(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at137(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at152(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s206(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        at153(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at153(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 241usize;
+        let value = i120(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
+        at154(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at154(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b56(e, &pos, &v, 0) {
+            at155(e, v, pos, g);
+        } else {
+            at137(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at155(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 241usize;
+        let value = i121(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at137(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at157(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b57(e, &pos, &v, 0) {
+            return;
+        }
+        at158(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at158(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at159(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at162(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at163(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at165(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at166(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at167(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at168(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at170(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at171(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at172(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at173(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at174(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at175(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at176(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at177(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at178(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at179(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at180(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at181(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at182(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at183(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at184(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at186(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at187(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap1(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s59(e, &pos, &v, ALL, 0);
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b8(e, &pos, &v, 0) {
+            ap3(e, v, pos, r);
+        } else {
+            ap4(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s65(e, &pos, &v, ALL, 0);
+        ap4(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b9(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s69(e, &pos, &v, ALL, 0);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap7(e, v, pos, r),
+            1 => ap14(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[0]);
+        let value = i18(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[0]);
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 229usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b12(e, &pos, &v, 0) {
+            ap23(e, v, pos, r);
+        } else {
+            ap187(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 228usize;
+        let value = i25(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap187(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b13(e, &pos, &v, 0) {
+            ap26(e, v, pos, r);
+        } else {
+            ap37(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        e.rt_set_counter(231, value);
+        pos.counters[231] = value;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        e.rt_set_counter(232, value);
+        pos.counters[232] = value;
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        e.rt_set_counter(233, value);
+        pos.counters[233] = value;
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 234usize;
+        let value = i31(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap31(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 235usize;
+        let value = i32(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 236usize;
+        let value = i33(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap33(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 237usize;
+        let value = i34(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap34(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 228usize;
+        let value = i35(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap35(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_again();
+        ap187(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap38(e, v, pos, r),
+            1 => ap121(e, v, pos, r),
+            2 => ap162(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b14(e, &pos, &v, 0) {
+            ap39(e, v, pos, r);
+        } else {
+            ap42(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap40(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 238usize;
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap51(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap43(e, v, pos, r),
+            1 => ap47(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap44(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 238usize;
+        let value = i47(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap45(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 234usize;
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap51(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap47(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap48(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 238usize;
+        let value = i51(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap49(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 235usize;
+        let value = i52(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap51(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 236usize;
+        let value = i53(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap52(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap53(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap53(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        ap54(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        ap55(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[1] = s82(e, &pos, &v, ALL, 0);
+        ap56(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 240usize;
+        let value = i58(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap57(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap58(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap59(e, v, pos, r),
+            1 => ap78(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap59(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = e.program().relations[6].turn(0, i59(e, &pos, &v, 0));
+            e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap60(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s83(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        ap61(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s85(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        ap62(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap63(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b25(e, &pos, &v, 0) {
+            ap64(e, v, pos, r);
+        } else {
+            ap69(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s100(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        ap65(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s102(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        ap66(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap66(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap67(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap68(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap69(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap69(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b28(e, &pos, &v, 0) {
+            ap70(e, v, pos, r);
+        } else {
+            ap72(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap73(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap72(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap73(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap73(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[5]);
+        let value = i60(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap74(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[3]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap75(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i61(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap76(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s115(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        ap111(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[7] = 0;
+        ap79(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let rounds = v[7];
+        match (rounds >= 0, rounds < 8) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap109(e, v, pos, r);
+                } else {
+                    ap80(e, v, pos, r);
+                }
+            }
+            (true, false) => ap109(e, v, pos, r),
+            _ => ap80(e, v, pos, r),
+        }
+    }
+
+    #[inline]
+    fn ap80(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap81(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap82(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap82(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 239usize;
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap84(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap85(e, v, pos, r),
+            1 => ap104(e, v, pos, r),
+            2 => ap106(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = e.program().relations[6].turn(0, i71(e, &pos, &v, 0));
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap86(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap86(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s124(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        ap87(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s126(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u8;
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap88(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap89(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap89(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b38(e, &pos, &v, 0) {
+            ap90(e, v, pos, r);
+        } else {
+            ap95(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s141(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        ap91(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s143(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u8;
+        ap92(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap92(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap93(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap94(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap95(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap95(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b41(e, &pos, &v, 0) {
+            ap96(e, v, pos, r);
+        } else {
+            ap98(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[5]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap99(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[5]);
+        let value = i72(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap100(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap100(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[3]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap101(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i73(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap102(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s156(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[3] = c as u8;
+        ap108(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap104(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i78(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap108(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap106(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(v[3]);
+        let value = i83(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap108(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap108(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[7] = v[7].wrapping_add(1);
+        ap79(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 239usize;
+        let value = i84(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap111(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap111(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap112(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap112(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap113(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 240usize;
+        let value = i89(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap114(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 113usize + usize::from(v[2]);
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap115(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 113usize + usize::from(v[3]);
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap117(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap117(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b47(e, &pos, &v, 0) {
+            ap118(e, v, pos, r);
+        } else {
+            ap165(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap118(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s169(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        ap165(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap121(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap122(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap122(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 237usize;
+        let value = i100(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap123(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap123(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[8] = r.decision();
+        ap124(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap124(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s171(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        ap125(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap125(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s177(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        ap126(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap126(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s178(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[9] = c as u8;
+        ap127(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap127(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = e.program().relations[6].turn(0, i102(e, &pos, &v, 0));
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap128(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap128(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap129(e, v, pos, r),
+            1 => ap132(e, v, pos, r),
+            _ => ap187(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap129(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[1];
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + -1).rem_euclid(6) as u8
+            }
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap135(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap132(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[1];
+            if i == 255 {
+                255
+            } else {
+                (i64::from(i) + 1).rem_euclid(6) as u8
+            }
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap135(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap135(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 241usize;
+        let value = i103(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap136(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap136(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[10] = 0;
+        ap137(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap137(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if !b49(e, &pos, &v, 0) {
+            ap157(e, v, pos, r);
+            return;
+        }
+        if v[10] == 255 {
+            return;
+        }
+        v[10] += 1;
+        ap138(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap138(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b50(e, &pos, &v, 0) {
+            ap139(e, v, pos, r);
+        } else {
+            ap148(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap139(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = v[1];
+        if d == 255 {
+            return;
+        }
+        v[11] = d;
+        ap140(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap140(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b51(e, &pos, &v, 0) {
+            ap141(e, v, pos, r);
+        } else {
+            ap143(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap141(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[1];
+            e.program().relations[6].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap144(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap143(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[1];
+            e.program().relations[6].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap144(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap144(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b52(e, &pos, &v, 0) {
+            ap145(e, v, pos, r);
+        } else {
+            ap148(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap145(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[11];
+            e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[1] = d;
+        ap146(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap146(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b53(e, &pos, &v, 0) {
+            ap147(e, v, pos, r);
+        } else {
+            ap148(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap147(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 241usize;
+        let value = i114(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap148(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap148(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b54(e, &pos, &v, 0) {
+            ap149(e, v, pos, r);
+        } else {
+            ap137(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap149(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b55(e, &pos, &v, 0) {
+            ap150(e, v, pos, r);
+        } else {
+            ap152(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap150(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 241usize;
+        let value = i119(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap137(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap152(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s206(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[4] = c as u8;
+        ap153(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap153(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 241usize;
+        let value = i120(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap154(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap154(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b56(e, &pos, &v, 0) {
+            ap155(e, v, pos, r);
+        } else {
+            ap137(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap155(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 241usize;
+        let value = i121(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap137(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap157(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap158(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap158(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[9]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap159(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap159(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        let c = usize::from(v[4]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap165(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap162(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 230usize;
+        let value = i122(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap163(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap163(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 228usize;
+        let value = i123(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap165(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap165(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b61(e, &pos, &v, 0) {
+            ap166(e, v, pos, r);
+        } else {
+            ap187(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap166(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b62(e, &pos, &v, 0) {
+            ap167(e, v, pos, r);
+        } else {
+            ap186(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap167(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b63(e, &pos, &v, 0) {
+            ap168(e, v, pos, r);
+        } else {
+            ap170(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap168(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 226usize + usize::from(0u8);
+        let value = i134(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap171(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap170(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 226usize + usize::from(1u8);
+        let value = i135(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap171(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap171(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 230usize;
+        let value = i136(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap172(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap172(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b64(e, &pos, &v, 0) {
+            ap173(e, v, pos, r);
+        } else {
+            ap174(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap173(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(0u8));
+    }
+
+    #[inline(always)]
+    fn ap174(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b65(e, &pos, &v, 0) {
+            ap175(e, v, pos, r);
+        } else {
+            ap176(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap175(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8));
+    }
+
+    #[inline(always)]
+    fn ap176(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b75(e, &pos, &v, 0) {
+            ap177(e, v, pos, r);
+        } else {
+            ap178(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap177(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_again();
+        ap178(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap178(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = i149(e, &pos, &v, 0);
+        for c in s234(e, &pos, &v, ALL, 0).iter() {
+            let slot = 0usize + c;
+            let old = pos.counters[slot];
+            let new = value;
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap179(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap179(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = i150(e, &pos, &v, 0);
+        for c in s241(e, &pos, &v, ALL, 0).iter() {
+            let slot = 113usize + c;
+            let old = pos.counters[slot];
+            let new = value;
+            e.rt_set_counter(slot, new);
+            pos.counters[slot] = new;
+        }
+        ap180(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap180(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s248(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        }
+        ap181(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap181(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s251(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        }
+        ap182(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap182(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 5u8.wrapping_add(0u8);
+        let c = usize::from(56u8);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap183(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap183(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 229usize;
+        let value = i151(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap184(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap184(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 228usize;
+        let value = i152(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap187(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap186(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_again();
+        ap187(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap187(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442211, 0x1108844221108]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442211, 0x1108844221108]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x10000000000]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x10000000000]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x100, 0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x120, 0x10000000000]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x80000000000]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x120, 0x90000000000]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442331, 0x1198844221108]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x2, 0x0]) & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x2, 0x0]) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0x0]) & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x200000000000]) & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0x200000000000]) & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x800000000000]) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x4, 0x0]) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x44, 0x0]) & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80, 0x0]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x0]) & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x20000000000]) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x20000000000]) & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x400000000000]) & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x420000000000]) & d
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x40000000000]) & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x0]) & d
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442331, 0x1198844221108]) & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7bbddeef77bbdcce, 0xe677bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7bbddeef77bbdcc4, 0x4677bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x3ddeef77bbdc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7800000000000000, 0x77bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442331, 0x1198844221108]) & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x3ddeef77bbdc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s53(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b6(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7800000000000000, 0x77bbddeef7]) & d
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s55(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b7(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s54(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s58(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s57(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s61(e, pos, v, d, cand) | s62(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s63(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])).shifted(5)
+            | (of & CellSet::from_words([0xffffffffffffffff, 0xffffffffff])).shifted(9)
+            | (of & CellSet::from_words([0x7fbfdfeff7fbfdfe, 0xff7fbfdfeff])).shifted(4)
+            | (of & CellSet::from_words([0x7fbfdfeff7fbfde0, 0x1eff7fbfdfeff])).shifted(-5)
+            | (of & CellSet::from_words([0xfbfdfeff7fbfdfe0, 0xff7fbfdfeff7])).shifted(-4)
+            | (of & CellSet::from_words([0xfffffffffffffe00, 0x1ffffffffffff])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s60(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x100000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s67(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])).shifted(5)
+            | (of & CellSet::from_words([0xffffffffffffffff, 0xffffffffff])).shifted(9)
+            | (of & CellSet::from_words([0x7fbfdfeff7fbfdfe, 0xff7fbfdfeff])).shifted(4)
+            | (of & CellSet::from_words([0x7fbfdfeff7fbfde0, 0x1eff7fbfdfeff])).shifted(-5)
+            | (of & CellSet::from_words([0xfbfdfeff7fbfdfe0, 0xff7fbfdfeff7])).shifted(-4)
+            | (of & CellSet::from_words([0xfffffffffffffe00, 0x1ffffffffffff])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s66(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s68(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s74(e, pos, v, d, cand) | s75(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s76(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b22(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s80(e, pos, v, d, cand) | s81(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s84(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s86(e, pos, v, d, cand) | s87(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s89(e, pos, v, d, cand) | s90(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s88(e, pos, v, d, cand) | s91(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s92(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s94(e, pos, v, d, cand) | s95(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s97(e, pos, v, d, cand) | s98(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s101(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s103(e, pos, v, d, cand) | s104(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s106(e, pos, v, d, cand) | s107(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s105(e, pos, v, d, cand) | s108(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s109(e, pos, v, d, cand) | s110(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s112(e, pos, v, d, cand) | s113(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s116(e, pos, v, d, cand) | s117(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s119(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s118(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s121(e, pos, v, d, cand) | s122(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s125(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s127(e, pos, v, d, cand) | s128(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s130(e, pos, v, d, cand) | s131(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s129(e, pos, v, d, cand) | s132(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s133(e, pos, v, d, cand) | s134(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s135(e, pos, v, d, cand) | s136(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s138(e, pos, v, d, cand) | s139(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s142(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s144(e, pos, v, d, cand) | s145(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s147(e, pos, v, d, cand) | s148(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s146(e, pos, v, d, cand) | s149(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s150(e, pos, v, d, cand) | s151(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s153(e, pos, v, d, cand) | s154(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s160(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s162(e, pos, v, d, cand) | s163(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s165(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s164(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s167(e, pos, v, d, cand) | s168(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[8]));
+        one & d
+    }
+
+    #[inline]
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[8]));
+        one & d
+    }
+
+    #[inline]
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = e.program().relations[6].turn(0, i101(e, pos, v, cand));
+        rel.step_along(dir, s172(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s174(e, pos, v, d, cand) | s175(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s173(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s176(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s179(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s180(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s181(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s183(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442211, 0x1108844221108]) & d
+    }
+
+    #[inline]
+    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s184(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s185(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s187(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s188(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s189(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s191(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x844221108844233b, 0x1b98844221108]) & d
+    }
+
+    #[inline]
+    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s192(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s193(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s195(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s197(e, pos, v, d, cand) | s198(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s200(e, pos, v, d, cand) | s201(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s199(e, pos, v, d, cand) | s202(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s196(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s203(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[6];
+        let dir = v[1];
+        rel.step_along(dir, s205(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s208(e, pos, v, d, cand) | s209(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s211(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s210(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s213(e, pos, v, d, cand) | s214(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s216(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s215(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s218(e, pos, v, d, cand) | s219(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x0]) & d
+    }
+
+    #[inline]
+    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s221(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s220(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s223(e, pos, v, d, cand) | s224(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s226(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s225(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s228(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s231(e, pos, v, d, cand) | s232(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s230(e, pos, v, d, cand) | s233(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s235(e, pos, v, d, cand) | s236(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s238(e, pos, v, d, cand) | s239(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s237(e, pos, v, d, cand) | s240(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s242(e, pos, v, d, cand) | s243(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s245(e, pos, v, d, cand) | s246(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s244(e, pos, v, d, cand) | s247(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s249(e, pos, v, d, cand) | s250(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        8
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        12
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        12
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[229]
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[229]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Rem, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s70(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let d = v[1];
+        if d == 255 {
+            -1
+        } else {
+            i32::from(d)
+        }
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        let d = v[1];
+        if d == 255 {
+            -1
+        } else {
+            i32::from(d)
+        }
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[229]
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        8
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[236]
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[236]
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[234]
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[235]
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[113usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[230]
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[2])]
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s120(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[239]
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[238]
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[239]
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[238]
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i67(e, pos, v, cand), i68(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Rem, i76(e, pos, v, cand), i77(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i79(e, pos, v, cand), i80(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Rem, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[240]
+    }
+
+    #[inline]
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s161(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[230]
+    }
+
+    #[inline]
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i91(e, pos, v, cand), i92(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[238]
+    }
+
+    #[inline]
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[237]
+    }
+
+    #[inline]
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[8])]
+    }
+
+    #[inline]
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[8])]
+    }
+
+    #[inline]
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[241]
+    }
+
+    #[inline]
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s182(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s186(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s190(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s194(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[241]
+    }
+
+    #[inline]
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s204(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[230]
+    }
+
+    #[inline]
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s212(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s217(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i136(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i141(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[230]
+    }
+
+    #[inline]
+    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s222(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i146(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i147(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s227(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i148(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i149(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i150(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i151(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i152(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i153(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i154(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b0(e, pos, v, cand) || b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i38(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b16(e, pos, v, cand) && b17(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b15(e, pos, v, cand) || b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i45(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i49(e, pos, v, cand), i50(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ne, i54(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        !s96(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b23(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        !s99(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s111(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        !s114(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b29(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i64(e, pos, v, cand), i65(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        !s123(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i66(e, pos, v, cand), i69(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b32(e, pos, v, cand) && b33(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b31(e, pos, v, cand) || b34(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        !s137(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[5]));
+        !s140(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s152(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b39(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        !s155(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (v[3] == v[2]) == false
+    }
+
+    #[inline]
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ne, i85(e, pos, v, cand), i86(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b42(e, pos, v, cand) || b43(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i87(e, pos, v, cand), i88(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b44(e, pos, v, cand) || b45(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i96(e, pos, v, cand), i97(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i98(e, pos, v, cand), i99(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i104(e, pos, v, cand), i105(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i106(e, pos, v, cand), i107(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i108(e, pos, v, cand), i109(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i110(e, pos, v, cand), i111(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i112(e, pos, v, cand), i113(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i115(e, pos, v, cand), i116(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i117(e, pos, v, cand), i118(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        !s207(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (v[4] == v[9]) == false
+    }
+
+    #[inline]
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i126(e, pos, v, cand), i127(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i128(e, pos, v, cand), i129(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i130(e, pos, v, cand), i131(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i132(e, pos, v, cand), i133(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i137(e, pos, v, cand), i138(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i139(e, pos, v, cand), i140(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i143(e, pos, v, cand), i144(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i145(e, pos, v, cand), i146(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b69(e, pos, v, cand) && b70(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i147(e, pos, v, cand), i148(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b72(e, pos, v, cand) && b73(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b71(e, pos, v, cand) || b74(e, pos, v, cand)
+    }
+}
+
+/// Tic-tac-toe
+mod p11 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -16880,7 +24160,7 @@ mod p10 {
 }
 
 /// Capture Lines
-mod p11 {
+mod p12 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -17656,7 +24936,7 @@ mod p11 {
 }
 
 /// Custodian
-mod p12 {
+mod p13 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -17971,7 +25251,7 @@ mod p12 {
 }
 
 /// Shove
-mod p13 {
+mod p14 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -19090,7 +26370,7 @@ mod p13 {
 }
 
 /// Terraces
-mod p14 {
+mod p15 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
