@@ -187,3 +187,126 @@ fn running_out_of_rolls_is_an_error() {
     assert!(perft_with_rolls(&mut engine, 1, &[vec![7, 1, 1]]).is_err());
     assert!(perft_with_rolls(&mut engine, 1, &[vec![1, 2, 3]]).is_ok());
 }
+
+/// Searches seeded random matches for positions, each just before a roll, where some action
+/// with that roll shows a rule, and prints them as `games/tankball.perft` lines (perft 1 and 2,
+/// the second turn taking the roll after). Run with
+/// `cargo test --release --test tankball find_positions -- --ignored --nocapture`.
+#[test]
+#[ignore = "a search that prints data-file lines"]
+fn find_positions() {
+    let wanted = [
+        "a plain roll",
+        "doubles",
+        "triples",
+        "a push",
+        "a blocked push",
+        "row bounce",
+        "side bounce",
+        "post bounce",
+        "stopped by a tank",
+        "a goal by a push",
+        "goal",
+        "own goal",
+        "an own goal by a push",
+    ];
+    let mut found: Vec<&str> = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..400 {
+        if found.len() == wanted.len() {
+            break;
+        }
+        let mut oracle = oracle::Position::start(3, None);
+        let mut history: Vec<String> = Vec::new();
+        for _ in 0..3000 {
+            let moves = oracle.moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = if oracle.roll_due() {
+                // Favour doubles and triples now and then.
+                let a: u8 = rng.gen_range(1..=6);
+                match rng.gen_range(0..6) {
+                    0 => format!("roll {a} {a} {a}"),
+                    1 => format!("roll {a} {a} {}", rng.gen_range(1..=6)),
+                    _ => moves[rng.gen_range(0..moves.len())].clone(),
+                }
+            } else {
+                moves[rng.gen_range(0..moves.len())].clone()
+            };
+            if let Some(values) = m.strip_prefix("roll ") {
+                let v: Vec<u8> = values.split(' ').filter_map(|x| x.parse().ok()).collect();
+                let mut after = oracle.clone();
+                after.play(&m).expect("a roll");
+                let mut features = Vec::new();
+                features.push(if v[0] != v[1] {
+                    "a plain roll"
+                } else if v[1] != v[2] {
+                    "doubles"
+                } else {
+                    "triples"
+                });
+                let actions = after.moves();
+                if actions.iter().any(|a| a.contains("ball=")) {
+                    features.push("a push");
+                }
+                let own_goals = if oracle.to_move().index() == 0 {
+                    ["d1", "e1", "f1"]
+                } else {
+                    ["d12", "e13", "f12"]
+                };
+                let other_goals = if oracle.to_move().index() == 0 {
+                    ["d12", "e13", "f12"]
+                } else {
+                    ["d1", "e1", "f1"]
+                };
+                if actions.iter().any(|a| {
+                    other_goals
+                        .iter()
+                        .any(|g| a.ends_with(&format!("ball={g}")))
+                }) {
+                    features.push("a goal by a push");
+                }
+                if actions
+                    .iter()
+                    .any(|a| own_goals.iter().any(|g| a.ends_with(&format!("ball={g}"))))
+                {
+                    features.push("an own goal by a push");
+                }
+                for (_, events) in after.kick_events() {
+                    features.extend(events);
+                }
+                // A blocked push: a tank faces the Ball but no movement of it pushes.
+                if after.blocked_push() {
+                    features.push("a blocked push");
+                }
+                for f in features {
+                    if wanted.contains(&f) && !found.contains(&f) {
+                        found.push(f);
+                        let next: Vec<u8> = (0..3).map(|_| rng.gen_range(1..=6)).collect();
+                        let rolls = [(v[0], v[1], v[2]), (next[0], next[1], next[2])];
+                        let n1 = oracle.perft(1, &rolls).expect("rolls");
+                        let n2 = oracle.perft(2, &rolls).expect("rolls");
+                        println!("# {f}");
+                        for (d, n) in [(1, n1), (2, n2)] {
+                            println!(
+                                "perft {d} {n} rolls: {} {} {}; {} {} {} after: {}",
+                                v[0],
+                                v[1],
+                                v[2],
+                                next[0],
+                                next[1],
+                                next[2],
+                                history.join("; ")
+                            );
+                        }
+                    }
+                }
+            }
+            oracle.play(&m).expect("a legal move");
+            history.push(m);
+        }
+    }
+    let missing: Vec<&&str> = wanted.iter().filter(|w| !found.contains(w)).collect();
+    println!("# not found: {missing:?}");
+}

@@ -717,6 +717,91 @@ impl Position {
         (checked, bad)
     }
 
+    /// For classifying test positions: whether a tank of the mover faces the Ball (or has it
+    /// behind) with the hex beyond the Ball closed to a push.
+    pub fn blocked_push(&self) -> bool {
+        self.roll.is_some()
+            && self.tanks.iter().any(|t| {
+                if t.owner != self.mover || t.moved {
+                    return false;
+                }
+                [DIRS[t.facing], DIRS[(t.facing + 3) % 6]].iter().any(|&d| {
+                    add(t.hex, d) == self.ball && {
+                        let beyond = add(self.ball, d);
+                        self.tank_at(beyond).is_some()
+                            || matches!(kind(beyond), None | Some(Kind::Magnetic | Kind::Goalpost))
+                    }
+                })
+            })
+    }
+
+    /// For classifying test positions: each legal kick's notation with what happened on its
+    /// flight (`row bounce`, `side bounce`, `post bounce`, `reversed`, `stopped by a tank`,
+    /// `goal`, `own goal`).
+    pub fn kick_events(&self) -> Vec<(String, Vec<&'static str>)> {
+        let Some(roll) = self.roll else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for a in self.actions() {
+            let Action::Kick { tank, left, .. } = a else {
+                continue;
+            };
+            let t = &self.tanks[tank];
+            let dir = if left {
+                (t.facing + 1) % 6
+            } else {
+                (t.facing + 5) % 6
+            };
+            let mut events = Vec::new();
+            let mut pos = self.ball;
+            let mut d = DIRS[dir];
+            for _ in 0..roll.2 {
+                let mut n = add(pos, d);
+                if bounces(n) {
+                    events.push(match kind(n) {
+                        Some(Kind::Goalpost) => "post bounce",
+                        _ if n.1 == 0 || n.1 == 8 => "row bounce",
+                        _ => "side bounce",
+                    });
+                    let flipped = if n.1 == 0 || n.1 == 8 {
+                        (d.0, -d.1)
+                    } else {
+                        (-d.0, d.1)
+                    };
+                    let n1 = add(pos, flipped);
+                    if bounces(n1) {
+                        events.push("reversed");
+                        d = (-d.0, -d.1);
+                        n = add(pos, d);
+                        if bounces(n) {
+                            break;
+                        }
+                    } else {
+                        d = flipped;
+                        n = n1;
+                    }
+                }
+                if self.tank_at(n).is_some() {
+                    events.push("stopped by a tank");
+                    break;
+                }
+                if is_goal(n) {
+                    let own = matches!(
+                        (kind(n), self.mover),
+                        (Some(Kind::GoalWest), Player::White)
+                            | (Some(Kind::GoalEast), Player::Black)
+                    );
+                    events.push(if own { "own goal" } else { "goal" });
+                    break;
+                }
+                pos = n;
+            }
+            out.push((self.text(a), events));
+        }
+        out
+    }
+
     /// Where a Ball kicked in direction `dir` for `r` steps ends (a goal hex if it scores).
     fn kick_end(&self, dir: Hex, r: u8) -> Hex {
         let mut pos = self.ball;
