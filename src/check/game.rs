@@ -234,6 +234,24 @@ impl Checker<'_> {
                 self.frames.clear();
                 self.expect(cells, super::expr::Ty::Cells, Cx::PLAY);
             }
+            if let ItemKind::Status { text, when } = &item.kind {
+                self.frames.clear();
+                self.template(text, Cx::PLAY);
+                if let Some(w) = when {
+                    self.expect(w, super::expr::Ty::Bool, Cx::PLAY);
+                }
+            }
+            if let ItemKind::Counter {
+                view: crate::syntax::ast::CounterView::Directions(rel),
+                ..
+            } = &item.kind
+            {
+                self.expect_kind(
+                    rel,
+                    super::names::Sym::Relation { item: 0 },
+                    Some("`shown as` names the relation whose directions the counter numbers".into()),
+                );
+            }
             match &item.kind {
                 ItemKind::Setup(b) => self.check_once(b, "setup"),
                 ItemKind::NoMoves(b) => self.check_once(b, "on no moves"),

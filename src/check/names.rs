@@ -143,6 +143,7 @@ impl Checker<'_> {
                 | ItemKind::Board(_)
                 | ItemKind::Score { .. }
                 | ItemKind::Marker { .. }
+                | ItemKind::Status { .. }
                 | ItemKind::Setup(_)
                 | ItemKind::Turn(_)
                 | ItemKind::NoMoves(_) => {}

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::ir::{Board, CellSet, Program};
+use crate::ir::{Board, CellSet, CounterView, Program};
 use crate::runtime::Engine;
 
 use super::load::{player_name, result_text};
@@ -55,6 +55,9 @@ pub(crate) fn status(engine: &mut Engine<'_>) -> String {
         }
         None => format!("{} to move\n", player_name(program, engine.state.mover)),
     };
+    for line in engine.status_lines() {
+        let _ = writeln!(out, "{line}");
+    }
     out.push_str(&counters(program, &engine.state.counters));
     out
 }
@@ -101,7 +104,7 @@ pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
     }
     let mut i = 0;
     while i < program.counters.len() {
-        if in_layer(i) || is_stock(i) {
+        if in_layer(i) || is_stock(i) || program.counters[i].view == CounterView::Hidden {
             i += 1;
             continue;
         }
@@ -113,9 +116,13 @@ pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
                 .get(j)
                 .copied()
                 .unwrap_or(program.counters[j].initial);
+            let value = match program.counters[j].view {
+                CounterView::Directions(r) => direction_name(program, r, value),
+                _ => value.to_string(),
+            };
             match program.counters[j].player {
                 Some(p) => parts.push(format!("{} {value}", player_name(program, p))),
-                None => parts.push(value.to_string()),
+                None => parts.push(value),
             }
             j += 1;
         }
@@ -155,12 +162,34 @@ fn cell_text(program: &Program, cells: &[u8], extras: &Extras<'_>, c: usize) -> 
         }
     }
     for (_, base) in &program.layers {
-        match extras.counters.get(usize::from(*base) + c) {
-            Some(&v) if v != 0 => text.push_str(&v.to_string()),
+        let view = program
+            .counters
+            .get(usize::from(*base))
+            .map_or(CounterView::Plain, |k| k.view);
+        match (extras.counters.get(usize::from(*base) + c), view) {
+            (_, CounterView::Hidden) | (None, _) => {}
+            (Some(&v), CounterView::Directions(r)) if v != 0 => {
+                text.push_str(&direction_name(program, r, v));
+            }
+            (Some(&v), CounterView::Plain) if v != 0 => text.push_str(&v.to_string()),
             _ => {}
         }
     }
     text
+}
+
+/// The name of direction `value` of a relation, counting from 1 (wrapping), for counters
+/// `shown as` it; 0 shows as `-`.
+fn direction_name(program: &Program, relation: u16, value: i32) -> String {
+    let Some(rel) = program.relations.get(usize::from(relation)) else {
+        return value.to_string();
+    };
+    if value == 0 {
+        return "-".to_string();
+    }
+    let n = i32::try_from(rel.names.len()).unwrap_or(1).max(1);
+    let i = usize::try_from((value - 1).rem_euclid(n)).unwrap_or(0);
+    rel.names.get(i).cloned().unwrap_or_else(|| value.to_string())
 }
 
 /// Draws the board with the piece codes `cells` (one per cell, in cell order) and the

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{
-    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
+    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter, CounterView,
     DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
     PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart, Zone,
     MAX_VARS, NO_CELL, NO_DIR,
@@ -14,7 +14,7 @@ use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
 use crate::check::Checked;
 use crate::syntax::ast::{
-    AssignOp, BinaryOp, Block, Expr, ExprKind, File, ItemKind, OptionType, PatternShape, RelItem,
+    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, ItemKind, OptionType, PatternShape, RelItem,
     ShapeDecl, StmtKind, TemplatePart as AstPart, UnaryOp,
 };
 
@@ -196,6 +196,7 @@ impl<'a> Lowerer<'a> {
                 placements: Vec::new(),
                 score: None,
                 markers: Vec::new(),
+                status: Vec::new(),
                 options,
             },
             vars: HashMap::new(),
@@ -214,6 +215,23 @@ impl<'a> Lowerer<'a> {
         self.declare()?;
         let file = self.file;
         for item in &file.items {
+            if let ItemKind::Counter {
+                name,
+                view: AstView::Directions(rel),
+                ..
+            } = &item.kind
+            {
+                let Some(Sym::Relation(r)) = self.syms.get(rel.name.as_str()).copied() else {
+                    return err(format!("`{}` is not a relation", rel.name));
+                };
+                for c in &mut self.prog.counters {
+                    if c.name == name.name {
+                        c.view = CounterView::Directions(r);
+                    }
+                }
+            }
+        }
+        for item in &file.items {
             match &item.kind {
                 ItemKind::Setup(b) => self.prog.setup = self.code(b)?,
                 ItemKind::Turn(b) => self.prog.turn = self.code(b)?,
@@ -226,6 +244,23 @@ impl<'a> Lowerer<'a> {
                 self.in_code = true;
                 let set = self.set(cells)?;
                 self.prog.markers.push((symbol.0.clone(), set));
+            }
+            if let ItemKind::Status { text, when } = &item.kind {
+                self.in_code = true;
+                let mut parts = Vec::new();
+                for p in &text.parts {
+                    parts.push(match p {
+                        AstPart::Text(s) => TemplatePart::Text(s.clone()),
+                        AstPart::Hole(e) => self.template_part(e)?,
+                    });
+                }
+                let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
+                self.prog.templates.push(Template { parts });
+                let when = match when {
+                    Some(w) => Some(self.bool(w)?),
+                    None => None,
+                };
+                self.prog.status.push((id, when));
             }
             if let ItemKind::Score { player, expr } = &item.kind {
                 let mut ids = [0; 2];
@@ -387,7 +422,14 @@ impl<'a> Lowerer<'a> {
                     per_player,
                     per_cell,
                     init,
+                    view,
                 } => {
+                    let view = match view {
+                        AstView::Plain => CounterView::Plain,
+                        AstView::Hidden => CounterView::Hidden,
+                        // Relations may come later in the file: set once all are declared.
+                        AstView::Directions(_) => CounterView::Plain,
+                    };
                     let expanded = crate::check::zones::Defines::new(self.file).expand(init);
                     let v = self
                         .env
@@ -406,6 +448,7 @@ impl<'a> Lowerer<'a> {
                                 name: name.name.clone(),
                                 player: None,
                                 initial,
+                                view,
                             });
                         }
                         self.prog.layers.push((name.name.clone(), base));
@@ -418,6 +461,7 @@ impl<'a> Lowerer<'a> {
                                 name: name.name.clone(),
                                 player: Some(p),
                                 initial,
+                                view,
                             });
                         }
                     } else {
@@ -425,6 +469,7 @@ impl<'a> Lowerer<'a> {
                             name: name.name.clone(),
                             player: None,
                             initial,
+                            view,
                         });
                     }
                     self.syms.insert(&name.name, Sym::Counter { base });
@@ -460,6 +505,7 @@ impl<'a> Lowerer<'a> {
                 name: shape.name.name.clone(),
                 player: Some(p),
                 initial: count,
+                view: CounterView::Plain,
             });
         }
         if self.prog.shapes.len() >= usize::from(u8::MAX) {

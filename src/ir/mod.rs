@@ -51,6 +51,8 @@ pub struct Program {
     pub score: Option<[IntId; 2]>,
     /// `marker "o" on CELLS`: text drawn on the cells of a set.
     pub markers: Vec<(String, SetId)>,
+    /// `status "..." when c`: lines shown under the board, with their conditions.
+    pub status: Vec<(u16, Option<BoolId>)>,
     /// Options as resolved for this program, for display.
     pub options: Vec<(String, String)>,
 }
@@ -460,6 +462,16 @@ pub struct Counter {
     /// Which player this slot belongs to, for per-player counters.
     pub player: Option<u8>,
     pub initial: i32,
+    pub view: CounterView,
+}
+
+/// How the board drawing shows a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterView {
+    Plain,
+    Hidden,
+    /// The name of the direction of this relation whose index the counter holds.
+    Directions(u16),
 }
 
 pub type SetId = u16;

@@ -332,6 +332,17 @@ impl<'p> Engine<'p> {
             .collect()
     }
 
+    /// The `status` lines whose conditions hold in this position.
+    #[must_use]
+    pub fn status_lines(&self) -> Vec<String> {
+        self.program
+            .status
+            .iter()
+            .filter(|(_, when)| when.is_none_or(|c| self.eval_bool(c, &NO_VARS, 0)))
+            .map(|(t, _)| self.render(*t, &NO_VARS))
+            .collect()
+    }
+
     /// Each player's score (`score p = ...`), once the game is over; `None` while it runs or
     /// when the game declares no score.
     pub fn scores(&mut self) -> Option<[i32; 2]> {

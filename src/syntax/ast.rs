@@ -51,6 +51,12 @@ pub enum ItemKind {
         /// `per cell`: a layer, one value per cell.
         per_cell: bool,
         init: Expr,
+        view: CounterView,
+    },
+    /// `status "text {e}" when cond`: a line under the board drawing.
+    Status {
+        text: Template,
+        when: Option<Expr>,
     },
     Shape(ShapeDecl),
     /// `marker "o" on CELLS`: drawn on those cells.
@@ -89,6 +95,16 @@ impl ItemKind {
             _ => None,
         }
     }
+}
+
+/// How the board drawing shows a counter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CounterView {
+    Plain,
+    /// `hidden`: not shown.
+    Hidden,
+    /// `shown as R`: as the name of a direction of relation `R`.
+    Directions(Ident),
 }
 
 /// A piece made of cells, each with a solid span; see `shape` in the language reference.

@@ -7,6 +7,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
+    CounterView,
     AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind, OptionDecl,
     OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt, StmtKind, Template,
     TemplatePart, UnaryOp, Vector,
@@ -180,12 +181,29 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
             if per_player || per_cell {
                 p = need(next())?;
             }
+            let init = expr(p)?;
+            let view = match next() {
+                None => CounterView::Plain,
+                Some(v) => match meaningful(v.into_inner()).next() {
+                    Some(rel) => CounterView::Directions(ident(&rel)),
+                    None => CounterView::Hidden,
+                },
+            };
             ItemKind::Counter {
                 name,
                 per_player,
                 per_cell,
-                init: expr(p)?,
+                init,
+                view,
             }
+        }
+        Rule::status_decl => {
+            let text = template(need(next())?)?;
+            let when = match next() {
+                Some(e) => Some(expr(e)?),
+                None => None,
+            };
+            ItemKind::Status { text, when }
         }
         Rule::shape_decl => ItemKind::Shape(shape_decl(&mut inner)?),
         Rule::marker_decl => {
@@ -894,6 +912,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::shape_decl
         | Rule::score_decl
         | Rule::marker_decl
+        | Rule::status_decl
         | Rule::define_decl
         | Rule::setup_decl
         | Rule::turn_decl

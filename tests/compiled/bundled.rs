@@ -15,97 +15,97 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 16] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x485b9d37cc00ae04,
+        fingerprint: 0x66f5833dc8006200,
         generate: p0::generate,
         apply: p0::apply,
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xb71588ebe94de6ca,
+        fingerprint: 0xc69c5ddb7df5962e,
         generate: p1::generate,
         apply: p1::apply,
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xd6b74b638ee27b0f,
+        fingerprint: 0x666133a2aba74c4f,
         generate: p2::generate,
         apply: p2::apply,
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0xeed8c2cd83a57ab8,
+        fingerprint: 0x95d54b1189c524b4,
         generate: p3::generate,
         apply: p3::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x4dc507593635ae8b,
+        fingerprint: 0xf70b38551a85f917,
         generate: p4::generate,
         apply: p4::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x4856df756653625b,
+        fingerprint: 0xbf31dde7a305b1b3,
         generate: p5::generate,
         apply: p5::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x47ef0461eb981fa3,
+        fingerprint: 0x0e9d24bad2b6f4d7,
         generate: p6::generate,
         apply: p6::apply,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x644675049ec6583d,
+        fingerprint: 0x8e91c1136d31e2cd,
         generate: p7::generate,
         apply: p7::apply,
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x263015e865bb6c4c,
+        fingerprint: 0x30746228533079bb,
         generate: p8::generate,
         apply: p8::apply,
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x7d809b996990841a,
+        fingerprint: 0x8b5d9b92eef3b97b,
         generate: p9::generate,
         apply: p9::apply,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xa5b482bd54d22848,
+        fingerprint: 0xc5a0b02ccb834997,
         generate: p10::generate,
         apply: p10::apply,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0x892f7c02396f81ae,
+        fingerprint: 0xe5bf93ce118c5e72,
         generate: p11::generate,
         apply: p11::apply,
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x8358311a662ed6af,
+        fingerprint: 0x41c35a8f45c1983d,
         generate: p12::generate,
         apply: p12::apply,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xe9e1f47d21f24613,
+        fingerprint: 0xa86f3f8fc5466c6b,
         generate: p13::generate,
         apply: p13::apply,
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0xd1579113da2a3941,
+        fingerprint: 0x64cba7070a135fd9,
         generate: p14::generate,
         apply: p14::apply,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0x09da4a8e5b6b46d8,
+        fingerprint: 0x0b213265914bb377,
         generate: p15::generate,
         apply: p15::apply,
     },
@@ -18544,7 +18544,7 @@ mod p10 {
     #[inline(always)]
     fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 238usize;
-        let value = i44(e, &pos, &v, 0);
+        let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at51(e, v, pos, g);
@@ -18574,7 +18574,7 @@ mod p10 {
     #[inline(always)]
     fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 238usize;
-        let value = i47(e, &pos, &v, 0);
+        let value = i51(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at45(e, v, pos, g);
@@ -18583,7 +18583,7 @@ mod p10 {
     #[inline(always)]
     fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 234usize;
-        let value = i48(e, &pos, &v, 0);
+        let value = i52(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at51(e, v, pos, g);
@@ -18600,7 +18600,7 @@ mod p10 {
     #[inline(always)]
     fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 238usize;
-        let value = i51(e, &pos, &v, 0);
+        let value = i55(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at49(e, v, pos, g);
@@ -18609,7 +18609,7 @@ mod p10 {
     #[inline(always)]
     fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 235usize;
-        let value = i52(e, &pos, &v, 0);
+        let value = i56(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at51(e, v, pos, g);
@@ -18618,7 +18618,7 @@ mod p10 {
     #[inline]
     fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 236usize;
-        let value = i53(e, &pos, &v, 0);
+        let value = i57(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
         at52(e, v, pos, g);
@@ -18667,7 +18667,7 @@ mod p10 {
     #[inline(always)]
     fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 240usize;
-        let value = i58(e, &pos, &v, 0);
+        let value = i62(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at57(e, v, pos, g);
@@ -18696,7 +18696,7 @@ mod p10 {
     #[inline(always)]
     fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let d = {
-            let i = e.program().relations[6].turn(0, i59(e, &pos, &v, 0));
+            let i = e.program().relations[6].turn(0, i65(e, &pos, &v, 0));
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
@@ -18810,7 +18810,7 @@ mod p10 {
     #[inline]
     fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[5]);
-        let value = i60(e, &pos, &v, 0);
+        let value = i66(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at74(e, v, pos, g);
@@ -18825,7 +18825,7 @@ mod p10 {
     #[inline(always)]
     fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i61(e, &pos, &v, 0);
+        let value = i67(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at76(e, v, pos, g);
@@ -18894,7 +18894,7 @@ mod p10 {
     #[inline(always)]
     fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 239usize;
-        let value = i70(e, &pos, &v, 0);
+        let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, old.wrapping_add(value));
         at84(e, v, pos, g);
@@ -18919,7 +18919,7 @@ mod p10 {
 
     #[inline(always)]
     fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let d = e.program().relations[6].turn(0, i71(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i79(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -19031,7 +19031,7 @@ mod p10 {
     #[inline]
     fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[5]);
-        let value = i72(e, &pos, &v, 0);
+        let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at100(e, v, pos, g);
@@ -19046,7 +19046,7 @@ mod p10 {
     #[inline(always)]
     fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i73(e, &pos, &v, 0);
+        let value = i81(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at102(e, v, pos, g);
@@ -19065,7 +19065,7 @@ mod p10 {
     #[inline(always)]
     fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i78(e, &pos, &v, 0);
+        let value = i88(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at108(e, v, pos, g);
@@ -19074,7 +19074,7 @@ mod p10 {
     #[inline(always)]
     fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i83(e, &pos, &v, 0);
+        let value = i93(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at108(e, v, pos, g);
@@ -19089,7 +19089,7 @@ mod p10 {
     #[inline]
     fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 239usize;
-        let value = i84(e, &pos, &v, 0);
+        let value = i94(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, value);
         at111(e, v, pos, g);
@@ -19114,7 +19114,7 @@ mod p10 {
     #[inline(always)]
     fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 240usize;
-        let value = i89(e, &pos, &v, 0);
+        let value = i99(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at114(e, v, pos, g);
@@ -19123,7 +19123,7 @@ mod p10 {
     #[inline(always)]
     fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 113usize + usize::from(v[2]);
-        let value = i90(e, &pos, &v, 0);
+        let value = i100(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at115(e, v, pos, g);
@@ -19132,7 +19132,7 @@ mod p10 {
     #[inline(always)]
     fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 113usize + usize::from(v[3]);
-        let value = i93(e, &pos, &v, 0);
+        let value = i103(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at117(e, v, pos, g);
@@ -19168,7 +19168,7 @@ mod p10 {
     #[inline(always)]
     fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 237usize;
-        let value = i100(e, &pos, &v, 0);
+        let value = i112(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at123(e, v, pos, g);
@@ -19220,7 +19220,7 @@ mod p10 {
 
     #[inline(always)]
     fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let d = e.program().relations[6].turn(0, i102(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i118(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -19278,7 +19278,7 @@ mod p10 {
     #[inline]
     fn at135(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 241usize;
-        let value = i103(e, &pos, &v, 0);
+        let value = i119(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at136(e, v, pos, g);
@@ -19391,7 +19391,7 @@ mod p10 {
     #[inline(always)]
     fn at147(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 241usize;
-        let value = i114(e, &pos, &v, 0);
+        let value = i130(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at148(e, v, pos, g);
@@ -19418,7 +19418,7 @@ mod p10 {
     #[inline(always)]
     fn at150(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 241usize;
-        let value = i119(e, &pos, &v, 0);
+        let value = i135(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at137(e, v, pos, g);
@@ -19437,7 +19437,7 @@ mod p10 {
     #[inline(always)]
     fn at153(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 241usize;
-        let value = i120(e, &pos, &v, 0);
+        let value = i136(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
         at154(e, v, pos, g);
@@ -19455,7 +19455,7 @@ mod p10 {
     #[inline(always)]
     fn at155(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 241usize;
-        let value = i121(e, &pos, &v, 0);
+        let value = i137(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
         at137(e, v, pos, g);
@@ -19683,7 +19683,7 @@ mod p10 {
     #[inline(always)]
     fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[0]);
-        let value = i18(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19720,7 +19720,7 @@ mod p10 {
     #[inline(always)]
     fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[0]);
-        let value = i21(e, &pos, &v, 0);
+        let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19731,7 +19731,7 @@ mod p10 {
     #[inline]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 229usize;
-        let value = i22(e, &pos, &v, 0);
+        let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -19751,7 +19751,7 @@ mod p10 {
     #[inline(always)]
     fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 228usize;
-        let value = i25(e, &pos, &v, 0);
+        let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19795,7 +19795,7 @@ mod p10 {
     #[inline(always)]
     fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 234usize;
-        let value = i31(e, &pos, &v, 0);
+        let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19806,7 +19806,7 @@ mod p10 {
     #[inline(always)]
     fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 235usize;
-        let value = i32(e, &pos, &v, 0);
+        let value = i36(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19817,7 +19817,7 @@ mod p10 {
     #[inline(always)]
     fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 236usize;
-        let value = i33(e, &pos, &v, 0);
+        let value = i37(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19828,7 +19828,7 @@ mod p10 {
     #[inline(always)]
     fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 237usize;
-        let value = i34(e, &pos, &v, 0);
+        let value = i38(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19839,7 +19839,7 @@ mod p10 {
     #[inline(always)]
     fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 228usize;
-        let value = i35(e, &pos, &v, 0);
+        let value = i39(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19880,7 +19880,7 @@ mod p10 {
     #[inline(always)]
     fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 238usize;
-        let value = i44(e, &pos, &v, 0);
+        let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19905,7 +19905,7 @@ mod p10 {
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 238usize;
-        let value = i47(e, &pos, &v, 0);
+        let value = i51(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19916,7 +19916,7 @@ mod p10 {
     #[inline(always)]
     fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 234usize;
-        let value = i48(e, &pos, &v, 0);
+        let value = i52(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19932,7 +19932,7 @@ mod p10 {
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 238usize;
-        let value = i51(e, &pos, &v, 0);
+        let value = i55(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19943,7 +19943,7 @@ mod p10 {
     #[inline(always)]
     fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 235usize;
-        let value = i52(e, &pos, &v, 0);
+        let value = i56(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -19954,7 +19954,7 @@ mod p10 {
     #[inline]
     fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 236usize;
-        let value = i53(e, &pos, &v, 0);
+        let value = i57(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -19997,7 +19997,7 @@ mod p10 {
     #[inline(always)]
     fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 240usize;
-        let value = i58(e, &pos, &v, 0);
+        let value = i62(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20022,7 +20022,7 @@ mod p10 {
     #[inline(always)]
     fn ap59(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = e.program().relations[6].turn(0, i59(e, &pos, &v, 0));
+            let i = e.program().relations[6].turn(0, i65(e, &pos, &v, 0));
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
@@ -20138,7 +20138,7 @@ mod p10 {
     #[inline]
     fn ap73(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[5]);
-        let value = i60(e, &pos, &v, 0);
+        let value = i66(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20157,7 +20157,7 @@ mod p10 {
     #[inline(always)]
     fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i61(e, &pos, &v, 0);
+        let value = i67(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20215,7 +20215,7 @@ mod p10 {
     #[inline(always)]
     fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 239usize;
-        let value = i70(e, &pos, &v, 0);
+        let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20235,7 +20235,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i71(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i79(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -20349,7 +20349,7 @@ mod p10 {
     #[inline]
     fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[5]);
-        let value = i72(e, &pos, &v, 0);
+        let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20368,7 +20368,7 @@ mod p10 {
     #[inline(always)]
     fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i73(e, &pos, &v, 0);
+        let value = i81(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20389,7 +20389,7 @@ mod p10 {
     #[inline(always)]
     fn ap104(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i78(e, &pos, &v, 0);
+        let value = i88(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20400,7 +20400,7 @@ mod p10 {
     #[inline(always)]
     fn ap106(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize + usize::from(v[3]);
-        let value = i83(e, &pos, &v, 0);
+        let value = i93(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20417,7 +20417,7 @@ mod p10 {
     #[inline]
     fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 239usize;
-        let value = i84(e, &pos, &v, 0);
+        let value = i94(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20438,7 +20438,7 @@ mod p10 {
     #[inline(always)]
     fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 240usize;
-        let value = i89(e, &pos, &v, 0);
+        let value = i99(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20449,7 +20449,7 @@ mod p10 {
     #[inline(always)]
     fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 113usize + usize::from(v[2]);
-        let value = i90(e, &pos, &v, 0);
+        let value = i100(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20460,7 +20460,7 @@ mod p10 {
     #[inline(always)]
     fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 113usize + usize::from(v[3]);
-        let value = i93(e, &pos, &v, 0);
+        let value = i103(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20495,7 +20495,7 @@ mod p10 {
     #[inline(always)]
     fn ap122(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 237usize;
-        let value = i100(e, &pos, &v, 0);
+        let value = i112(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20541,7 +20541,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap127(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let d = e.program().relations[6].turn(0, i102(e, &pos, &v, 0));
+        let d = e.program().relations[6].turn(0, i118(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
@@ -20595,7 +20595,7 @@ mod p10 {
     #[inline]
     fn ap135(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 241usize;
-        let value = i103(e, &pos, &v, 0);
+        let value = i119(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20710,7 +20710,7 @@ mod p10 {
     #[inline(always)]
     fn ap147(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 241usize;
-        let value = i114(e, &pos, &v, 0);
+        let value = i130(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20739,7 +20739,7 @@ mod p10 {
     #[inline(always)]
     fn ap150(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 241usize;
-        let value = i119(e, &pos, &v, 0);
+        let value = i135(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20760,7 +20760,7 @@ mod p10 {
     #[inline(always)]
     fn ap153(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 241usize;
-        let value = i120(e, &pos, &v, 0);
+        let value = i136(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -20780,7 +20780,7 @@ mod p10 {
     #[inline(always)]
     fn ap155(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 241usize;
-        let value = i121(e, &pos, &v, 0);
+        let value = i137(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20813,7 +20813,7 @@ mod p10 {
     #[inline(always)]
     fn ap162(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 230usize;
-        let value = i122(e, &pos, &v, 0);
+        let value = i138(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20824,7 +20824,7 @@ mod p10 {
     #[inline(always)]
     fn ap163(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 228usize;
-        let value = i123(e, &pos, &v, 0);
+        let value = i139(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -20862,7 +20862,7 @@ mod p10 {
     #[inline(always)]
     fn ap168(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 226usize + usize::from(0u8);
-        let value = i134(e, &pos, &v, 0);
+        let value = i150(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20873,7 +20873,7 @@ mod p10 {
     #[inline(always)]
     fn ap170(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 226usize + usize::from(1u8);
-        let value = i135(e, &pos, &v, 0);
+        let value = i151(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20884,7 +20884,7 @@ mod p10 {
     #[inline]
     fn ap171(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 230usize;
-        let value = i136(e, &pos, &v, 0);
+        let value = i152(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
@@ -20937,7 +20937,7 @@ mod p10 {
 
     #[inline]
     fn ap178(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let value = i149(e, &pos, &v, 0);
+        let value = i165(e, &pos, &v, 0);
         for c in s234(e, &pos, &v, ALL, 0).iter() {
             let slot = 0usize + c;
             let old = pos.counters[slot];
@@ -20950,7 +20950,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap179(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let value = i150(e, &pos, &v, 0);
+        let value = i166(e, &pos, &v, 0);
         for c in s241(e, &pos, &v, ALL, 0).iter() {
             let slot = 113usize + c;
             let old = pos.counters[slot];
@@ -20991,7 +20991,7 @@ mod p10 {
     #[inline(always)]
     fn ap183(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 229usize;
-        let value = i151(e, &pos, &v, 0);
+        let value = i167(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -21002,7 +21002,7 @@ mod p10 {
     #[inline(always)]
     fn ap184(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 228usize;
-        let value = i152(e, &pos, &v, 0);
+        let value = i168(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -22118,7 +22118,7 @@ mod p10 {
     #[inline]
     fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[6];
-        let dir = e.program().relations[6].turn(0, i101(e, pos, v, cand));
+        let dir = e.program().relations[6].turn(0, i115(e, pos, v, cand));
         rel.step_along(dir, s172(e, pos, v, ALL, cand)) & d
     }
 
@@ -22774,16 +22774,26 @@ mod p10 {
 
     #[inline]
     fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        2
+        int_op(IntOp::Add, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
     fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         let d = v[1];
         if d == 255 {
             -1
@@ -22793,93 +22803,83 @@ mod p10 {
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[229]
-    }
-
-    #[inline]
     fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        8
+        1
     }
 
     #[inline]
     fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        int_op(IntOp::Add, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
     fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[228]
-    }
-
-    #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[229]
+    }
+
+    #[inline]
     fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[231]
+        8
     }
 
     #[inline]
     fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[232]
+        1
     }
 
     #[inline]
     fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[233]
+        pos.counters[228]
     }
 
     #[inline]
     fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
     fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[236]
+        0
     }
 
     #[inline]
     fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        3
+        2
     }
 
     #[inline]
@@ -22889,7 +22889,7 @@ mod p10 {
 
     #[inline]
     fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[233]
+        pos.counters[232]
     }
 
     #[inline]
@@ -22899,7 +22899,7 @@ mod p10 {
 
     #[inline]
     fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        4
+        3
     }
 
     #[inline]
@@ -22909,27 +22909,27 @@ mod p10 {
 
     #[inline]
     fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[234]
+        pos.counters[233]
     }
 
     #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[236]
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[231]
+        4
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        pos.counters[231]
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[235]
+        pos.counters[234]
     }
 
     #[inline]
@@ -22939,7 +22939,7 @@ mod p10 {
 
     #[inline]
     fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[232]
+        pos.counters[231]
     }
 
     #[inline]
@@ -22949,17 +22949,17 @@ mod p10 {
 
     #[inline]
     fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        pos.counters[235]
     }
 
     #[inline]
     fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[113usize + usize::from(cand)]
+        0
     }
 
     #[inline]
     fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[230]
+        pos.counters[232]
     }
 
     #[inline]
@@ -22969,177 +22969,177 @@ mod p10 {
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
+        1
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[2])]
+        pos.counters[113usize + usize::from(cand)]
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
+        pos.counters[230]
     }
 
     #[inline]
     fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
+        1
     }
 
     #[inline]
     fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        int_op(IntOp::Add, i59(e, pos, v, cand), i60(e, pos, v, cand))
     }
 
     #[inline]
     fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s120(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        pos.counters[0usize + usize::from(v[2])]
     }
 
     #[inline]
     fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
     fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[239]
+        1
     }
 
     #[inline]
     fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[238]
+        int_op(IntOp::Sub, i63(e, pos, v, cand), i64(e, pos, v, cand))
     }
 
     #[inline]
     fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[239]
+        pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
     fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[238]
+        0
     }
 
     #[inline]
     fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        2
+        i32::try_from(s120(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i67(e, pos, v, cand), i68(e, pos, v, cand))
+        0
     }
 
     #[inline]
     fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        pos.counters[239]
     }
 
     #[inline]
     fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
+        pos.counters[238]
     }
 
     #[inline]
     fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
+        pos.counters[239]
     }
 
     #[inline]
     fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[238]
     }
 
     #[inline]
     fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
+        2
     }
 
     #[inline]
     fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        5
+        int_op(IntOp::Add, i73(e, pos, v, cand), i74(e, pos, v, cand))
     }
 
     #[inline]
     fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i74(e, pos, v, cand), i75(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Rem, i76(e, pos, v, cand), i77(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[3])]
-    }
-
-    #[inline]
-    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i79(e, pos, v, cand), i80(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Rem, i81(e, pos, v, cand), i82(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Sub, i77(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0usize + usize::from(v[3])]
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i82(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        6
+    }
+
+    #[inline]
     fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[240]
+        int_op(IntOp::Rem, i84(e, pos, v, cand), i85(e, pos, v, cand))
     }
 
     #[inline]
     fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s161(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        int_op(IntOp::Add, i86(e, pos, v, cand), i87(e, pos, v, cand))
     }
 
     #[inline]
     fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
     fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        6
     }
 
     #[inline]
     fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[230]
+        int_op(IntOp::Rem, i89(e, pos, v, cand), i90(e, pos, v, cand))
     }
 
     #[inline]
@@ -23154,7 +23154,7 @@ mod p10 {
 
     #[inline]
     fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[238]
+        0
     }
 
     #[inline]
@@ -23164,17 +23164,17 @@ mod p10 {
 
     #[inline]
     fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        pos.counters[240]
     }
 
     #[inline]
     fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        i32::try_from(s161(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[237]
+        0
     }
 
     #[inline]
@@ -23184,47 +23184,47 @@ mod p10 {
 
     #[inline]
     fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        0
     }
 
     #[inline]
     fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[8])]
+        pos.counters[230]
     }
 
     #[inline]
     fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0usize + usize::from(v[8])]
+        1
     }
 
     #[inline]
     fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[233]
+        int_op(IntOp::Add, i101(e, pos, v, cand), i102(e, pos, v, cand))
     }
 
     #[inline]
     fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[241]
+        pos.counters[238]
     }
 
     #[inline]
     fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
     fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s182(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        int_op(IntOp::Sub, i105(e, pos, v, cand), i106(e, pos, v, cand))
     }
 
     #[inline]
     fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s186(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -23234,7 +23234,7 @@ mod p10 {
 
     #[inline]
     fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s190(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        pos.counters[237]
     }
 
     #[inline]
@@ -23244,47 +23244,47 @@ mod p10 {
 
     #[inline]
     fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s194(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[0usize + usize::from(v[8])]
     }
 
     #[inline]
     fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[241]
+        int_op(IntOp::Sub, i113(e, pos, v, cand), i114(e, pos, v, cand))
     }
 
     #[inline]
     fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[0usize + usize::from(v[8])]
     }
 
     #[inline]
     fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s204(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
     fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        int_op(IntOp::Sub, i116(e, pos, v, cand), i117(e, pos, v, cand))
     }
 
     #[inline]
     fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[233]
     }
 
     #[inline]
     fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        pos.counters[241]
     }
 
     #[inline]
@@ -23294,17 +23294,17 @@ mod p10 {
 
     #[inline]
     fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        i32::try_from(s182(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        0
     }
 
     #[inline]
     fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        i32::try_from(s186(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -23314,7 +23314,7 @@ mod p10 {
 
     #[inline]
     fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[230]
+        i32::try_from(s190(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -23324,42 +23324,42 @@ mod p10 {
 
     #[inline]
     fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[228]
+        i32::try_from(s194(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        2
+        0
     }
 
     #[inline]
     fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s212(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        0
     }
 
     #[inline]
     fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        pos.counters[241]
     }
 
     #[inline]
     fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s217(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s204(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
     fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        0
     }
 
     #[inline]
     fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
+        0
     }
 
     #[inline]
@@ -23369,30 +23369,22 @@ mod p10 {
 
     #[inline]
     fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos
-            .counters
-            .get(226usize + usize::from(0u8))
-            .copied()
-            .unwrap_or(0)
+        0
     }
 
     #[inline]
     fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos
-            .counters
-            .get(226usize + usize::from(1u8))
-            .copied()
-            .unwrap_or(0)
+        1
     }
 
     #[inline]
     fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        3
+        0
     }
 
     #[inline]
@@ -23402,37 +23394,37 @@ mod p10 {
 
     #[inline]
     fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[230]
     }
 
     #[inline]
-    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         0
+    }
+
+    #[inline]
+    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
     }
 
     #[inline]
     fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s222(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2
     }
 
     #[inline]
     fn i146(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        i32::try_from(s212(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i147(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s227(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        0
     }
 
     #[inline]
     fn i148(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        i32::try_from(s217(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -23442,17 +23434,17 @@ mod p10 {
 
     #[inline]
     fn i150(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i151(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i152(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
@@ -23466,11 +23458,344 @@ mod p10 {
 
     #[inline]
     fn i154(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i155(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
             .get(226usize + usize::from(1u8))
             .copied()
             .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i156(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i157(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i158(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i159(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[230]
+    }
+
+    #[inline]
+    fn i160(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i161(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s222(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i162(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i163(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s227(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i164(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i165(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i166(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i167(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i168(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i169(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i170(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(226usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i171(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[229]
+    }
+
+    #[inline]
+    fn i172(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i173(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i174(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i175(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i176(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i177(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i178(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i179(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i180(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i181(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i182(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i183(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i184(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i185(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i186(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[234]
+    }
+
+    #[inline]
+    fn i187(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i188(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i189(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i190(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i191(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i192(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i193(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[235]
+    }
+
+    #[inline]
+    fn i194(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i195(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i196(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i197(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[236]
+    }
+
+    #[inline]
+    fn i198(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Sub, i196(e, pos, v, cand), i197(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i199(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i200(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i201(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i202(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i203(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i204(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i205(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i206(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i207(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[236]
+    }
+
+    #[inline]
+    fn i208(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Sub, i206(e, pos, v, cand), i207(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i209(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i210(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i211(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i212(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[232]
+    }
+
+    #[inline]
+    fn i213(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[231]
+    }
+
+    #[inline]
+    fn i214(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i215(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[233]
+    }
+
+    #[inline]
+    fn i216(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[228]
+    }
+
+    #[inline]
+    fn i217(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i218(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[237]
+    }
+
+    #[inline]
+    fn i219(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
     }
 
     #[inline]
@@ -23530,37 +23855,37 @@ mod p10 {
 
     #[inline]
     fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i19(e, pos, v, cand), i20(e, pos, v, cand))
+        compare(CmpOp::Lt, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
     fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+        compare(CmpOp::Eq, i27(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
     fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
+        compare(CmpOp::Eq, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
     fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i38(e, pos, v, cand), i39(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Lt, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
@@ -23575,17 +23900,17 @@ mod p10 {
 
     #[inline]
     fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i45(e, pos, v, cand), i46(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i49(e, pos, v, cand), i50(e, pos, v, cand))
     }
 
     #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
     fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ne, i54(e, pos, v, cand), i57(e, pos, v, cand))
+        compare(CmpOp::Ne, i58(e, pos, v, cand), i61(e, pos, v, cand))
     }
 
     #[inline]
@@ -23628,7 +23953,7 @@ mod p10 {
 
     #[inline]
     fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i62(e, pos, v, cand), i63(e, pos, v, cand))
+        compare(CmpOp::Gt, i68(e, pos, v, cand), i69(e, pos, v, cand))
     }
 
     #[inline]
@@ -23638,7 +23963,7 @@ mod p10 {
 
     #[inline]
     fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i64(e, pos, v, cand), i65(e, pos, v, cand))
+        compare(CmpOp::Lt, i70(e, pos, v, cand), i71(e, pos, v, cand))
     }
 
     #[inline]
@@ -23650,7 +23975,7 @@ mod p10 {
 
     #[inline]
     fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i66(e, pos, v, cand), i69(e, pos, v, cand))
+        compare(CmpOp::Lt, i72(e, pos, v, cand), i75(e, pos, v, cand))
     }
 
     #[inline]
@@ -23708,7 +24033,7 @@ mod p10 {
 
     #[inline]
     fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ne, i85(e, pos, v, cand), i86(e, pos, v, cand))
+        compare(CmpOp::Ne, i95(e, pos, v, cand), i96(e, pos, v, cand))
     }
 
     #[inline]
@@ -23718,7 +24043,7 @@ mod p10 {
 
     #[inline]
     fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i87(e, pos, v, cand), i88(e, pos, v, cand))
+        compare(CmpOp::Eq, i97(e, pos, v, cand), i98(e, pos, v, cand))
     }
 
     #[inline]
@@ -23728,47 +24053,47 @@ mod p10 {
 
     #[inline]
     fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i96(e, pos, v, cand), i97(e, pos, v, cand))
+        compare(CmpOp::Eq, i108(e, pos, v, cand), i109(e, pos, v, cand))
     }
 
     #[inline]
     fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i98(e, pos, v, cand), i99(e, pos, v, cand))
+        compare(CmpOp::Eq, i110(e, pos, v, cand), i111(e, pos, v, cand))
     }
 
     #[inline]
     fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i104(e, pos, v, cand), i105(e, pos, v, cand))
+        compare(CmpOp::Gt, i120(e, pos, v, cand), i121(e, pos, v, cand))
     }
 
     #[inline]
     fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i106(e, pos, v, cand), i107(e, pos, v, cand))
+        compare(CmpOp::Gt, i122(e, pos, v, cand), i123(e, pos, v, cand))
     }
 
     #[inline]
     fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i108(e, pos, v, cand), i109(e, pos, v, cand))
+        compare(CmpOp::Gt, i124(e, pos, v, cand), i125(e, pos, v, cand))
     }
 
     #[inline]
     fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i110(e, pos, v, cand), i111(e, pos, v, cand))
+        compare(CmpOp::Gt, i126(e, pos, v, cand), i127(e, pos, v, cand))
     }
 
     #[inline]
     fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i112(e, pos, v, cand), i113(e, pos, v, cand))
+        compare(CmpOp::Gt, i128(e, pos, v, cand), i129(e, pos, v, cand))
     }
 
     #[inline]
     fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i115(e, pos, v, cand), i116(e, pos, v, cand))
+        compare(CmpOp::Gt, i131(e, pos, v, cand), i132(e, pos, v, cand))
     }
 
     #[inline]
     fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i117(e, pos, v, cand), i118(e, pos, v, cand))
+        compare(CmpOp::Gt, i133(e, pos, v, cand), i134(e, pos, v, cand))
     }
 
     #[inline]
@@ -23790,7 +24115,7 @@ mod p10 {
 
     #[inline]
     fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ge, i126(e, pos, v, cand), i127(e, pos, v, cand))
+        compare(CmpOp::Ge, i142(e, pos, v, cand), i143(e, pos, v, cand))
     }
 
     #[inline]
@@ -23800,27 +24125,27 @@ mod p10 {
 
     #[inline]
     fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i128(e, pos, v, cand), i129(e, pos, v, cand))
+        compare(CmpOp::Eq, i144(e, pos, v, cand), i145(e, pos, v, cand))
     }
 
     #[inline]
     fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i130(e, pos, v, cand), i131(e, pos, v, cand))
+        compare(CmpOp::Gt, i146(e, pos, v, cand), i147(e, pos, v, cand))
     }
 
     #[inline]
     fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i132(e, pos, v, cand), i133(e, pos, v, cand))
+        compare(CmpOp::Gt, i148(e, pos, v, cand), i149(e, pos, v, cand))
     }
 
     #[inline]
     fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ge, i137(e, pos, v, cand), i138(e, pos, v, cand))
+        compare(CmpOp::Ge, i153(e, pos, v, cand), i154(e, pos, v, cand))
     }
 
     #[inline]
     fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ge, i139(e, pos, v, cand), i140(e, pos, v, cand))
+        compare(CmpOp::Ge, i155(e, pos, v, cand), i156(e, pos, v, cand))
     }
 
     #[inline]
@@ -23830,7 +24155,7 @@ mod p10 {
 
     #[inline]
     fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Ge, i143(e, pos, v, cand), i144(e, pos, v, cand))
+        compare(CmpOp::Ge, i159(e, pos, v, cand), i160(e, pos, v, cand))
     }
 
     #[inline]
@@ -23845,7 +24170,7 @@ mod p10 {
 
     #[inline]
     fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i145(e, pos, v, cand), i146(e, pos, v, cand))
+        compare(CmpOp::Gt, i161(e, pos, v, cand), i162(e, pos, v, cand))
     }
 
     #[inline]
@@ -23860,7 +24185,7 @@ mod p10 {
 
     #[inline]
     fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i147(e, pos, v, cand), i148(e, pos, v, cand))
+        compare(CmpOp::Gt, i163(e, pos, v, cand), i164(e, pos, v, cand))
     }
 
     #[inline]
@@ -23871,6 +24196,136 @@ mod p10 {
     #[inline]
     fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         b71(e, pos, v, cand) || b74(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i172(e, pos, v, cand), i173(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i174(e, pos, v, cand), i175(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i179(e, pos, v, cand), i180(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i182(e, pos, v, cand), i183(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ne, i184(e, pos, v, cand), i185(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b79(e, pos, v, cand) && b80(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i186(e, pos, v, cand), i187(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b81(e, pos, v, cand) && b82(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i189(e, pos, v, cand), i190(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ne, i191(e, pos, v, cand), i192(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b84(e, pos, v, cand) && b85(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i193(e, pos, v, cand), i194(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b86(e, pos, v, cand) && b87(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i199(e, pos, v, cand), i200(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i201(e, pos, v, cand), i202(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b89(e, pos, v, cand) && b90(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ne, i203(e, pos, v, cand), i204(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b91(e, pos, v, cand) && b92(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i209(e, pos, v, cand), i210(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i211(e, pos, v, cand), i212(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b94(e, pos, v, cand) && b95(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i213(e, pos, v, cand), i214(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b96(e, pos, v, cand) && b97(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i216(e, pos, v, cand), i217(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i218(e, pos, v, cand), i219(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b99(e, pos, v, cand) && b100(e, pos, v, cand)
     }
 }
 
