@@ -275,6 +275,72 @@ fn rolls_on_a_game_without_dice_exit_2() {
     assert!(stderr(&o).contains("no dice"), "{}", stderr(&o));
 }
 
+const TANKBALL: &str = "games/tankball.game";
+const TANKBALL_SETUP: &str =
+    "H@e6:E; H@e10:W; L@d6:NE; L@d10:SW; H@f6:E; H@f10:W; L@c6:NE; L@c10:SW";
+
+#[test]
+fn a_due_roll_lists_every_outcome() {
+    let o = run(&["moves", TANKBALL, "--after", TANKBALL_SETUP]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 216);
+    assert_eq!(lines[0], "roll 1 1 1");
+    assert!(lines.contains(&"roll 3 5 2"));
+}
+
+#[test]
+fn perft_takes_rolls_in_order() {
+    let o = run(&[
+        "perft",
+        TANKBALL,
+        "--depth",
+        "1",
+        "--after",
+        TANKBALL_SETUP,
+        "--rolls",
+        "1 2 3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let with_roll = last_line(&o);
+    // The same position with the roll already played counts the same.
+    let after = format!("{TANKBALL_SETUP}; roll 1 2 3");
+    let o = run(&["perft", TANKBALL, "--depth", "1", "--after", &after]);
+    assert_eq!(last_line(&o), with_roll);
+}
+
+#[test]
+fn running_out_of_rolls_exit_2() {
+    let o = run(&["perft", TANKBALL, "--depth", "1", "--after", TANKBALL_SETUP]);
+    assert_eq!(code(&o), 2);
+    snap!("out_of_rolls", stderr(&o));
+    let o = run(&[
+        "perft",
+        TANKBALL,
+        "--depth",
+        "1",
+        "--after",
+        TANKBALL_SETUP,
+        "--rolls",
+        "3 five 2",
+    ]);
+    assert_eq!(code(&o), 2);
+    snap!("bad_rolls", stderr(&o));
+    let o = run(&[
+        "perft",
+        TANKBALL,
+        "--depth",
+        "1",
+        "--after",
+        TANKBALL_SETUP,
+        "--rolls",
+        "3 7 2",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("not an outcome"), "{}", stderr(&o));
+}
+
 // ---- check, explain, dump -------------------------------------------------------------------
 
 #[test]

@@ -249,7 +249,9 @@ impl Checker<'_> {
                 self.expect_kind(
                     rel,
                     super::names::Sym::Relation { item: 0 },
-                    Some("`shown as` names the relation whose directions the counter numbers".into()),
+                    Some(
+                        "`shown as` names the relation whose directions the counter numbers".into(),
+                    ),
                 );
             }
             match &item.kind {

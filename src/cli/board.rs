@@ -189,7 +189,10 @@ fn direction_name(program: &Program, relation: u16, value: i32) -> String {
     }
     let n = i32::try_from(rel.names.len()).unwrap_or(1).max(1);
     let i = usize::try_from((value - 1).rem_euclid(n)).unwrap_or(0);
-    rel.names.get(i).cloned().unwrap_or_else(|| value.to_string())
+    rel.names
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| value.to_string())
 }
 
 /// Draws the board with the piece codes `cells` (one per cell, in cell order) and the

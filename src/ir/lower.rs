@@ -5,17 +5,17 @@
 use std::collections::HashMap;
 
 use super::{
-    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter, CounterView,
-    DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
-    PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart, Zone,
-    MAX_VARS, NO_CELL, NO_DIR,
+    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
+    CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement,
+    Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
+    Zone, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
 use crate::check::Checked;
 use crate::syntax::ast::{
-    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, ItemKind, OptionType, PatternShape, RelItem,
-    ShapeDecl, StmtKind, TemplatePart as AstPart, UnaryOp,
+    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, ItemKind, OptionType,
+    PatternShape, RelItem, ShapeDecl, StmtKind, TemplatePart as AstPart, UnaryOp,
 };
 
 /// A problem found only once the options are known (the checker validated the defaults).

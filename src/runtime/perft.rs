@@ -50,11 +50,17 @@ pub enum RollError {
 impl std::fmt::Display for RollError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RollError::OutOfRolls { needed } => write!(
-                f,
-                "a line of play needs roll number {needed}, but only {} given",
-                needed - 1
-            ),
+            RollError::OutOfRolls { needed } => match needed - 1 {
+                0 => write!(f, "a roll is due, but no rolls were given"),
+                1 => write!(
+                    f,
+                    "a line of play needs roll number {needed}, but 1 was given"
+                ),
+                given => write!(
+                    f,
+                    "a line of play needs roll number {needed}, but {given} were given"
+                ),
+            },
             RollError::NotAnOutcome { index } => write!(
                 f,
                 "roll number {} is not an outcome of the roll it meets",

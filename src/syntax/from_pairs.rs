@@ -7,10 +7,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    CounterView,
-    AssignOp, AxisRange, BinaryOp, Block, Board, Expr, ExprKind, File, Item, ItemKind, OptionDecl,
-    OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt, StmtKind, Template,
-    TemplatePart, UnaryOp, Vector,
+    AssignOp, AxisRange, BinaryOp, Block, Board, CounterView, Expr, ExprKind, File, Item, ItemKind,
+    OptionDecl, OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt,
+    StmtKind, Template, TemplatePart, UnaryOp, Vector,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};

@@ -12,7 +12,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 16] = [
+pub static TURNS: [CompiledTurn; 17] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x66f5833dc8006200,
@@ -98,16 +98,22 @@ pub static TURNS: [CompiledTurn; 16] = [
         apply: p13::apply,
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x64cba7070a135fd9,
+        label: "Rebound",
+        fingerprint: 0x61251bbd426d5239,
         generate: p14::generate,
         apply: p14::apply,
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x0b213265914bb377,
+        label: "Shove",
+        fingerprint: 0x64cba7070a135fd9,
         generate: p15::generate,
         apply: p15::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x0b213265914bb377,
+        generate: p16::generate,
+        apply: p16::apply,
     },
 ];
 
@@ -25705,8 +25711,1143 @@ mod p13 {
     }
 }
 
-/// Shove
+/// Rebound
 mod p14 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 3, 0>;
+
+    const ALL: CellSet = CellSet::from_words([0x1ffffff, 0x0]);
+
+    /// `ne`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x7bdef, 0x0])];
+    static RI0: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1ef7bc0, 0x0])];
+
+    /// `se`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0xf7bde, 0x0])];
+    static RI1: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0xf7bde0, 0x0])];
+
+    /// `sw`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0x1ef7bc0, 0x0])];
+    static RI2: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x1000000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0x7bdef, 0x0])];
+
+    /// `nw`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0xf7bde0, 0x0])];
+    static RI3: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0xf7bde, 0x0])];
+
+    /// `diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0xa0, 0x0]),
+        CellSet::from_words([0x140, 0x0]),
+        CellSet::from_words([0x280, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x802, 0x0]),
+        CellSet::from_words([0x1405, 0x0]),
+        CellSet::from_words([0x280a, 0x0]),
+        CellSet::from_words([0x5014, 0x0]),
+        CellSet::from_words([0x2008, 0x0]),
+        CellSet::from_words([0x10040, 0x0]),
+        CellSet::from_words([0x280a0, 0x0]),
+        CellSet::from_words([0x50140, 0x0]),
+        CellSet::from_words([0xa0280, 0x0]),
+        CellSet::from_words([0x40100, 0x0]),
+        CellSet::from_words([0x200800, 0x0]),
+        CellSet::from_words([0x501400, 0x0]),
+        CellSet::from_words([0xa02800, 0x0]),
+        CellSet::from_words([0x1405000, 0x0]),
+        CellSet::from_words([0x802000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x28000, 0x0]),
+        CellSet::from_words([0x50000, 0x0]),
+        CellSet::from_words([0xa0000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0x1ffffff, 0x0])];
+    static RI4: [[CellSet; 25]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0xa0, 0x0]),
+        CellSet::from_words([0x140, 0x0]),
+        CellSet::from_words([0x280, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x802, 0x0]),
+        CellSet::from_words([0x1405, 0x0]),
+        CellSet::from_words([0x280a, 0x0]),
+        CellSet::from_words([0x5014, 0x0]),
+        CellSet::from_words([0x2008, 0x0]),
+        CellSet::from_words([0x10040, 0x0]),
+        CellSet::from_words([0x280a0, 0x0]),
+        CellSet::from_words([0x50140, 0x0]),
+        CellSet::from_words([0xa0280, 0x0]),
+        CellSet::from_words([0x40100, 0x0]),
+        CellSet::from_words([0x200800, 0x0]),
+        CellSet::from_words([0x501400, 0x0]),
+        CellSet::from_words([0xa02800, 0x0]),
+        CellSet::from_words([0x1405000, 0x0]),
+        CellSet::from_words([0x802000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x28000, 0x0]),
+        CellSet::from_words([0x50000, 0x0]),
+        CellSet::from_words([0xa0000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0x1ffffff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 25] = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 25] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b0(e, &pos, &v, 0) {
+            at1(e, v, pos, g);
+        } else {
+            at6(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.set_chance();
+        let len = g.len();
+        for k in 0..3u16 {
+            if g.push(k as u8) {
+                let mut pos = pos;
+                // Nothing reads this change before the move is listed.
+                at3(e, v, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s2(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at7(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s3(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u8;
+        at8(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[4];
+        let len = g.len();
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.state.mover) {
+                continue;
+            }
+            if g.push(i as u8) {
+                let mut w = v;
+                w[2] = i as u8;
+                at10(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 2usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at11(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[3] = 0;
+        at12(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            at25(e, v, pos, g);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        at13(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b2(e, &pos, &v, 0) {
+            at14(e, v, pos, g);
+        } else {
+            at21(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b5(e, &pos, &v, 0) {
+            at15(e, v, pos, g);
+        } else {
+            at17(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        at21(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b6(e, &pos, &v, 0) {
+            at18(e, v, pos, g);
+        } else {
+            at20(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        at21(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        at21(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let s = s13(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[0] = c as u8;
+        at22(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 2usize;
+        let value = i15(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
+        at12(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap1(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let value = 1i32.wrapping_add(i32::from(r.decision()));
+        e.rt_set_counter(0, value);
+        pos.counters[0] = value;
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i3(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_again();
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s3(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u8;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[3] = 0;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            ap25(e, v, pos, r);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap17(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b6(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let d = {
+            let i = v[2];
+            e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        if d == 255 {
+            return;
+        }
+        v[2] = d;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s13(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[0] = c as u8;
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i15(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(0u8);
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap27(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i16(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b13(e, &pos, &v, 0) {
+            ap29(e, v, pos, r);
+        } else {
+            ap30(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b20(e, &pos, &v, 0) {
+            ap31(e, v, pos, r);
+        } else {
+            ap32(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.state.mover)));
+    }
+
+    #[inline]
+    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(0u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(1u8))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s0(e, pos, v, d, cand) | s1(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[4];
+        let dir = v[2];
+        rel.step_along(dir, s4(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[4];
+        let dir = {
+            let i = v[2];
+            e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        rel.step_along(dir, s6(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[4];
+        let dir = {
+            let i = v[2];
+            e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        rel.step_along(dir, s8(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[4];
+        let dir = {
+            let i = v[2];
+            e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
+        };
+        rel.step_along(dir, s10(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[4];
+        let dir = v[2];
+        rel.step_along(dir, s12(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b7(e, pos, v, cand) && b8(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b10(e, pos, v, cand) && b11(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b9(e, pos, v, cand) || b12(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b14(e, pos, v, cand) && b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b16(e, pos, v, cand) || b19(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+}
+
+/// Shove
+mod p15 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -26825,7 +27966,7 @@ mod p14 {
 }
 
 /// Terraces
-mod p15 {
+mod p16 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
