@@ -14,11 +14,12 @@ use cpu_time::ThreadTime;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::runtime::perft::perft;
+use crate::runtime::perft::{perft, perft_with_rolls};
 use crate::runtime::playout::random_game;
 use crate::runtime::Engine;
 
-use super::load::{load, shown};
+use super::load::{load, play_list, shown};
+use super::perft::{parse_rolls, roll_error};
 use super::{emit, grouped, per_second, CliError, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -38,6 +39,18 @@ pub struct BenchArgs {
     /// Seed of the random playouts.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+
+    /// Count perft from the position after these moves (separated by `;`) instead of the start.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub after: Option<String>,
+
+    /// Fix the rolls perft meets in a game with chance, e.g. "3 5 2; 1 1 4" (see `perft`).
+    #[arg(long, value_name = "ROLLS")]
+    pub rolls: Option<String>,
+
+    /// Stop a playout after this many moves (it counts as unfinished).
+    #[arg(long, value_name = "M", default_value_t = 1000)]
+    pub max_plies: u32,
 }
 
 /// CPU time and wall time of one measurement.
@@ -116,7 +129,12 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             engine.backend()
         ))?;
 
-        let (tally, depths) = bench_perft(&mut engine, budget, args.depth)?;
+        let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
+        if let Some(after) = &args.after {
+            play_list(&mut engine, after, "`--after`")?;
+        }
+        let chance = loaded.program.has_chance().then_some(rolls.as_slice());
+        let (tally, depths) = bench_perft(&mut engine, budget, args.depth, chance)?;
         emit(&format!(
             "  perft     {:>12} leaves/s   {}, {} leaves   {}\n",
             grouped(tally.rate()),
@@ -125,28 +143,41 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             tally.times()
         ))?;
 
-        let (tally, plies) = bench_playouts(&mut engine, budget, args.seed)?;
+        let mut engine = Engine::new(&loaded.program);
+        let (tally, plies, unfinished) =
+            bench_playouts(&mut engine, budget, args.seed, args.max_plies)?;
         #[allow(clippy::cast_precision_loss)]
         let mean = if tally.count > 0 {
             plies as f64 / tally.count as f64
         } else {
             0.0
         };
+        let unfinished = if unfinished > 0 {
+            format!(" ({} cut at {} plies)", grouped(unfinished), args.max_plies)
+        } else {
+            String::new()
+        };
         emit(&format!(
-            "  playouts  {:>12} games/s    mean {mean:.1} plies, {} games   {}\n",
+            "  playouts  {:>12} games/s    mean {mean:.1} plies, {} games{unfinished}   {}\n",
             grouped(tally.rate()),
             grouped(tally.count),
             tally.times()
+        ))?;
+        emit(&format!(
+            "  moves     {:>12} moves/s    played in the playouts\n",
+            grouped(per_second(plies, tally.cpu.as_secs_f64())),
         ))?;
     }
     Ok(())
 }
 
 /// Runs perft until the budget is spent; returns the totals and the depths used, as text.
+/// With `rolls` (a game with chance), perft takes them in order at every roll.
 fn bench_perft(
     engine: &mut Engine<'_>,
     budget: Duration,
     fixed: Option<u32>,
+    rolls: Option<&[Vec<i32>]>,
 ) -> Result<(Tally, String)> {
     let mut tally = Tally::default();
     let mut depth = fixed.unwrap_or(1);
@@ -157,7 +188,10 @@ fn bench_perft(
     let mut deepen = fixed.is_none();
     loop {
         let clock = Clock::start()?;
-        let leaves = perft(engine, depth);
+        let leaves = match rolls {
+            Some(r) => perft_with_rolls(engine, depth, r).map_err(roll_error)?,
+            None => perft(engine, depth),
+        };
         let times = clock.elapsed();
         if leaves == 0 && deepen && depth > 1 {
             // Every game is over before this depth: a run here walks the tree but has no
@@ -199,24 +233,37 @@ fn bench_perft(
     Ok((tally, depths))
 }
 
-/// Plays seeded random games until the budget is spent; returns the totals and all plies.
-fn bench_playouts(engine: &mut Engine<'_>, budget: Duration, seed: u64) -> Result<(Tally, u64)> {
+/// Plays seeded random games until the budget is spent; returns the totals, all plies and the
+/// games cut at `max_plies`.
+fn bench_playouts(
+    engine: &mut Engine<'_>,
+    budget: Duration,
+    seed: u64,
+    max_plies: u32,
+) -> Result<(Tally, u64, u64)> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::new();
     let mut undos = Vec::new();
     let mut plies = 0u64;
     let mut games = 0u64;
+    let mut unfinished = 0u64;
+    let mut since_look = 0u64;
     let clock = Clock::start()?;
     loop {
-        let p = random_game(engine, &mut rng, 1000, &mut moves, &mut undos);
+        let p = random_game(engine, &mut rng, max_plies, &mut moves, &mut undos);
         plies += u64::from(p.plies);
+        unfinished += u64::from(p.result.is_none());
         games += 1;
-        // Reading the clock is a system call: look every few games.
-        if games.is_multiple_of(16) && clock.elapsed().0 >= budget {
+        since_look += u64::from(p.plies);
+        // Reading the clock is a system call: look every few games, or after long ones.
+        if (games.is_multiple_of(16) || since_look >= 20_000) && clock.elapsed().0 >= budget {
             break;
+        }
+        if games.is_multiple_of(16) || since_look >= 20_000 {
+            since_look = 0;
         }
     }
     let mut tally = Tally::default();
     tally.add(games, clock.elapsed());
-    Ok((tally, plies))
+    Ok((tally, plies, unfinished))
 }

@@ -127,7 +127,7 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
 }
 
 /// `"3 5 2; 1 1 4"`: the values of each roll in turn.
-fn parse_rolls(text: &str) -> Result<Vec<Vec<i32>>> {
+pub(crate) fn parse_rolls(text: &str) -> Result<Vec<Vec<i32>>> {
     let mut rolls = Vec::new();
     for (i, entry) in text.split(';').enumerate() {
         let entry = entry.trim();
@@ -151,7 +151,7 @@ fn parse_rolls(text: &str) -> Result<Vec<Vec<i32>>> {
     Ok(rolls)
 }
 
-fn roll_error(e: RollError) -> super::Fail {
+pub(crate) fn roll_error(e: RollError) -> super::Fail {
     CliError::new(format!("cannot count with these rolls: {e}"))
         .note("give one roll per turn that any line of play reaches, in order: --rolls \"3 5 2; 1 1 4\"")
         .into()

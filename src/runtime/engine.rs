@@ -37,6 +37,12 @@ enum Change {
 
 const FILTER_WORDS: usize = 16;
 
+/// Past this many ends, a `distinct` walk looks ends up in a hash set, not its list.
+const MANY_ENDS: usize = 48;
+
+/// Sets end hashes apart from loop keys in a block's key set.
+const END_SALT: u64 = 0x5EED_0F0E_7D5A_17ED;
+
 /// Hashes keys that are already hashes.
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -936,9 +942,24 @@ impl<'p> Engine<'p> {
         let word = (h as usize) % FILTER_WORDS;
         let filter = &mut self.filters[b][word];
         let seen = &mut self.seen[b];
+        let start = self.seen_start[b];
+        // A walk with many ends looks them up in the block's key set (which its loop memo
+        // shares, with the ends salted apart), filled from the list once it is long.
+        let many = seen.len() - start;
+        if many >= MANY_ENDS {
+            let keys = &mut self.memo[b];
+            if many == MANY_ENDS {
+                keys.extend(seen[start..].iter().map(|e| e ^ END_SALT));
+            }
+            if !keys.insert(h ^ END_SALT) {
+                return false;
+            }
+            seen.push(h);
+            return true;
+        }
         // Only the current walk's entries compete: enclosing walks' entries lie below
         // `seen_start`, and inner walks truncate their own.
-        if *filter >> bit & 1 != 0 && seen[self.seen_start[b]..].contains(&h) {
+        if *filter >> bit & 1 != 0 && seen[start..].contains(&h) {
             return false;
         }
         *filter |= 1 << bit;
