@@ -157,9 +157,17 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         } else {
             String::new()
         };
+        // Long games (a whole Tankball match) are counted in fractions per second.
+        let rate = if tally.rate() < 100 {
+            format!(
+                "{:.2}",
+                tally.count as f64 / tally.cpu.as_secs_f64().max(1e-9)
+            )
+        } else {
+            grouped(tally.rate())
+        };
         emit(&format!(
-            "  playouts  {:>12} games/s    mean {mean:.1} plies, {} games{unfinished}   {}\n",
-            grouped(tally.rate()),
+            "  playouts  {rate:>12} games/s    mean {mean:.1} plies, {} games{unfinished}   {}\n",
             grouped(tally.count),
             tally.times()
         ))?;
