@@ -157,7 +157,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         } else {
             String::new()
         };
-        // Long games (a whole Tankball match) are counted in fractions per second.
+        // Long games (a whole match of many decisions) are counted in fractions per second.
         let rate = if tally.rate() < 100 {
             format!(
                 "{:.2}",

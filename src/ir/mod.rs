@@ -875,6 +875,19 @@ pub enum AssignKind {
     Sub,
 }
 
+impl AssignKind {
+    /// The counter's new value from its old one and the assigned value.
+    #[inline]
+    #[must_use]
+    pub fn apply(self, old: i32, value: i32) -> i32 {
+        match self {
+            AssignKind::Set => value,
+            AssignKind::Add => old.wrapping_add(value),
+            AssignKind::Sub => old.wrapping_sub(value),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Code {
     pub ops: Vec<Op>,

@@ -890,17 +890,9 @@ impl<'a> Emitter<'a> {
                     &next,
                 )
             }
-            Op::SetVar { var, set } => format!(
-                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
-            ),
-            Op::SetDir { var, relation, dir } => format!(
-                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
-                self.dir_code(*relation, dir, "&pos, &v, 0")
-            ),
-            Op::WhileCheck { var, cond, exit } => format!(
-                "if !b{cond}(e, &pos, &v, 0) {{\n    {};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};",
-                at(code, *exit as usize, "v")
-            ),
+            Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => {
+                self.variable_op(&code.ops[pc], &next, &at(code, exit_of(&code.ops[pc]), "v"))
+            }
             Op::Memo { block } => format!(
                 "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
             ),
@@ -1032,16 +1024,10 @@ impl<'a> Emitter<'a> {
                     "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    pos.counters[slot] = new;\n}}\n{next};"
                 )
             }
-            Op::SetVar { var, set } => format!(
-                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
-            ),
-            Op::SetDir { var, relation, dir } => format!(
-                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
-                self.dir_code(*relation, dir, "&pos, &v, 0")
-            ),
-            Op::WhileCheck { var, cond, exit } => format!(
-                "if !b{cond}(e, &pos, &v, 0) {{\n    {};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};",
-                replay_at(code, *exit as usize, "v")
+            Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => self.variable_op(
+                &code.ops[pc],
+                &next,
+                &replay_at(code, exit_of(&code.ops[pc]), "v"),
             ),
             // Checks, `let`s only picks read, `distinct` and text: nothing to do on replay.
             Op::Let { .. }
@@ -1050,6 +1036,24 @@ impl<'a> Emitter<'a> {
             | Op::DistinctEnd { .. }
             | Op::Memo { .. }
             | Op::Write(_) => format!("{next};"),
+        }
+    }
+
+    /// A variable's new value or a `while` test: the same code generating and replaying, with
+    /// `next` the continuation and `exit` the call after the loop.
+    fn variable_op(&self, op: &Op, next: &str, exit: &str) -> String {
+        match op {
+            Op::SetVar { var, set } => format!(
+                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
+            ),
+            Op::SetDir { var, relation, dir } => format!(
+                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
+                self.dir_code(*relation, dir, "&pos, &v, 0")
+            ),
+            Op::WhileCheck { var, cond, .. } => format!(
+                "if !b{cond}(e, &pos, &v, 0) {{\n    {exit};\n    return;\n}}\nif v[{var}] == 255 {{\n    return;\n}}\nv[{var}] += 1;\n{next};"
+            ),
+            _ => format!("{next};"),
         }
     }
 
@@ -1286,6 +1290,14 @@ fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
 fn replay_at(code: &Code, pc: usize, vars: &str) -> String {
     let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
     format!("ap{target}(e, {vars}, pos, r)")
+}
+
+/// Where a `while` goes when its test fails (0 for other ops, which have no exit).
+fn exit_of(op: &Op) -> usize {
+    match op {
+        Op::WhileCheck { exit, .. } => *exit as usize,
+        _ => 0,
+    }
 }
 
 /// Where the walk may go after `op` at `pc`.

@@ -7,9 +7,8 @@ use super::moves::Move;
 use super::state::{GameResult, State, Zobrist};
 use crate::ir::lower::{compare, int_op};
 use crate::ir::{
-    AssignKind, AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op,
-    Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS,
-    MAX_VARS, NO_DIR,
+    AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op, Placement,
+    PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS, MAX_VARS, NO_DIR,
 };
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
@@ -780,13 +779,7 @@ impl<'p> Engine<'p> {
                         .iter()
                     {
                         let slot = usize::from(*base) + c;
-                        let old = self.state.counters[slot];
-                        let new = match op {
-                            AssignKind::Set => v,
-                            AssignKind::Add => old.wrapping_add(v),
-                            AssignKind::Sub => old.wrapping_sub(v),
-                        };
-                        self.set_counter(slot, new);
+                        self.set_counter(slot, op.apply(self.state.counters[slot], v));
                     }
                     pc += 1;
                 }
@@ -839,13 +832,7 @@ impl<'p> Engine<'p> {
                         }
                     };
                     let v = self.eval_int(*value, &vars, 0);
-                    let old = self.state.counters[slot];
-                    let new = match op {
-                        AssignKind::Set => v,
-                        AssignKind::Add => old.wrapping_add(v),
-                        AssignKind::Sub => old.wrapping_sub(v),
-                    };
-                    self.set_counter(slot, new);
+                    self.set_counter(slot, op.apply(self.state.counters[slot], v));
                     pc += 1;
                 }
                 Op::Finish(f) => {
