@@ -75,7 +75,7 @@ pub static TURNS: [CompiledTurn; 17] = [
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xc5a0b02ccb834997,
+        fingerprint: 0x3810b8a5fe9a97f7,
         generate: p10::generate,
         apply: p10::apply,
     },
@@ -22676,6 +22676,21 @@ mod p10 {
     #[inline]
     fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s249(e, pos, v, d, cand) | s250(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xc4, 0x460000000000]) & d
+    }
+
+    #[inline]
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa, 0xa00000000000]) & d
+    }
+
+    #[inline]
+    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8442211088442331, 0x1198844221108]) & d
     }
 
     #[inline]
