@@ -341,6 +341,32 @@ fn running_out_of_rolls_exit_2() {
     assert!(stderr(&o).contains("not an outcome"), "{}", stderr(&o));
 }
 
+/// Stoneball's rammed piece's owner chooses where it goes (`pick ... by opponent`): `play` asks.
+#[test]
+fn play_asks_the_player_who_chooses() {
+    let table = fs::read_to_string(root().join("games/stoneball.perft")).expect("perft table");
+    let line = table
+        .lines()
+        .find(|l| l.contains("f4*d6/b7"))
+        .expect("a line with the owner's choice");
+    let history = line.split("after:").nth(1).expect("moves").trim();
+    let before = history
+        .split("; f4*d6/b7")
+        .next()
+        .expect("the moves before");
+    let o = run_with_input(
+        &["play", "games/stoneball.game", "--after", before],
+        "f4*d6\nz9\nb7\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let asked: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("chooses") || l.contains("not one of"))
+        .collect();
+    snap!("play_asks_the_owner", asked.join("\n"));
+}
+
 // ---- check, explain, dump -------------------------------------------------------------------
 
 #[test]

@@ -150,7 +150,10 @@ impl Checker<'_> {
     fn stmt(&mut self, s: &Stmt) {
         let cx = Cx::PLAY;
         match &s.kind {
-            StmtKind::Pick { var, from } => {
+            StmtKind::Pick { var, from, by } => {
+                if let Some(p) = by {
+                    self.expect(p, Ty::Player, cx);
+                }
                 // `pick d in RELATION` chooses a direction; anything else picks a cell.
                 if matches!(self.infer_quiet(from, cx), Ty::Relation | Ty::Direction) {
                     self.infer(from, cx);

@@ -259,7 +259,7 @@ impl Game<'_> {
             let Some(line) = console.read_line(&prompt)? else {
                 return Ok(Next::Quit);
             };
-            if let Some(next) = self.command(&line, console.computer)? {
+            if let Some(next) = self.command(&line, console)? {
                 return Ok(next);
             }
         }
@@ -311,7 +311,8 @@ impl Game<'_> {
     }
 
     /// Runs one line of input; `Some` when the session ends.
-    fn command(&mut self, line: &str, computer: Option<u8>) -> Result<Option<Next>> {
+    fn command(&mut self, line: &str, console: &mut Console) -> Result<Option<Next>> {
+        let computer = console.computer;
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         match word.to_ascii_lowercase().as_str() {
@@ -330,12 +331,16 @@ impl Game<'_> {
             "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
             "save" => self.save(Path::new(rest))?,
             "load" => return load(Path::new(rest)),
-            _ => self.human_move(line)?,
+            _ => self.human_move(line, console)?,
         }
         Ok(None)
     }
 
-    fn human_move(&mut self, line: &str) -> Result<()> {
+    fn human_move(&mut self, line: &str, console: &mut Console) -> Result<()> {
+        if let Some(m) = self.asked_move(line, console)? {
+            self.apply(&m);
+            return emit(&format!("\n{}", draw(&mut self.engine)));
+        }
         match find_move(&mut self.engine, line) {
             Ok(m) => {
                 self.apply(&m);
@@ -349,6 +354,74 @@ impl Game<'_> {
             }
             Err(BadMove::GameOver(r)) => emit(&format!("the game is over: {r}\n")),
         }
+    }
+
+    /// A move whose notation has parts chosen by other players (`pick ... by p`), given by its
+    /// first part only: each later choice is asked of the player who makes it (the computer
+    /// chooses at random). `None` when `line` is no such first part, or a choice was not given.
+    fn asked_move(&mut self, line: &str, console: &mut Console) -> Result<Option<Move>> {
+        let text = normalize(line);
+        if self.engine.outcome().is_some() {
+            return Ok(None);
+        }
+        let mut legal = Vec::new();
+        self.engine.legal_moves(&mut legal);
+        let mut candidates: Vec<(Move, Vec<(u8, String)>)> = Vec::new();
+        for m in legal {
+            let parts = self.engine.move_parts(&m);
+            if parts.len() > 1 && parts.first().is_some_and(|(_, t)| normalize(t) == text) {
+                candidates.push((m, parts));
+            }
+        }
+        let program = &self.loaded.program;
+        let mut k = 1;
+        while candidates.len() > 1 {
+            let part = |parts: &[(u8, String)]| parts.get(k).map(|(_, t)| normalize(t));
+            let Some(chooser) = candidates
+                .iter()
+                .find_map(|(_, p)| p.get(k).map(|(w, _)| *w))
+            else {
+                break;
+            };
+            let mut options: Vec<String> = Vec::new();
+            for (_, parts) in &candidates {
+                let option = part(parts).unwrap_or_default();
+                if !options.contains(&option) {
+                    options.push(option);
+                }
+            }
+            let name = player_name(program, chooser);
+            let chosen = if console.computer == Some(chooser) {
+                let pick = options[console.rng.gen_range(0..options.len())].clone();
+                emit(&format!("{name} (computer) chooses {pick}\n"))?;
+                pick
+            } else {
+                loop {
+                    let prompt = format!("{name} chooses ({})> ", options.join(" | "));
+                    let Some(answer) = console.read_line(&prompt)? else {
+                        return Ok(None);
+                    };
+                    let answer = normalize(&answer);
+                    // `b7` will do for `/b7`.
+                    let bare = |o: &str| {
+                        o.trim_start_matches(|c: char| !c.is_alphanumeric())
+                            .to_string()
+                    };
+                    if let Some(o) = options.iter().find(|o| {
+                        o.eq_ignore_ascii_case(&answer) || bare(o).eq_ignore_ascii_case(&answer)
+                    }) {
+                        break o.clone();
+                    }
+                    emit(&format!(
+                        "`{answer}` is not one of: {}\n",
+                        options.join(", ")
+                    ))?;
+                }
+            };
+            candidates.retain(|(_, parts)| part(parts).unwrap_or_default() == chosen);
+            k += 1;
+        }
+        Ok(candidates.first().map(|(m, _)| *m))
     }
 
     fn save(&mut self, path: &Path) -> Result<()> {

@@ -296,6 +296,7 @@ fn op_text(p: &Program, op: &Op) -> String {
             format!("roll slot {slot} in {lo}..{}", lo + i32::from(*count) - 1)
         }
         Op::Again => "again".into(),
+        Op::Chooser(p) => format!("next pick by {}", player_ref(*p)),
         Op::AssignAll {
             base,
             cells,

@@ -834,7 +834,11 @@ impl<'a> Lowerer<'a> {
     fn block(&mut self, block: &Block, ops: &mut Vec<Op>) -> Result<()> {
         for stmt in &block.stmts {
             match &stmt.kind {
-                StmtKind::Pick { var, from } => {
+                StmtKind::Pick { var, from, by } => {
+                    if let Some(p) = by {
+                        let player = self.player(p)?;
+                        ops.push(Op::Chooser(player));
+                    }
                     let relation = match &from.kind {
                         ExprKind::Name(n) => match self.syms.get(n.name.as_str()) {
                             Some(Sym::Relation(r)) => Some(*r),

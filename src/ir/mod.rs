@@ -739,6 +739,9 @@ pub enum Op {
     },
     /// The player who made this move makes the next one too.
     Again,
+    /// The next `pick` is chosen by this player (`pick ... by p`): nothing for generation, the
+    /// notation's parts say who chose them.
+    Chooser(PlayerRef),
     /// Gives a cell variable the one cell of a set (the walk ends when it is not one cell).
     SetVar {
         var: u8,
@@ -913,7 +916,7 @@ impl Code {
                 // Bounded: a jump cycle without work cannot run forever here.
                 for _ in 0..=ops.len() {
                     match &ops[pc] {
-                        Op::Write(_) => pc += 1,
+                        Op::Write(_) | Op::Chooser(_) => pc += 1,
                         Op::Jump(t) => pc = *t as usize,
                         _ => break,
                     }
@@ -945,6 +948,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         | Op::Write(_)
         | Op::Let { .. }
         | Op::Again
+        | Op::Chooser(_)
         | Op::RepeatStart { .. }
         | Op::DistinctStart { .. } => decided_from(ops, pc + 1, memo),
         Op::Unless { target, .. } => {

@@ -873,7 +873,7 @@ impl<'a> Emitter<'a> {
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
-            Op::Again | Op::Write(_) => format!("{next};"),
+            Op::Again | Op::Write(_) | Op::Chooser(_) => format!("{next};"),
             Op::AssignAll {
                 base,
                 cells,
@@ -1035,6 +1035,7 @@ impl<'a> Emitter<'a> {
             | Op::DistinctStart { .. }
             | Op::DistinctEnd { .. }
             | Op::Memo { .. }
+            | Op::Chooser(_)
             | Op::Write(_) => format!("{next};"),
         }
     }

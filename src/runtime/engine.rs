@@ -92,6 +92,11 @@ struct Walk<'o> {
     chance: bool,
     /// The values rolled while replaying.
     rolled: Vec<i32>,
+    /// With text: the notation in parts, each with the player whose choices it spells.
+    parts: Vec<(u8, String)>,
+    /// With text: who makes the choices being spelled now, and who makes the next `pick`.
+    voice: u8,
+    chooser: Option<u8>,
 }
 
 /// A game program with a position, ready to generate and play moves.
@@ -212,6 +217,9 @@ impl<'p> Engine<'p> {
             overflow: false,
             chance: false,
             rolled: Vec::new(),
+            parts: Vec::new(),
+            voice: 0,
+            chooser: None,
         };
         let program = self.program;
         self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
@@ -294,6 +302,23 @@ impl<'p> Engine<'p> {
             self.state.set_mover(&self.zobrist, next);
         }
         self.state.ply += 1;
+    }
+
+    /// The notation of a legal move in parts, each with the player whose choices it spells: the
+    /// mover's, and a part for each `pick ... by p` (up to the mover's next choice).
+    #[must_use]
+    pub fn move_parts(&mut self, m: &Move) -> Vec<(u8, String)> {
+        let mark = self.trail.len();
+        let mut walk = Walk::replay(*m, true);
+        walk.voice = self.state.mover;
+        let program = self.program;
+        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+        self.rollback(mark);
+        walk.parts
+            .into_iter()
+            .map(|(who, text)| (who, text.trim().to_string()))
+            .filter(|(_, text)| !text.is_empty())
+            .collect()
     }
 
     /// The notation of a legal move of this position.
@@ -466,6 +491,7 @@ impl<'p> Engine<'p> {
                         };
                         let z = self.settle(table, inst, layer);
                         self.place_copy(table, inst, layer, z, who);
+                        walk.voice = self.state.mover;
                         vars.placed[slot] = index;
                         vars.cells[anchor] = inst.anchor;
                         pc += 1;
@@ -516,6 +542,7 @@ impl<'p> Engine<'p> {
                 Op::PickDir { var, relation } => {
                     if !GEN {
                         vars.cells[usize::from(*var)] = walk.next();
+                        walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                         pc += 1;
                         continue;
                     }
@@ -570,6 +597,7 @@ impl<'p> Engine<'p> {
                         return;
                     }
                     vars.cells[usize::from(*var)] = walk.next();
+                    walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                     pc += 1;
                 }
                 Op::Let { slot, set, replay } => {
@@ -651,6 +679,7 @@ impl<'p> Engine<'p> {
                         return;
                     }
                     let i = usize::from(walk.next());
+                    walk.voice = self.state.mover;
                     pc = branches.get(i).map_or(code.ops.len() - 1, |s| *s as usize);
                 }
                 Op::First(branches) => {
@@ -704,6 +733,7 @@ impl<'p> Engine<'p> {
                                 }
                                 return;
                             }
+                            walk.voice = self.state.mover;
                             pc = if walk.next() == 0 {
                                 *exit as usize
                             } else {
@@ -818,6 +848,16 @@ impl<'p> Engine<'p> {
                         if let Some(text) = walk.text.as_mut() {
                             text.push_str(&s);
                         }
+                        match walk.parts.last_mut() {
+                            Some((who, part)) if *who == walk.voice => part.push_str(&s),
+                            _ => walk.parts.push((walk.voice, s)),
+                        }
+                    }
+                    pc += 1;
+                }
+                Op::Chooser(p) => {
+                    if walk.text.is_some() {
+                        walk.chooser = Some(self.player(*p, &vars, 0));
                     }
                     pc += 1;
                 }
@@ -1348,6 +1388,9 @@ impl Walk<'_> {
             overflow: false,
             chance: false,
             rolled: Vec::new(),
+            parts: Vec::new(),
+            voice: 0,
+            chooser: None,
         }
     }
 

@@ -231,6 +231,8 @@ pub enum StmtKind {
     Pick {
         var: Ident,
         from: Expr,
+        /// `by p`: the player who chooses (default: the mover).
+        by: Option<Expr>,
     },
     /// `roll a, b in lo..hi`: a chance move sets each counter.
     Roll {

@@ -464,7 +464,11 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
         Rule::pick_stmt => {
             let var = ident(&need(it.next())?);
             let from = expr(need(it.next())?)?;
-            StmtKind::Pick { var, from }
+            let by = match it.next() {
+                Some(p) => Some(expr(need(meaningful(p.into_inner()).next())?)?),
+                None => None,
+            };
+            StmtKind::Pick { var, from, by }
         }
         Rule::roll_stmt => {
             let mut counters = Vec::new();

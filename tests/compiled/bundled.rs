@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 17] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x8b5d9b92eef3b97b,
+        fingerprint: 0xdbd7a8a51943d4d9,
         generate: p9::generate,
         apply: p9::apply,
     },
@@ -11792,7 +11792,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(1) {
-                at68(e, v, pos, g);
+                at71(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -11893,7 +11893,7 @@ mod p9 {
         if b39(e, &pos, &v, 0) {
             at10(e, v, pos, g);
         } else {
-            at68(e, v, pos, g);
+            at71(e, v, pos, g);
         }
     }
 
@@ -11920,7 +11920,7 @@ mod p9 {
         if b42(e, &pos, &v, 0) {
             at13(e, v, pos, g);
         } else {
-            at68(e, v, pos, g);
+            at71(e, v, pos, g);
         }
     }
 
@@ -11961,7 +11961,7 @@ mod p9 {
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         pos.set_cell::<false>(e, usize::from(v[2]), piece);
-        at68(e, v, pos, g);
+        at71(e, v, pos, g);
     }
 
     #[inline(always)]
@@ -11996,7 +11996,7 @@ mod p9 {
     fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         pos.set_cell::<false>(e, usize::from(v[2]), piece);
-        at68(e, v, pos, g);
+        at71(e, v, pos, g);
     }
 
     #[inline(always)]
@@ -12091,7 +12091,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(1) {
-                at42(e, v, pos, g);
+                at43(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12099,7 +12099,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(2) {
-                at45(e, v, pos, g);
+                at47(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12107,7 +12107,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(3) {
-                at48(e, v, pos, g);
+                at51(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12132,283 +12132,268 @@ mod p9 {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at51(e, w, pos, g);
+                at54(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s188(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at51(e, w, pos, g);
+                at54(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at47(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s223(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at51(e, w, pos, g);
+                at54(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s240(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at51(e, w, pos, g);
+                at54(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline]
-    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b69(e, &pos, &v, 0) {
-            at52(e, v, pos, g);
-        } else {
-            at54(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
-        pos.set_cell::<false>(e, usize::from(v[4]), piece);
-        at68(e, v, pos, g);
-    }
-
-    #[inline(always)]
     fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b70(e, &pos, &v, 0) {
+        if b69(e, &pos, &v, 0) {
             at55(e, v, pos, g);
         } else {
-            at60(e, v, pos, g);
+            at57(e, v, pos, g);
         }
     }
 
     #[inline(always)]
     fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b71(e, &pos, &v, 0) {
-            at56(e, v, pos, g);
-        } else {
+        let piece = 1u8.wrapping_add((1 - e.state.mover));
+        pos.set_cell::<false>(e, usize::from(v[4]), piece);
+        at71(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b70(e, &pos, &v, 0) {
             at58(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i68(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at68(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i69(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at68(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b72(e, &pos, &v, 0) {
-            at61(e, v, pos, g);
         } else {
             at63(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(3u8);
-        let value = i72(e, &pos, &v, 0);
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b71(e, &pos, &v, 0) {
+            at59(e, v, pos, g);
+        } else {
+            at61(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 2usize + usize::from(5u8);
+        let value = i68(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at68(e, v, pos, g);
+        at71(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 2usize + usize::from(59u8);
+        let value = i69(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at71(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b72(e, &pos, &v, 0) {
+            at64(e, v, pos, g);
+        } else {
+            at66(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 2usize + usize::from(3u8);
+        let value = i72(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at71(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 2usize + usize::from(57u8);
         let value = i73(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at68(e, v, pos, g);
-    }
-
-    #[inline]
-    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 65usize;
-        let value = i74(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
-        at69(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at69(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let saved = e.rt_distinct_enter(0);
-        at70(e, v, pos, g);
-        e.rt_distinct_leave(0, saved);
-    }
-
-    #[inline(always)]
-    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        v[5] = 0;
         at71(e, v, pos, g);
     }
 
     #[inline]
     fn at71(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 65usize;
+        let value = i74(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at72(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let saved = e.rt_distinct_enter(0);
+        at73(e, v, pos, g);
+        e.rt_distinct_leave(0, saved);
+    }
+
+    #[inline(always)]
+    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[5] = 0;
+        at74(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rounds = v[5];
         match (rounds >= 0, rounds < 5) {
             (true, true) => {
                 let len = g.len();
                 if g.push(0) {
-                    at81(e, v, pos, g);
+                    at84(e, v, pos, g);
                 }
                 g.truncate(len);
                 if g.push(1) {
-                    at72(e, v, pos, g);
+                    at75(e, v, pos, g);
                 }
                 g.truncate(len);
             }
-            (true, false) => at81(e, v, pos, g),
-            _ => at72(e, v, pos, g),
+            (true, false) => at84(e, v, pos, g),
+            _ => at75(e, v, pos, g),
         }
     }
 
     #[inline]
-    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b73(e, &pos, &v, 0) {
-            at73(e, v, pos, g);
+            at76(e, v, pos, g);
         } else {
-            at75(e, v, pos, g);
+            at78(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b74(e, &pos, &v, 0) {
             return;
         }
-        at76(e, v, pos, g);
+        at79(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b75(e, &pos, &v, 0) {
             return;
         }
-        at76(e, v, pos, g);
+        at79(e, v, pos, g);
     }
 
     #[inline]
-    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s245(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u8;
             if g.push(c as u8) {
-                at77(e, w, pos, g);
+                at80(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at77(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.state.mover);
         pos.set_cell::<true>(e, usize::from(v[6]), piece);
-        at78(e, v, pos, g);
+        at81(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 65usize;
         let value = i87(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, old.wrapping_add(value));
-        at80(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        at71(e, v, pos, g);
-    }
-
-    #[inline]
-    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
-        at82(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b83(e, &pos, &v, 0) {
-            at83(e, v, pos, g);
-        } else {
-            at98(e, v, pos, g);
-        }
+        at83(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b93(e, &pos, &v, 0) {
+        v[5] = v[5].wrapping_add(1);
+        at74(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at84(e, v, pos, g);
+        at85(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
     fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if b83(e, &pos, &v, 0) {
+            at86(e, v, pos, g);
+        } else {
+            at101(e, v, pos, g);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b93(e, &pos, &v, 0) {
+            return;
+        }
+        at87(e, v, pos, g);
+    }
+
+    #[inline(always)]
     fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
     fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
-    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
@@ -12447,36 +12432,36 @@ mod p9 {
         g.leaf();
     }
 
-    #[inline(always)]
-    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b104(e, &pos, &v, 0) {
-            return;
-        }
-        at99(e, v, pos, g);
+    #[inline]
+    fn at97(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
     }
 
-    #[inline(always)]
+    #[inline]
+    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
     fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
-    #[inline]
-    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    #[inline(always)]
+    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b104(e, &pos, &v, 0) {
+            return;
+        }
+        at102(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
     fn at103(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
-    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
@@ -12540,6 +12525,21 @@ mod p9 {
         g.leaf();
     }
 
+    #[inline]
+    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at119(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
         let r = &mut Replay::new(m);
@@ -12550,8 +12550,8 @@ mod p9 {
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
-            1 => ap68(e, v, pos, r),
-            _ => ap116(e, v, pos, r),
+            1 => ap71(e, v, pos, r),
+            _ => ap119(e, v, pos, r),
         }
     }
 
@@ -12579,7 +12579,7 @@ mod p9 {
             1 => ap15(e, v, pos, r),
             2 => ap21(e, v, pos, r),
             3 => ap27(e, v, pos, r),
-            _ => ap116(e, v, pos, r),
+            _ => ap119(e, v, pos, r),
         }
     }
 
@@ -12611,7 +12611,7 @@ mod p9 {
         if b39(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
-            ap68(e, v, pos, r);
+            ap71(e, v, pos, r);
         }
     }
 
@@ -12642,7 +12642,7 @@ mod p9 {
         if b42(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
-            ap68(e, v, pos, r);
+            ap71(e, v, pos, r);
         }
     }
 
@@ -12676,7 +12676,7 @@ mod p9 {
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e, c, piece);
-        ap68(e, v, pos, r);
+        ap71(e, v, pos, r);
     }
 
     #[inline(always)]
@@ -12704,7 +12704,7 @@ mod p9 {
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e, c, piece);
-        ap68(e, v, pos, r);
+        ap71(e, v, pos, r);
     }
 
     #[inline(always)]
@@ -12717,7 +12717,7 @@ mod p9 {
         match r.decision() {
             0 => ap29(e, v, pos, r),
             1 => ap31(e, v, pos, r),
-            _ => ap116(e, v, pos, r),
+            _ => ap119(e, v, pos, r),
         }
     }
 
@@ -12764,10 +12764,10 @@ mod p9 {
     fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap39(e, v, pos, r),
-            1 => ap42(e, v, pos, r),
-            2 => ap45(e, v, pos, r),
-            3 => ap48(e, v, pos, r),
-            _ => ap116(e, v, pos, r),
+            1 => ap43(e, v, pos, r),
+            2 => ap47(e, v, pos, r),
+            3 => ap51(e, v, pos, r),
+            _ => ap119(e, v, pos, r),
         }
     }
 
@@ -12779,283 +12779,250 @@ mod p9 {
     #[inline(always)]
     fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap51(e, v, pos, r);
+        ap54(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap51(e, v, pos, r);
+        ap54(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap47(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap51(e, v, pos, r);
+        ap54(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap51(e, v, pos, r);
+        ap54(e, v, pos, r);
     }
 
     #[inline]
-    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b69(e, &pos, &v, 0) {
-            ap52(e, v, pos, r);
-        } else {
-            ap54(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
-        let c = usize::from(v[4]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap68(e, v, pos, r);
-    }
-
-    #[inline(always)]
     fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b70(e, &pos, &v, 0) {
+        if b69(e, &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
-            ap60(e, v, pos, r);
+            ap57(e, v, pos, r);
         }
     }
 
     #[inline(always)]
     fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b71(e, &pos, &v, 0) {
-            ap56(e, v, pos, r);
-        } else {
+        let piece = 1u8.wrapping_add((1 - e.state.mover));
+        let c = usize::from(v[4]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap71(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b70(e, &pos, &v, 0) {
             ap58(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i68(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap68(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i69(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap68(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b72(e, &pos, &v, 0) {
-            ap61(e, v, pos, r);
         } else {
             ap63(e, v, pos, r);
         }
     }
 
     #[inline(always)]
+    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b71(e, &pos, &v, 0) {
+            ap59(e, v, pos, r);
+        } else {
+            ap61(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap59(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(5u8);
+        let value = i68(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap71(e, v, pos, r);
+    }
+
+    #[inline(always)]
     fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(59u8);
+        let value = i69(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap71(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b72(e, &pos, &v, 0) {
+            ap64(e, v, pos, r);
+        } else {
+            ap66(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(3u8);
         let value = i72(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap68(e, v, pos, r);
+        ap71(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap66(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(57u8);
         let value = i73(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap68(e, v, pos, r);
+        ap71(e, v, pos, r);
     }
 
     #[inline]
-    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap71(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 65usize;
         let value = i74(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap69(e, v, pos, r);
+        ap72(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap69(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap70(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = 0;
-        ap71(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap71(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let rounds = v[5];
-        match (rounds >= 0, rounds < 5) {
-            (true, true) => {
-                if r.decision() == 0 {
-                    ap81(e, v, pos, r);
-                } else {
-                    ap72(e, v, pos, r);
-                }
-            }
-            (true, false) => ap81(e, v, pos, r),
-            _ => ap72(e, v, pos, r),
-        }
-    }
-
-    #[inline]
     fn ap72(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b73(e, &pos, &v, 0) {
-            ap73(e, v, pos, r);
-        } else {
-            ap75(e, v, pos, r);
-        }
+        ap73(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap73(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap76(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap76(e, v, pos, r);
+        v[5] = 0;
+        ap74(e, v, pos, r);
     }
 
     #[inline]
-    fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[6] = r.decision();
-        ap77(e, v, pos, r);
+    fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let rounds = v[5];
+        match (rounds >= 0, rounds < 5) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap84(e, v, pos, r);
+                } else {
+                    ap75(e, v, pos, r);
+                }
+            }
+            (true, false) => ap84(e, v, pos, r),
+            _ => ap75(e, v, pos, r),
+        }
+    }
+
+    #[inline]
+    fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b73(e, &pos, &v, 0) {
+            ap76(e, v, pos, r);
+        } else {
+            ap78(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
-    fn ap77(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[6]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap78(e, v, pos, r);
+    fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap79(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap79(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[6] = r.decision();
+        ap80(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap80(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap81(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 65usize;
         let value = i87(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap80(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap80(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        ap71(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap82(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap82(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b83(e, &pos, &v, 0) {
-            ap83(e, v, pos, r);
-        } else {
-            ap98(e, v, pos, r);
-        }
+        ap83(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap84(e, v, pos, r);
+        v[5] = v[5].wrapping_add(1);
+        ap74(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
     fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b94(e, &pos, &v, 0) {
-            ap85(e, v, pos, r);
-        } else {
-            ap87(e, v, pos, r);
-        }
+        ap85(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b83(e, &pos, &v, 0) {
+            ap86(e, v, pos, r);
+        } else {
+            ap101(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap86(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap87(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b94(e, &pos, &v, 0) {
+            ap88(e, v, pos, r);
+        } else {
+            ap90(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap88(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(0u8);
         let value = i100(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap89(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(54u8);
-        let value = i103(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap88(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap88(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(0u8);
-        let value = i104(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap89(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap89(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(0u8);
-        let value = i105(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap90(e, v, pos, r);
+        ap92(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(1u8);
-        let value = i106(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(54u8);
+        let value = i103(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap91(e, v, pos, r);
@@ -13063,8 +13030,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(2u8);
-        let value = i107(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(0u8);
+        let value = i104(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13072,12 +13039,12 @@ mod p9 {
         ap92(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
     fn ap92(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(3u8);
-        let value = i108(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(0u8);
+        let value = i105(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap93(e, v, pos, r);
@@ -13085,10 +13052,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(54u8);
-        let value = i109(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(1u8);
+        let value = i106(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap94(e, v, pos, r);
@@ -13096,8 +13063,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(55u8);
-        let value = i110(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(2u8);
+        let value = i107(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13107,8 +13074,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap95(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(56u8);
-        let value = i111(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(3u8);
+        let value = i108(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13118,79 +13085,79 @@ mod p9 {
 
     #[inline(always)]
     fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(54u8);
+        let value = i109(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap97(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap97(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(55u8);
+        let value = i110(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap98(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(56u8);
+        let value = i111(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(57u8);
         let value = i112(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap112(e, v, pos, r);
+        ap115(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap99(e, v, pos, r);
+    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap102(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b105(e, &pos, &v, 0) {
-            ap100(e, v, pos, r);
+            ap103(e, v, pos, r);
         } else {
-            ap102(e, v, pos, r);
+            ap105(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap100(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap103(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize + usize::from(8u8);
         let value = i125(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap104(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(62u8);
-        let value = i128(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap103(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap103(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(8u8);
-        let value = i129(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap104(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap104(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(8u8);
-        let value = i130(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap105(e, v, pos, r);
+        ap107(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap105(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(7u8);
-        let value = i131(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(62u8);
+        let value = i128(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap106(e, v, pos, r);
@@ -13198,8 +13165,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap106(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(6u8);
-        let value = i132(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(8u8);
+        let value = i129(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13207,12 +13174,12 @@ mod p9 {
         ap107(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
     fn ap107(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i133(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(8u8);
+        let value = i130(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap108(e, v, pos, r);
@@ -13220,10 +13187,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap108(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(62u8);
-        let value = i134(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(7u8);
+        let value = i131(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap109(e, v, pos, r);
@@ -13231,8 +13198,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(61u8);
-        let value = i135(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(6u8);
+        let value = i132(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13242,8 +13209,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap110(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(60u8);
-        let value = i136(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(5u8);
+        let value = i133(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13253,19 +13220,19 @@ mod p9 {
 
     #[inline(always)]
     fn ap111(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i137(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(62u8);
+        let value = i134(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap112(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap112(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 65usize;
-        let value = i138(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(61u8);
+        let value = i135(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13275,10 +13242,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 66usize;
-        let value = i139(e, &pos, &v, 0);
+        let slot = 2usize + usize::from(60u8);
+        let value = i136(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap114(e, v, pos, r);
@@ -13286,20 +13253,53 @@ mod p9 {
 
     #[inline(always)]
     fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize + usize::from(59u8);
+        let value = i137(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap115(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 65usize;
+        let value = i138(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap116(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap116(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 66usize;
+        let value = i139(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap117(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap117(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b106(e, &pos, &v, 0) {
-            ap115(e, v, pos, r);
+            ap118(e, v, pos, r);
         } else {
-            ap116(e, v, pos, r);
+            ap119(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap118(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
     }
 
     #[inline]
-    fn ap116(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap119(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
     #[inline]
