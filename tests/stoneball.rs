@@ -170,6 +170,42 @@ fn protected_ram(p: &oracle::Position) -> bool {
     false
 }
 
+/// The tier (1, 2 or 3) of the owner's choice in a ram `m` of the mover of `p`: the chosen
+/// field's direction from the blocking piece B, against `b` (from B back towards the ram).
+fn owner_tier(p: &oracle::Position, m: &str) -> Option<u8> {
+    const COMPASS: [Field; 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
+    let (f, t, ram, choice) = action(m)?;
+    let c = choice?;
+    if !ram {
+        return None;
+    }
+    let d = ((t.0 - f.0).signum(), (t.1 - f.1).signum());
+    // B: the first field after q and the run of the rammer's pieces.
+    let mut b_field = (t.0 + d.0, t.1 + d.1);
+    while p.piece(&name(b_field)) == Some(p.to_move()) && name(b_field) != name(f) {
+        b_field = (b_field.0 + d.0, b_field.1 + d.1);
+    }
+    let back = COMPASS.iter().position(|v| *v == (-d.0, -d.1))?;
+    let chosen = COMPASS
+        .iter()
+        .position(|v| *v == (c.0 - b_field.0, c.1 - b_field.1))?;
+    let turn = (chosen + 8 - back) % 8;
+    Some(match turn {
+        1 | 7 if (1..6).contains(&c.0) && (1..8).contains(&c.1) => 1,
+        2 | 6 if (1..6).contains(&c.0) && (1..8).contains(&c.1) => 2,
+        _ => 3,
+    })
+}
+
 /// Finds positions that show each rule, for `games/stoneball.perft`: prints the moves that lead
 /// to the first position (in seeded random games) where some legal move shows the feature.
 #[test]
@@ -221,6 +257,12 @@ fn find_positions() {
             marks(c, "g") > marks(p, "g")
         }),
         ("a protected piece", |p, _, _| protected_ram(p)),
+        ("the owner's choice, tier 1", |p, m, _| {
+            owner_tier(p, m) == Some(1)
+        }),
+        ("the owner's choice, tier 2", |p, m, _| {
+            owner_tier(p, m) == Some(2)
+        }),
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut found = vec![0; features.len()];
