@@ -12,7 +12,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 17] = [
+pub static TURNS: [CompiledTurn; 18] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x66f5833dc8006200,
@@ -98,22 +98,28 @@ pub static TURNS: [CompiledTurn; 17] = [
         apply: p13::apply,
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x61251bbd426d5239,
+        label: "Nudge",
+        fingerprint: 0xe534f010ab81c37f,
         generate: p14::generate,
         apply: p14::apply,
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x64cba7070a135fd9,
+        label: "Rebound",
+        fingerprint: 0x61251bbd426d5239,
         generate: p15::generate,
         apply: p15::apply,
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x0b213265914bb377,
+        label: "Shove",
+        fingerprint: 0x64cba7070a135fd9,
         generate: p16::generate,
         apply: p16::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x0b213265914bb377,
+        generate: p17::generate,
+        apply: p17::apply,
     },
 ];
 
@@ -25726,8 +25732,658 @@ mod p13 {
     }
 }
 
-/// Rebound
+/// Nudge
 mod p14 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 1, 0>;
+
+    const ALL: CellSet = CellSet::from_words([0x1ff, 0x0]);
+
+    /// `n`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0xdb, 0x0])];
+    static RI0: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0x1b6, 0x0])];
+
+    /// `e`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x3f, 0x0])];
+    static RI1: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0x1f8, 0x0])];
+
+    /// `s`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0x1b6, 0x0])];
+    static RI2: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0xdb, 0x0])];
+
+    /// `w`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0x1f8, 0x0])];
+    static RI3: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0x3f, 0x0])];
+
+    /// `orth`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0xa, 0x0]),
+        CellSet::from_words([0x15, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x51, 0x0]),
+        CellSet::from_words([0xaa, 0x0]),
+        CellSet::from_words([0x114, 0x0]),
+        CellSet::from_words([0x88, 0x0]),
+        CellSet::from_words([0x150, 0x0]),
+        CellSet::from_words([0xa0, 0x0]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0x1ff, 0x0])];
+    static RI4: [[CellSet; 9]; 1] = [[
+        CellSet::from_words([0xa, 0x0]),
+        CellSet::from_words([0x15, 0x0]),
+        CellSet::from_words([0x22, 0x0]),
+        CellSet::from_words([0x51, 0x0]),
+        CellSet::from_words([0xaa, 0x0]),
+        CellSet::from_words([0x114, 0x0]),
+        CellSet::from_words([0x88, 0x0]),
+        CellSet::from_words([0x150, 0x0]),
+        CellSet::from_words([0xa0, 0x0]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0x1ff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s14(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at1(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at2(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at7(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s20(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s26(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[2] = c as u8;
+            if g.push(c as u8) {
+                at9(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<false>(e, usize::from(v[2]), 0);
+        at11(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s36(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            if g.push(c as u8) {
+                g.leaf();
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap2(e, v, pos, r),
+            1 => ap7(e, v, pos, r),
+            _ => ap20(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e, c, 0);
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[3] = r.decision();
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add((1 - e.state.mover));
+        let c = usize::from(v[3]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap17(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap19(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+    }
+
+    #[inline]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x4, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x5, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x45, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x100, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x145, 0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x0]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x0]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80, 0x0]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s17(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
+            | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x1b6, 0x0])).shifted(-1)
+            | (of & CellSet::from_words([0x1f8, 0x0])).shifted(-3);
+        x & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s23(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
+            | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x1b6, 0x0])).shifted(-1)
+            | (of & CellSet::from_words([0x1f8, 0x0])).shifted(-3);
+        x & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s24(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s29(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
+            | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x1b6, 0x0])).shifted(-1)
+            | (of & CellSet::from_words([0x1f8, 0x0])).shifted(-3);
+        x & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s31(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s30(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x145, 0x0]) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        12
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        !s37(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+}
+
+/// Rebound
+mod p15 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -26862,7 +27518,7 @@ mod p14 {
 }
 
 /// Shove
-mod p15 {
+mod p16 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -27981,7 +28637,7 @@ mod p15 {
 }
 
 /// Terraces
-mod p16 {
+mod p17 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
