@@ -418,6 +418,48 @@ fn check_a_failing_file() {
 }
 
 #[test]
+fn check_decks_against_a_table_game() {
+    const GAME: &str = "games/warstone.game";
+    const GOOD: &str = "tests/ui/deck/good.deck";
+    const COPIES: &str = "tests/ui/deck/E0917-too-many-copies.deck";
+    let o = run(&["check", GAME, "--deck", COPIES]);
+    assert_eq!(code(&o), 1);
+    snap!("check_deck_failing", transcript(&o));
+
+    let o = run(&["check", GAME, "--deck", COPIES, "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("\"E0917\""), "{}", stdout(&o));
+    assert!(stdout(&o).contains(COPIES), "{}", stdout(&o));
+
+    let o = run(&["check", GAME, "--deck", GOOD]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 2 files: 0 errors"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Two deck files: the first army of each are the two players' armies.
+    let shared = "tests/ui/deck/E0920-shared-faction.deck";
+    let o = run(&["check", GAME, "--deck", GOOD, "--deck", shared]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("armies `Embers` and `Embers` share faction `Crimson`"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Not a table game, a missing deck file, too many game files: exit 2.
+    let o = run(&["check", PYLOS, "--deck", GOOD]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("not a table game"), "{}", stderr(&o));
+    let o = run(&["check", GAME, "--deck", "tests/ui/deck/no-such.deck"]);
+    assert_eq!(code(&o), 2);
+    let o = run(&["check", GAME, PYLOS, "--deck", GOOD]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
 fn explain_codes() {
     let o = run(&["explain", "e0101"]);
     assert_eq!(code(&o), 0);
@@ -787,4 +829,118 @@ fn compile_writes_the_generated_module() {
         "x.rs",
     ]);
     assert_eq!(code(&o), 1);
+}
+
+// ---- a table game: WarStone ----------------------------------------------------------------
+
+const WARSTONE: &str = "games/warstone.game";
+
+#[test]
+fn warstone_moves_and_commands_that_do_not_apply() {
+    let o = run(&["moves", WARSTONE, "--deal", "3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("warstone_moves", transcript(&o));
+    let o = run(&["moves", WARSTONE, "--deal", "3", "--set", "mode=referee"]);
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).lines().all(|l| !l.contains('@')),
+        "referee shots have no angle"
+    );
+    let o = run(&["perft", WARSTONE, "--depth", "1"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("is a table game"), "{}", stderr(&o));
+    let o = run(&["moves", WARSTONE, "--set", "friction=fast"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("parameter `friction` takes a number"));
+    let o = run(&["moves", WARSTONE, "--after", "Blaze WC1 15@10.0; Nope"]);
+    assert_eq!(code(&o), 2);
+    snap!("warstone_bad_after", transcript(&o));
+}
+
+#[test]
+fn warstone_playout_reports_armies() {
+    let o = run(&["playout", WARSTONE, "--games", "10", "--seed", "3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("warstone_playout", stdout(&o));
+}
+
+/// A referee's whole match, typed: each turn the mover declares the first shot open and the
+/// referee enters that it knocked an opponent's stone out, until someone has 8 captures.
+fn referee_script() -> String {
+    use rulestone::runtime::table::{Choice, TableMatch};
+    let source = fs::read_to_string(root().join(WARSTONE)).expect("read");
+    let file = rulestone::syntax::parse(&source).expect("parse");
+    let game = rulestone::check::check(&file)
+        .0
+        .and_then(|c| c.table)
+        .expect("table");
+    let sets = vec![("mode".to_string(), "referee".to_string())];
+    let (params, options) = rulestone::ir::table::split_params(&game, &sets).expect("params");
+    let env = rulestone::check::options::resolve(&file, &options).expect("options");
+    let p = rulestone::ir::table::lower("WarStone", &game, &params, &env).expect("lower");
+    let mut m = TableMatch::new(&p, [p.armies[0].clone(), p.armies[1].clone()], 5);
+    let mut lines = vec!["penalty foul West".to_string()];
+    let d = m.parse(&lines[0]).expect("penalty");
+    m.apply(&d).expect("penalty");
+    while m.outcome().is_none() {
+        let choices = m.choices();
+        let text = match choices.first() {
+            Some(Choice::Result) => {
+                let opponent = 1 - m.position.mover;
+                let target = (0..m.position.stones.len()).find(|&i| {
+                    let s = &m.position.stones[i];
+                    s.owner == opponent && s.disc.on_table
+                });
+                match target {
+                    Some(t) => format!("result capture {}", m.stone_name(t)),
+                    None => "result none".to_string(),
+                }
+            }
+            Some(c) => m.choice_text(c),
+            None => "time".to_string(),
+        };
+        let d = m.parse(&text).expect("parse");
+        m.apply(&d).expect("legal");
+        lines.push(text);
+    }
+    lines.push("board".into());
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn warstone_referee_mode_runs_a_whole_match_and_replays() {
+    let dir = scratch("warstone_referee");
+    let record = dir.join("match.record");
+    let record_arg = record.to_string_lossy().into_owned();
+    let script = referee_script();
+    let o = run_with_input(
+        &[
+            "play",
+            WARSTONE,
+            "--set",
+            "mode=referee",
+            "--deal",
+            "5",
+            "--record",
+            &record_arg,
+        ],
+        &script,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("referee mode"), "{out}");
+    assert!(out.contains("clock: 1:00 left"), "the clock is shown");
+    assert!(out.contains("the match is over: "), "{out}");
+    assert!(out.contains("warning to West"), "{out}");
+    snap!("warstone_referee_match", out);
+    let text = fs::read_to_string(&record).expect("the record");
+    assert!(text.starts_with("rulestone-table-record 1\n"), "{text}");
+    let o = run(&["replay", &record_arg]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("result: "), "{}", stdout(&o));
+    // A corrupt record is refused with its line.
+    fs::write(&record, text.replace("move result", "move resalt")).expect("write");
+    let o = run(&["replay", &record_arg]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("of the record"), "{}", stderr(&o));
 }

@@ -135,7 +135,10 @@ fn every_code_is_emitted() {
 fn fixtures_use_registered_codes() {
     let registered: BTreeSet<&str> = CODES.iter().map(|c| c.code).collect();
     let mut unknown = Vec::new();
-    for (path, text) in read_all("tests/ui", "game") {
+    let fixtures = read_all("tests/ui", "game")
+        .into_iter()
+        .chain(read_all("tests/ui", "deck"));
+    for (path, text) in fixtures {
         for line in text
             .lines()
             .take_while(|l| l.trim_start().starts_with("//"))

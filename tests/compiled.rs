@@ -25,6 +25,7 @@ const GENERATED: &str = "tests/compiled/bundled.rs";
 fn units() -> Vec<(String, Program)> {
     let mut paths = common::bundled_games();
     common::files(&common::root().join("tests/games"), "game", &mut paths);
+    paths.retain(|p| !common::is_table_game(p));
     let mut out = Vec::new();
     for path in paths {
         let source = std::fs::read_to_string(&path).expect("readable game");

@@ -7,6 +7,10 @@
 //! // expect: E0101 W0601   (every code the file emits; empty for none)
 //! ```
 //!
+//! Every `tests/ui/deck/<name>.deck` is a deck file checked against the army rules of
+//! `games/warstone.game` (each army on its own, then the first two armies as the two players'),
+//! with the same header, snapshotted to `snapshots/ui/deck/<name>.snap`.
+//!
 //! Every bundled game under `games/` must check without errors.
 //!
 //! Update snapshots with `INSTA_UPDATE=always cargo test --test ui` (or `cargo insta review`),
@@ -16,6 +20,8 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
+use rulestone::check::deck;
+use rulestone::check::table::TableGame;
 use rulestone::diag::{self, Diag};
 
 mod common;
@@ -75,43 +81,99 @@ fn ui() {
     for path in &fixtures {
         let shown = relative(path);
         let source = fs::read_to_string(path).unwrap_or_default();
-        let h = header(&source);
         let diags = diagnose(&source);
-        let emitted: BTreeSet<String> = diags
-            .iter()
-            .filter_map(|d| diag::code_of(d.as_ref()))
-            .collect();
-        match &h.expect {
-            None => failures.push(format!("{shown}: no `// expect:` line")),
-            Some(expect) if *expect != emitted => failures.push(format!(
-                "{shown}: expected codes {expect:?}, emitted {emitted:?}"
-            )),
-            Some(_) => {}
-        }
-        let errors = diag::has_errors(&diags);
-        if h.pass && errors {
-            failures.push(format!("{shown}: `check-pass` but errors were reported"));
-        }
-        if !h.pass && !errors {
-            failures.push(format!("{shown}: `check-fail` but no error was reported"));
-        }
-
+        failures.extend(compare(&shown, &header(&source), &diags));
         let text = diag::render(&diags, &source, &shown, false);
-        let area = path
-            .parent()
-            .and_then(Path::file_name)
-            .map_or_else(String::new, |a| a.to_string_lossy().into_owned());
-        let name = path
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        insta::with_settings!({
-            snapshot_path => format!("../snapshots/ui/{area}"),
-            prepend_module_to_snapshot => false,
-            input_file => path,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(name, text);
-        });
+        snapshot(path, &text);
+    }
+    assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
+}
+
+/// What is wrong with a fixture's diagnostics, given its header.
+fn compare(shown: &str, h: &Header, diags: &[Diag]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let emitted: BTreeSet<String> = diags
+        .iter()
+        .filter_map(|d| diag::code_of(d.as_ref()))
+        .collect();
+    match &h.expect {
+        None => failures.push(format!("{shown}: no `// expect:` line")),
+        Some(expect) if *expect != emitted => failures.push(format!(
+            "{shown}: expected codes {expect:?}, emitted {emitted:?}"
+        )),
+        Some(_) => {}
+    }
+    let errors = diag::has_errors(diags);
+    if h.pass && errors {
+        failures.push(format!("{shown}: `check-pass` but errors were reported"));
+    }
+    if !h.pass && !errors {
+        failures.push(format!("{shown}: `check-fail` but no error was reported"));
+    }
+    failures
+}
+
+/// Compares the rendered diagnostics of `tests/ui/<area>/<name>.<ext>` with
+/// `snapshots/ui/<area>/<name>.snap`.
+fn snapshot(path: &Path, text: &str) {
+    let area = path
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(String::new, |a| a.to_string_lossy().into_owned());
+    let name = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    insta::with_settings!({
+        snapshot_path => format!("../snapshots/ui/{area}"),
+        prepend_module_to_snapshot => false,
+        input_file => path,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+/// The game whose army rules the deck fixtures are checked against.
+const DECK_GAME: &str = "games/warstone.game";
+
+/// Parses a deck file and checks its armies: each on its own, then the first two as opponents.
+fn diagnose_deck(game: &TableGame, source: &str) -> Vec<Diag> {
+    match rulestone::syntax::parse_deck(source) {
+        Err(errors) => diag::boxed(errors),
+        Ok(armies) => {
+            let mut diags: Vec<Diag> = armies
+                .iter()
+                .flat_map(|a| deck::check_army(game, a))
+                .collect();
+            if let [first, second, ..] = armies.as_slice() {
+                diags.extend(deck::check_opponents(game, first, second));
+            }
+            diags
+        }
+    }
+}
+
+#[test]
+fn deck_fixtures() {
+    let game_source = fs::read_to_string(root().join(DECK_GAME)).unwrap_or_default();
+    let file = rulestone::syntax::parse(&game_source)
+        .unwrap_or_else(|_| panic!("{DECK_GAME} does not parse"));
+    let (checked, _) = rulestone::check::check(&file);
+    let game = checked
+        .and_then(|c| c.table)
+        .unwrap_or_else(|| panic!("{DECK_GAME} is not a table game that checks clean"));
+
+    let mut fixtures = Vec::new();
+    files(&root().join("tests/ui/deck"), "deck", &mut fixtures);
+    assert!(!fixtures.is_empty(), "no fixtures under tests/ui/deck");
+    let mut failures = Vec::new();
+    for path in &fixtures {
+        let shown = relative(path);
+        let source = fs::read_to_string(path).unwrap_or_default();
+        let diags = diagnose_deck(&game, &source);
+        failures.extend(compare(&shown, &header(&source), &diags));
+        let text = diag::render(&diags, &source, &shown, false);
+        snapshot(path, &text);
     }
     assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
 }
@@ -143,8 +205,10 @@ fn no_orphan_snapshots() {
         .filter(|s| {
             let fixture = s
                 .strip_prefix(root().join("snapshots"))
-                .map(|rel| root().join("tests").join(rel).with_extension("game"));
-            !fixture.is_ok_and(|f| f.exists())
+                .map(|rel| root().join("tests").join(rel));
+            !fixture.is_ok_and(|f| {
+                f.with_extension("game").exists() || f.with_extension("deck").exists()
+            })
         })
         .map(|s| relative(s))
         .collect();

@@ -21,6 +21,7 @@
 
 mod board;
 pub mod consteval;
+pub mod deck;
 pub mod error;
 mod expr;
 mod game;
@@ -30,6 +31,7 @@ pub mod options;
 mod shapes;
 mod stmt;
 mod suggest;
+pub mod table;
 pub mod zones;
 
 use std::collections::{HashMap, HashSet};
@@ -48,6 +50,8 @@ use names::Entry;
 #[derive(Clone, Debug)]
 pub struct Checked {
     pub file: ast::File,
+    /// The resolved declarations of a table game; `None` for a board game.
+    pub table: Option<table::TableGame>,
 }
 
 /// Checks a parsed file. Returns the checked game only if there is no error (warnings allowed),
@@ -55,12 +59,23 @@ pub struct Checked {
 #[must_use]
 pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
     let mut c = Checker::new(file);
-    c.run();
+    let table = if table::is_table_game(file) {
+        Some(c.run_table())
+    } else {
+        c.run();
+        None
+    };
     let diags = c.finish();
     if crate::diag::has_errors(&diags) {
         (None, diags)
     } else {
-        (Some(Checked { file: file.clone() }), diags)
+        (
+            Some(Checked {
+                file: file.clone(),
+                table,
+            }),
+            diags,
+        )
     }
 }
 
@@ -197,6 +212,28 @@ impl<'a> Checker<'a> {
         self.lint_unused();
     }
 
+    /// A table game: players and options as for any game, then the table declarations.
+    fn run_table(&mut self) -> table::TableGame {
+        self.declare_all();
+        let file = self.file;
+        let players = file
+            .items
+            .iter()
+            .filter(|i| matches!(i.kind, ast::ItemKind::Players(_)))
+            .count();
+        if players == 0 {
+            self.report(error::GameError::NoPlayers);
+        }
+        self.check_options();
+        let game = self.check_table_game();
+        for army in &game.armies {
+            for d in deck::check_army(&game, army) {
+                self.report_diag(d);
+            }
+        }
+        game
+    }
+
     /// Diagnostics in source order (problems without a span first), each reported once.
     fn finish(self) -> Vec<Diag> {
         let mut keyed: Vec<(usize, Diag)> = self
@@ -222,6 +259,11 @@ impl<'a> Checker<'a> {
                 use_span,
             });
         }
+        self.report_diag(diag);
+    }
+
+    /// Records an already boxed problem, unless the same problem was already recorded.
+    fn report_diag(&mut self, diag: Diag) {
         let code = crate::diag::code_of(diag.as_ref()).unwrap_or_default();
         let (start, len) = primary_span(diag.as_ref()).unwrap_or((0, 0));
         if self.seen.insert((code, start, len)) {

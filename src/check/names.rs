@@ -146,7 +146,8 @@ impl Checker<'_> {
                 | ItemKind::Status { .. }
                 | ItemKind::Setup(_)
                 | ItemKind::Turn(_)
-                | ItemKind::NoMoves(_) => {}
+                | ItemKind::NoMoves(_)
+                | ItemKind::Table(_) => {}
             }
         }
     }

@@ -120,6 +120,8 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         let loaded = load(&GameArgs {
             file: file.clone(),
             set: Vec::new(),
+            army: Vec::new(),
+            deal: 1,
         })?;
         let mut engine = Engine::new(&loaded.program);
         emit(&format!(

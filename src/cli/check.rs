@@ -1,11 +1,14 @@
-//! `rulestone check`: diagnostics for each file, then a summary line.
+//! `rulestone check`: diagnostics for each file, then a summary line. With `--deck`, the armies
+//! of deck files are checked against one table game's army rules.
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use crate::check::deck;
+use crate::check::table::TableGame;
 use crate::diag::{self, Diag, Severity};
-use crate::syntax;
+use crate::syntax::{self, ast};
 
 use super::load::shown;
 use super::{color_stderr, emit, plural, CliError, ExitStatus};
@@ -15,6 +18,15 @@ pub struct CheckArgs {
     /// The game files to check.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+
+    /// A deck file whose armies are checked against the game's army rules (at most 2).
+    ///
+    /// Needs exactly one game file, a table game. Each army of the deck file is checked on its
+    /// own; with two deck files (or one deck file with two armies) the first army of each (or
+    /// the two armies) are also checked against each other, as the two players' armies.
+    /// Example: `rulestone check games/warstone.game --deck my.deck`.
+    #[arg(long, value_name = "FILE")]
+    pub deck: Vec<PathBuf>,
 
     /// How to report: `human` text on standard error, or `json` on standard output.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -38,44 +50,68 @@ fn diagnose(source: &str) -> Vec<Diag> {
     }
 }
 
-pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
-    let color = color_stderr();
-    let mut errors = 0;
-    let mut warnings = 0;
-    let mut unreadable = 0;
-    let mut json: Vec<serde_json::Value> = Vec::new();
-    for path in &args.files {
-        let source = match std::fs::read_to_string(path) {
-            Ok(s) => s,
+/// The report being built: counts, and in JSON mode every diagnostic so far.
+struct Report {
+    format: Format,
+    color: bool,
+    errors: usize,
+    warnings: usize,
+    /// Files that could not be read (or whose diagnostics could not be written).
+    unreadable: usize,
+    /// Files whose diagnostics were reported.
+    checked: usize,
+    json: Vec<serde_json::Value>,
+}
+
+impl Report {
+    fn new(format: Format) -> Report {
+        Report {
+            format,
+            color: color_stderr(),
+            errors: 0,
+            warnings: 0,
+            unreadable: 0,
+            checked: 0,
+            json: Vec::new(),
+        }
+    }
+
+    /// Reads a file, counting it as unreadable (with a message) if it cannot be read.
+    fn read(&mut self, path: &std::path::Path) -> Option<String> {
+        match std::fs::read_to_string(path) {
+            Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("{}", CliError::io("read", path, &e));
-                unreadable += 1;
-                continue;
+                self.unreadable += 1;
+                None
             }
-        };
-        let diags = diagnose(&source);
-        let shown = shown(path);
-        for d in &diags {
+        }
+    }
+
+    /// Counts and renders the diagnostics of one file, against its source.
+    fn file(&mut self, diags: &[Diag], source: &str, shown: &str) {
+        self.checked += 1;
+        for d in diags {
             match diag::severity(d.as_ref()) {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
                 Severity::Advice => {}
             }
         }
-        match args.format {
+        match self.format {
             Format::Human => {
                 if !diags.is_empty() {
                     eprintln!(
                         "{}",
-                        diag::render(&diags, &source, &shown, color).trim_end()
+                        diag::render(diags, source, shown, self.color).trim_end()
                     );
                     eprintln!();
                 }
             }
             Format::Json => {
-                let text = diag::render_json(&diags, &source, &shown);
+                let text = diag::render_json(diags, source, shown);
                 match serde_json::from_str::<Vec<serde_json::Value>>(&text) {
-                    Ok(values) => json.extend(values),
+                    Ok(values) => self.json.extend(values),
                     Err(e) => {
                         eprintln!(
                             "{}",
@@ -83,32 +119,182 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
                                 "internal: diagnostics of `{shown}` are not JSON: {e}"
                             ))
                         );
-                        unreadable += 1;
+                        self.unreadable += 1;
                     }
                 }
             }
         }
     }
-    let checked = args.files.len() - unreadable;
-    match args.format {
-        Format::Human => eprintln!(
-            "checked {}: {}, {}",
-            plural(checked, "file"),
-            plural(errors, "error"),
-            plural(warnings, "warning")
-        ),
-        Format::Json => {
-            let text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| "[]".to_string());
-            if emit(&format!("{text}\n")).is_err() {
-                return ExitStatus::Error;
+
+    /// The summary line (or the JSON array) and the exit status.
+    fn finish(self) -> ExitStatus {
+        match self.format {
+            Format::Human => eprintln!(
+                "checked {}: {}, {}",
+                plural(self.checked, "file"),
+                plural(self.errors, "error"),
+                plural(self.warnings, "warning")
+            ),
+            Format::Json => {
+                let text =
+                    serde_json::to_string_pretty(&self.json).unwrap_or_else(|_| "[]".to_string());
+                if emit(&format!("{text}\n")).is_err() {
+                    return ExitStatus::Error;
+                }
+            }
+        }
+        if self.unreadable > 0 {
+            ExitStatus::Error
+        } else if self.errors > 0 {
+            ExitStatus::Failure
+        } else {
+            ExitStatus::Success
+        }
+    }
+}
+
+pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
+    if !args.deck.is_empty() {
+        return run_decks(args);
+    }
+    let mut report = Report::new(args.format);
+    for path in &args.files {
+        let Some(source) = report.read(path) else {
+            continue;
+        };
+        let diags = diagnose(&source);
+        report.file(&diags, &source, &shown(path));
+    }
+    report.finish()
+}
+
+/// One deck file: its source, its armies (if it parsed) and its diagnostics so far.
+struct Deck {
+    shown: String,
+    source: String,
+    armies: Vec<ast::Army>,
+    diags: Vec<Diag>,
+}
+
+/// `check GAME --deck FILE [--deck FILE]`: the game, then each deck file against its rules.
+fn run_decks(args: &CheckArgs) -> ExitStatus {
+    if args.files.len() != 1 {
+        eprintln!(
+            "{}",
+            CliError::new(format!(
+                "`--deck` checks armies against one game, but {} are given",
+                plural(args.files.len(), "game file")
+            ))
+            .note("usage: rulestone check GAME --deck FILE [--deck FILE]")
+        );
+        return ExitStatus::Error;
+    }
+    if args.deck.len() > 2 {
+        eprintln!(
+            "{}",
+            CliError::new(format!(
+                "at most 2 deck files, one per player, but {} are given",
+                args.deck.len()
+            ))
+        );
+        return ExitStatus::Error;
+    }
+    let mut report = Report::new(args.format);
+    let game_path = &args.files[0];
+    let Some(source) = report.read(game_path) else {
+        return report.finish();
+    };
+    let game_shown = shown(game_path);
+    let file = match syntax::parse(&source) {
+        Ok(file) => file,
+        Err(errors) => {
+            report.file(&diag::boxed(errors), &source, &game_shown);
+            return report.finish();
+        }
+    };
+    if !crate::check::table::is_table_game(&file) {
+        eprintln!(
+            "{}",
+            CliError::new(format!(
+                "`{game_shown}` is not a table game, so it has no armies to check decks against"
+            ))
+            .note("`--deck` needs a game with a `table` and `turn shots`")
+        );
+        return ExitStatus::Error;
+    }
+    let (checked, diags) = crate::check::check(&file);
+    report.file(&diags, &source, &game_shown);
+    let Some(game) = checked.and_then(|c| c.table) else {
+        // The game's errors are reported; its army rules cannot be trusted.
+        return report.finish();
+    };
+
+    let mut decks: Vec<Deck> = Vec::new();
+    for path in &args.deck {
+        let Some(source) = report.read(path) else {
+            continue;
+        };
+        decks.push(check_deck(&game, source, shown(path)));
+    }
+    if decks.len() == args.deck.len() {
+        check_players(&game, &mut decks);
+    }
+    for d in &decks {
+        report.file(&d.diags, &d.source, &d.shown);
+    }
+    for d in &decks {
+        if d.armies.is_empty() && !diag::has_errors(&d.diags) {
+            eprintln!(
+                "{}",
+                CliError::new(format!("`{}` declares no army", d.shown))
+                    .note("a deck file holds `army Name { factions ...  stones ...  cards ... }`")
+            );
+            report.errors += 1;
+        }
+    }
+    report.finish()
+}
+
+/// Parses a deck file and checks each of its armies on its own.
+fn check_deck(game: &TableGame, source: String, shown: String) -> Deck {
+    match syntax::parse_deck(&source) {
+        Err(errors) => Deck {
+            shown,
+            source,
+            armies: Vec::new(),
+            diags: diag::boxed(errors),
+        },
+        Ok(armies) => {
+            let diags = armies
+                .iter()
+                .flat_map(|a| deck::check_army(game, a))
+                .collect();
+            Deck {
+                shown,
+                source,
+                armies,
+                diags,
             }
         }
     }
-    if unreadable > 0 {
-        ExitStatus::Error
-    } else if errors > 0 {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
+}
+
+/// The two players' armies against each other: the first army of each of two deck files, or
+/// the first two armies of a single deck file. Problems are reported in the second army's file.
+fn check_players(game: &TableGame, decks: &mut [Deck]) {
+    match decks {
+        [one] => {
+            if let [first, second, ..] = one.armies.as_slice() {
+                let found = deck::check_opponents(game, first, second);
+                one.diags.extend(found);
+            }
+        }
+        [a, b] => {
+            if let (Some(first), Some(second)) = (a.armies.first(), b.armies.first()) {
+                let found = deck::check_opponents(game, first, second);
+                b.diags.extend(found);
+            }
+        }
+        _ => {}
     }
 }

@@ -67,6 +67,13 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     let mut programs = Vec::new();
     for path in &args.files {
         let (_, file) = parse(path)?;
+        if crate::check::table::is_table_game(&file) {
+            eprintln!(
+                "note: skipping `{}`: a table game's shots are simulated, not generated",
+                super::load::shown(path)
+            );
+            continue;
+        }
         for mut sets in crate::check::options::variants(&file) {
             sets.retain(|(name, _)| !forced.iter().any(|(n, _)| n == name));
             sets.extend(forced.iter().cloned());

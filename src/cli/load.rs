@@ -82,6 +82,14 @@ pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded
         report_errors(diags, &source, path);
         return Err(Fail::Reported);
     };
+    if checked.table.is_some() {
+        return Err(CliError::new(format!(
+            "`{}` is a table game: its shots are continuous, so this command does not apply",
+            shown(path)
+        ))
+        .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
+        .into());
+    }
     let env = resolve(&file, sets).map_err(|e| CliError::new(e.to_string()))?;
     let program = ir::lower(&checked, &env)
         .map_err(|e| CliError::new(format!("cannot build `{}`: {}", shown(path), e.message)))?;

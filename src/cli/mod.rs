@@ -22,6 +22,7 @@ mod play;
 mod playout;
 mod record;
 mod replay;
+mod table;
 
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
@@ -192,6 +193,16 @@ pub struct GameArgs {
     /// An unknown option or a value outside the option's type is an error.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+
+    /// Table games: an army from a deck file, `FILE` (its first army) or `FILE:NAME`; the
+    /// first `--army` is the first player's, the second the second player's (default: the
+    /// armies the game file declares).
+    #[arg(long, value_name = "FILE[:NAME]")]
+    pub army: Vec<String>,
+
+    /// Table games: the seed of the match's chance (who goes first, the shuffles, aim noise).
+    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    pub deal: u64,
 }
 
 /// A position: the start, then the given moves.

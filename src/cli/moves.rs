@@ -16,6 +16,9 @@ pub struct MovesArgs {
 }
 
 pub(crate) fn run(args: &MovesArgs) -> Result<()> {
+    if super::table::is_table(&args.game.file) {
+        return super::table::moves(&args.game, args.position.after.as_deref());
+    }
     let loaded = load(&args.game)?;
     let mut engine = Engine::new(&loaded.program);
     if let Some(after) = &args.position.after {

@@ -133,6 +133,15 @@ fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
 }
 
 pub(crate) fn run(args: &PlayArgs) -> Result<()> {
+    if super::table::is_table(&args.game.file) {
+        return super::table::play(
+            &args.game,
+            args.position.after.as_deref(),
+            args.vs == Opponent::Random,
+            args.seed.unwrap_or(args.game.deal),
+            args.record.as_deref(),
+        );
+    }
     let mut loaded = super::load::load(&args.game)?;
     let computer = match (args.vs, &args.side) {
         (Opponent::Human, Some(_)) => {

@@ -57,6 +57,9 @@ fn percent(n: u64, total: u64) -> String {
 }
 
 pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
+    if super::table::is_table(&args.game.file) {
+        return super::table::playout(&args.game, args.games, args.seed);
+    }
     let loaded = load(&args.game)?;
     let program = &loaded.program;
     let mut engine = Engine::new(program);

@@ -31,6 +31,9 @@ pub struct ReplayArgs {
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
+    if args.moves.is_none() && super::table::is_record(&args.path) {
+        return super::table::replay(&args.path);
+    }
     let (record, loaded, path_in_messages) = if let Some(list) = &args.moves {
         let record = Record {
             game: args.path.clone(),

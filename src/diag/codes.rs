@@ -61,6 +61,19 @@ codes! {
     "E0704" => "`place` on a board without two axes",
     "E0801" => "roll range without values",
     "E0802" => "arithmetic on a variable",
+    "E0901" => "not an axis of the table",
+    "E0902" => "value must be greater than 0",
+    "E0903" => "wrong kind of name in a table game",
+    "E0911" => "unknown card, faction or stone kind",
+    "E0912" => "entry repeated in an army",
+    "E0913" => "card outside the army's factions",
+    "E0914" => "number of stones outside the army rules",
+    "E0915" => "stones of a kind outside the army rules",
+    "E0916" => "number of cards outside the army rules",
+    "E0917" => "copies of a card outside the army rules",
+    "E0918" => "stone kind without a card",
+    "E0919" => "number of factions outside the army rules",
+    "E0920" => "players' armies share a faction",
 }
 
 /// The registry entry for a code, ignoring case (`e0101` finds `E0101`).

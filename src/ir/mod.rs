@@ -4,6 +4,7 @@
 mod cellset;
 pub mod dump;
 pub mod lower;
+pub mod table;
 pub mod unordered;
 
 pub use cellset::{CellIter, CellSet};

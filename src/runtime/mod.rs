@@ -5,8 +5,10 @@ pub mod compiled;
 mod engine;
 mod moves;
 pub mod perft;
+pub mod physics;
 pub mod playout;
 mod state;
+pub mod table;
 
 pub use engine::{Engine, Undo};
 pub use moves::{Move, MAX_DECISIONS};

@@ -76,6 +76,8 @@ pub enum ItemKind {
     Setup(Block),
     Turn(Block),
     NoMoves(Block),
+    /// A declaration of a table game (discs on a continuous table; see [`TableItem`]).
+    Table(TableItem),
 }
 
 impl ItemKind {
@@ -391,4 +393,239 @@ impl BinaryOp {
             BinaryOp::Rem => "%",
         }
     }
+}
+
+// ---- Table games -------------------------------------------------------------------------
+
+/// A declaration of a table game: discs sliding on a continuous table, driven by cards.
+#[derive(Clone, Debug)]
+pub enum TableItem {
+    /// `param friction = 20`
+    Param {
+        name: Ident,
+        value: f64,
+        value_span: Span,
+    },
+    /// `table length by width { wall ...  line ... }`
+    Table {
+        length: Quantity,
+        width: Quantity,
+        physics: Vec<(Physics, Quantity)>,
+        walls: Vec<AxisAt>,
+        lines: Vec<(Ident, AxisAt)>,
+    },
+    /// `home West on west_home`
+    Home {
+        player: Ident,
+        line: Ident,
+    },
+    /// `disc Core "C" radius 2 mass 4`
+    Disc {
+        name: Ident,
+        letter: (String, Span),
+        radius: Quantity,
+        mass: Option<Quantity>,
+    },
+    /// `faction A, B`
+    Factions(Vec<Ident>),
+    Card(CardDecl),
+    /// `army rules { ... }`
+    ArmyRules(Vec<ArmyRule>),
+    Army(Army),
+    /// `setup table { place ... }`
+    Setup(Vec<SetupPlace>),
+    /// `turn shots { ... }`
+    Turn(TableTurn),
+    /// `capture { ... }`
+    Capture(Vec<CaptureRule>),
+    /// `match { ... }`
+    Match(Vec<MatchRule>),
+    /// `penalty name "text" warnings N`
+    Penalty {
+        name: Ident,
+        text: String,
+        warnings: u32,
+    },
+}
+
+/// A physical constant of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Physics {
+    Friction,
+    StoneRestitution,
+    WallRestitution,
+    WallJumpSpeed,
+    TimeStep,
+}
+
+/// A real number written in the file, or a parameter's name.
+#[derive(Clone, Debug)]
+pub enum Quantity {
+    Number(f64, Span),
+    Param(Ident),
+}
+
+impl Quantity {
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            Quantity::Number(_, s) => *s,
+            Quantity::Param(i) => i.span,
+        }
+    }
+}
+
+/// `x = 60`
+#[derive(Clone, Debug)]
+pub struct AxisAt {
+    pub axis: Ident,
+    pub at: Quantity,
+}
+
+#[derive(Clone, Debug)]
+pub struct CardDecl {
+    pub name: Ident,
+    pub faction: Ident,
+    pub disc: Ident,
+    pub shot: ShotKind,
+    pub by_hand: bool,
+}
+
+/// `basic` or `power N`.
+#[derive(Clone, Debug)]
+pub enum ShotKind {
+    Basic(Span),
+    Power(Quantity),
+}
+
+#[derive(Clone, Debug)]
+pub struct ArmyRule {
+    pub kind: ArmyRuleKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ArmyRuleKind {
+    Stones(Bound),
+    Cards(Bound),
+    Copies(Bound),
+    CardForEachKind,
+    FactionsDiffer,
+    Factions(Bound),
+    /// `Core at least 5`
+    Kind(Ident, Bound),
+}
+
+/// `at least N`, `at most N`, `exactly N`, `N to M`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub min: Option<u32>,
+    pub max: Option<u32>,
+}
+
+impl Bound {
+    #[must_use]
+    pub fn holds(self, n: u32) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.min, self.max) {
+            (Some(a), Some(b)) if a == b => write!(f, "exactly {a}"),
+            (Some(a), Some(b)) => write!(f, "{a} to {b}"),
+            (Some(a), None) => write!(f, "at least {a}"),
+            (None, Some(b)) => write!(f, "at most {b}"),
+            (None, None) => write!(f, "any number"),
+        }
+    }
+}
+
+/// `army Name { factions ...  stones ...  cards ... }`
+#[derive(Clone, Debug)]
+pub struct Army {
+    pub name: Ident,
+    pub factions: Vec<Ident>,
+    /// Kind, count, span of the entry.
+    pub stones: Vec<(Ident, u32, Span)>,
+    /// Card, copies, span of the entry.
+    pub cards: Vec<(Ident, u32, Span)>,
+    pub span: Span,
+}
+
+/// `place Core on center alternating`
+#[derive(Clone, Debug)]
+pub struct SetupPlace {
+    pub kinds: Vec<Ident>,
+    /// A line name, or `home`.
+    pub line: Ident,
+    pub alternating: bool,
+}
+
+/// `turn shots { draw N  play every card  free shot ... }`
+#[derive(Clone, Debug)]
+pub struct TableTurn {
+    pub basic_speed: Quantity,
+    pub aim_noise: Option<Quantity>,
+    pub draw: u32,
+    pub draw_span: Span,
+    pub free: Vec<FreeShot>,
+}
+
+/// `free shot Master, Core basic when shots == 0`
+#[derive(Clone, Debug)]
+pub struct FreeShot {
+    pub kinds: Vec<Ident>,
+    pub shot: ShotKind,
+    /// A counter of the turn (`shots`), a comparison and a number.
+    pub when: Option<(Ident, BinaryOp, i64)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CaptureRule {
+    pub event: CaptureEvent,
+    pub effect: CaptureEffect,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum CaptureEvent {
+    /// The centre of a stone crosses one of these lines.
+    Cross(Vec<Ident>),
+    /// The shot stone goes over a wall.
+    OverWallShot,
+    /// A stone other than the shot one goes over a wall.
+    OverWallKnocked,
+    /// A stone leaves the table where there is no wall.
+    OffTable,
+}
+
+#[derive(Clone, Debug)]
+pub enum CaptureEffect {
+    ByOpponentOfOwner,
+    ByOpponentOfShooter,
+    /// Put back on this line, at the free point nearest to where it left.
+    BackTo(Ident),
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchRule {
+    pub kind: MatchRuleKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum MatchRuleKind {
+    /// `win at N captures`
+    WinAt(Quantity),
+    /// `turns N then most captures`
+    Turns(Quantity),
+    /// `tie sudden death`
+    SuddenDeath,
+    /// `clock turn N`: seconds per turn.
+    TurnClock(Quantity),
+    /// `referee when OPTION == WORD`
+    Referee { option: Ident, word: Ident },
 }

@@ -41,12 +41,12 @@ pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
     }
 }
 
-fn span(pair: &Pair<'_, Rule>) -> Span {
+pub(super) fn span(pair: &Pair<'_, Rule>) -> Span {
     let s = pair.as_span();
     Span::new(s.start(), s.end())
 }
 
-fn ident(pair: &Pair<'_, Rule>) -> Ident {
+pub(super) fn ident(pair: &Pair<'_, Rule>) -> Ident {
     Ident {
         name: pair.as_str().to_string(),
         span: span(pair),
@@ -54,7 +54,7 @@ fn ident(pair: &Pair<'_, Rule>) -> Ident {
 }
 
 /// Skips keyword and punctuation pairs, which carry no information for the AST.
-fn meaningful<'a>(pairs: Pairs<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
+pub(super) fn meaningful<'a>(pairs: Pairs<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
     pairs.filter(|p| !is_token(p.as_rule()))
 }
 
@@ -79,7 +79,7 @@ fn rule_is_keyword(rule: Rule) -> bool {
     format!("{rule:?}").starts_with("kw_")
 }
 
-fn int(pair: &Pair<'_, Rule>) -> Result<i64> {
+pub(super) fn int(pair: &Pair<'_, Rule>) -> Result<i64> {
     let text = pair.as_str();
     match text.parse::<i32>() {
         Ok(v) => Ok(i64::from(v)),
@@ -223,7 +223,10 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         Rule::setup_decl => ItemKind::Setup(block(need(next())?)?),
         Rule::turn_decl => ItemKind::Turn(block(need(next())?)?),
         Rule::no_moves_decl => ItemKind::NoMoves(block(need(next())?)?),
-        _ => return Err(internal(item_span, rule)),
+        _ => match super::table::item(rule, item_span, &mut inner)? {
+            Some(t) => ItemKind::Table(t),
+            None => return Err(internal(item_span, rule)),
+        },
     };
     Ok(Item {
         kind,
@@ -231,7 +234,7 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
     })
 }
 
-fn need(pair: Option<Pair<'_, Rule>>) -> Result<Pair<'_, Rule>> {
+pub(super) fn need(pair: Option<Pair<'_, Rule>>) -> Result<Pair<'_, Rule>> {
     pair.ok_or_else(|| SyntaxError::Unexpected {
         expected: "more input".into(),
         span: Span::default().into(),
@@ -377,7 +380,7 @@ fn rel_item(pair: Pair<'_, Rule>) -> Result<RelItem> {
     }
 }
 
-fn string(pair: &Pair<'_, Rule>) -> Result<(String, Span)> {
+pub(super) fn string(pair: &Pair<'_, Rule>) -> Result<(String, Span)> {
     let inner = need(pair.clone().into_inner().next())?;
     Ok((unescape(&inner)?, span(pair)))
 }
@@ -706,7 +709,7 @@ fn primary(pair: Pair<'_, Rule>) -> Result<Expr> {
 
 /// The innermost bracket still open at the end of the text (outside strings and comments): a
 /// clearer report than "expected ..." at the end of the file.
-fn unclosed(source: &str) -> Option<SyntaxError> {
+pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
     let mut open: Vec<(usize, char)> = Vec::new();
     let mut chars = source.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -761,7 +764,7 @@ fn unclosed(source: &str) -> Option<SyntaxError> {
 }
 
 /// Turns pest's error into our diagnostic with friendly rule names.
-fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> SyntaxError {
+pub(super) fn from_pest(source: &str, error: &pest::error::Error<Rule>) -> SyntaxError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match error.location {
         InputLocation::Pos(p) => (p, p),
@@ -919,7 +922,20 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::define_decl
         | Rule::setup_decl
         | Rule::turn_decl
-        | Rule::no_moves_decl => "a declaration",
+        | Rule::no_moves_decl
+        | Rule::param_decl
+        | Rule::table_decl
+        | Rule::home_decl
+        | Rule::disc_decl
+        | Rule::faction_decl
+        | Rule::card_decl
+        | Rule::army_rules_decl
+        | Rule::army_decl
+        | Rule::table_setup_decl
+        | Rule::table_turn_decl
+        | Rule::capture_decl
+        | Rule::match_decl
+        | Rule::penalty_decl => "a declaration",
         Rule::stmt
         | Rule::place_stmt
         | Rule::pick_stmt

@@ -5,6 +5,7 @@ mod error;
 mod from_pairs;
 mod parser;
 pub mod span;
+mod table;
 
 pub use error::SyntaxError;
 pub use span::{Ident, Span};
@@ -15,4 +16,12 @@ pub use span::{Ident, Span};
 /// Every syntax problem found, each with a code and a span.
 pub fn parse(source: &str) -> Result<ast::File, Vec<SyntaxError>> {
     from_pairs::parse_file(source)
+}
+
+/// Parses a deck file: the `army` declarations a table game's players bring.
+///
+/// # Errors
+/// Every syntax problem found, each with a code and a span.
+pub fn parse_deck(source: &str) -> Result<Vec<ast::Army>, Vec<SyntaxError>> {
+    table::parse_deck(source)
 }

@@ -147,5 +147,14 @@ pub fn bundled_games() -> Vec<PathBuf> {
     let mut games = Vec::new();
     files(&root().join("games"), "game", &mut games);
     assert!(!games.is_empty(), "no games in games/");
+    games.retain(|path| !is_table_game(path));
     games
+}
+
+/// Whether a game file is a table game (discs on a table: no board, no move tables).
+pub fn is_table_game(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| rulestone::syntax::parse(&s).ok())
+        .is_some_and(|f| rulestone::check::table::is_table_game(&f))
 }

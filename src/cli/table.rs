@@ -1,0 +1,664 @@
+//! The commands for table games (discs on a simulated or real table): `moves`, `play` (with
+//! referee mode and the turn clock), `playout` (deck analysis) and `replay`.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::check::options::resolve;
+use crate::diag;
+use crate::ir::table::{self as tir, Army, TableProgram};
+use crate::runtime::table::{Decision, TableMatch};
+use crate::runtime::GameResult;
+use crate::syntax::{self, ast};
+
+use super::load::{parse, shown};
+use super::{emit, CliError, Fail, GameArgs, Result};
+
+/// The first line of a table game's record.
+pub(crate) const HEADER: &str = "rulestone-table-record 1";
+
+/// A table game loaded for one set of options, with the two armies.
+pub(crate) struct LoadedTable {
+    pub path: PathBuf,
+    pub program: TableProgram,
+    pub armies: [Army; 2],
+    /// Where each army came from, for records: `FILE:NAME`.
+    pub army_sources: [String; 2],
+}
+
+/// Whether the file is a table game (parsing errors are left to the normal pipeline).
+pub(crate) fn is_table(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| syntax::parse(&s).ok())
+        .is_some_and(|f| crate::check::table::is_table_game(&f))
+}
+
+/// Reads, checks and lowers a table game and picks the armies.
+pub(crate) fn load(args: &GameArgs) -> Result<LoadedTable> {
+    let sets = super::load::split_sets(&args.set)?;
+    load_with(&args.file, &sets, &args.army)
+}
+
+pub(crate) fn load_with(
+    path: &Path,
+    sets: &[(String, String)],
+    army_args: &[String],
+) -> Result<LoadedTable> {
+    let (source, file) = parse(path)?;
+    let (checked, diags) = crate::check::check(&file);
+    let Some(game) = checked
+        .filter(|_| !diag::has_errors(&diags))
+        .and_then(|c| c.table)
+    else {
+        let errors: Vec<_> = diags
+            .into_iter()
+            .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
+            .collect();
+        eprint!(
+            "{}",
+            diag::render(&errors, &source, &shown(path), super::color_stderr())
+        );
+        return Err(Fail::Reported);
+    };
+    let (params, options) = tir::split_params(&game, sets).map_err(CliError::new)?;
+    let env = resolve(&file, &options).map_err(|e| {
+        let params: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
+        CliError::new(e.to_string()).note(format!("parameters: {}", params.join(", ")))
+    })?;
+    let name = file
+        .items
+        .iter()
+        .find_map(|i| match &i.kind {
+            ast::ItemKind::Game { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let program = tir::lower(&name, &game, &params, &env)
+        .map_err(|e| CliError::new(format!("cannot build `{}`: {e}", shown(path))))?;
+    if army_args.len() > 2 {
+        return Err(
+            CliError::new("at most two `--army` (the first player's, then the second's)").into(),
+        );
+    }
+    let mut armies = Vec::new();
+    let mut sources = Vec::new();
+    for (i, arg) in army_args.iter().enumerate() {
+        let (army, src) = army_from_file(&game, &program, arg)?;
+        let _ = i;
+        armies.push(army);
+        sources.push(src);
+    }
+    for (i, a) in program.armies.iter().enumerate().skip(armies.len()) {
+        if armies.len() >= 2 {
+            break;
+        }
+        let _ = i;
+        armies.push(a.clone());
+        sources.push(format!("{}:{}", shown(path), a.name));
+    }
+    if armies.len() < 2 {
+        return Err(CliError::new(format!(
+            "`{}` declares fewer than two armies: give them with `--army FILE`",
+            shown(path)
+        ))
+        .into());
+    }
+    let second = armies.pop().ok_or_else(|| CliError::new("no army"))?;
+    let first = armies.pop().ok_or_else(|| CliError::new("no army"))?;
+    let s2 = sources.pop().unwrap_or_default();
+    let s1 = sources.pop().unwrap_or_default();
+    Ok(LoadedTable {
+        path: path.to_path_buf(),
+        program,
+        armies: [first, second],
+        army_sources: [s1, s2],
+    })
+}
+
+/// `FILE` (its first army) or `FILE:NAME`: an army from a deck file, checked against the rules.
+fn army_from_file(
+    game: &crate::check::table::TableGame,
+    program: &TableProgram,
+    arg: &str,
+) -> Result<(Army, String)> {
+    let (file, name) = match arg.rsplit_once(':') {
+        Some((f, n)) if !f.is_empty() && !n.contains('/') => (f, Some(n)),
+        _ => (arg, None),
+    };
+    let path = Path::new(file);
+    let source = super::load::read(path)?;
+    let armies = match syntax::parse_deck(&source) {
+        Ok(a) => a,
+        Err(errors) => {
+            eprint!(
+                "{}",
+                diag::render(
+                    &diag::boxed(errors),
+                    &source,
+                    &shown(path),
+                    super::color_stderr()
+                )
+            );
+            return Err(Fail::Reported);
+        }
+    };
+    let army = match name {
+        Some(n) => armies.iter().find(|a| a.name.name == n),
+        None => armies.first(),
+    }
+    .ok_or_else(|| {
+        CliError::new(format!(
+            "`{}` has no army {}",
+            shown(path),
+            name.unwrap_or("")
+        ))
+    })?;
+    let diags = crate::check::deck::check_army(game, army);
+    if diag::has_errors(&diags) {
+        eprint!(
+            "{}",
+            diag::render(&diags, &source, &shown(path), super::color_stderr())
+        );
+        return Err(Fail::Reported);
+    }
+    let resolved = tir::resolve_army(program, army).map_err(CliError::new)?;
+    Ok((resolved, format!("{}:{}", shown(path), army.name.name)))
+}
+
+/// Splits a `;`-separated list of decisions; a `result` keeps its own `;`-separated parts.
+pub(crate) fn split_decisions(list: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in list.split(';').map(super::load::normalize) {
+        if piece.is_empty() {
+            continue;
+        }
+        let continues = ["capture ", "move ", "off "]
+            .iter()
+            .any(|p| piece.starts_with(p));
+        match out.last_mut() {
+            Some(last) if continues && last.starts_with("result") => {
+                last.push_str("; ");
+                last.push_str(&piece);
+            }
+            _ => out.push(piece),
+        }
+    }
+    out
+}
+
+/// Plays `list` (`--after`, a record); `place(i)` names the i-th in messages.
+fn play_all(
+    m: &mut TableMatch<'_>,
+    texts: &[String],
+    place: impl Fn(usize) -> String,
+) -> Result<()> {
+    for (i, text) in texts.iter().enumerate() {
+        if let Some(r) = m.outcome() {
+            return Err(CliError::new(format!(
+                "{}, `{text}`, comes after the end of the match",
+                place(i)
+            ))
+            .note(format!("the match ended: {}", result_text(m, r)))
+            .into());
+        }
+        let d = m.parse(text).map_err(|e| {
+            CliError::new(format!(
+                "{}, `{text}`, is not a decision of this game",
+                place(i)
+            ))
+            .note(e.0)
+        })?;
+        m.apply(&d).map_err(|e| {
+            CliError::new(format!("{}, `{text}`, is not legal", place(i))).note(e.0)
+        })?;
+    }
+    Ok(())
+}
+
+pub(crate) fn result_text(m: &TableMatch<'_>, r: GameResult) -> String {
+    match r {
+        GameResult::Win(p) => format!("{} wins", m.player(p)),
+        GameResult::Draw => "draw".into(),
+    }
+}
+
+/// `rulestone moves` for a table game.
+pub(crate) fn moves(args: &GameArgs, after: Option<&str>) -> Result<()> {
+    let t = load(args)?;
+    let mut m = TableMatch::new(&t.program, t.armies.clone(), args.deal);
+    if let Some(list) = after {
+        play_all(&mut m, &split_decisions(list), |i| {
+            format!("decision {} of `--after`", i + 1)
+        })?;
+    }
+    if let Some(r) = m.outcome() {
+        eprintln!("note: the match is over: {}", result_text(&m, r));
+        return Ok(());
+    }
+    let mut out = String::new();
+    for c in m.choices() {
+        out.push_str(&m.choice_text(&c));
+        out.push('\n');
+    }
+    emit(&out)
+}
+
+/// Statistics of simulated matches, for comparing armies.
+#[derive(Default)]
+struct Tally {
+    wins: [u64; 2],
+    draws: u64,
+    captures: [u64; 2],
+    turns: u64,
+    min_turns: u32,
+    max_turns: u32,
+    sudden: u64,
+    shots: u64,
+}
+
+/// `rulestone playout` for a table game: simulated matches with random shots.
+pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64) -> Result<()> {
+    let t = load(args)?;
+    if t.program.referee {
+        return Err(CliError::new("a referee-mode match cannot be simulated")
+            .note("drop `--set mode=referee`, or use `play`")
+            .into());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut tally = Tally {
+        min_turns: u32::MAX,
+        ..Tally::default()
+    };
+    let start = Instant::now();
+    for g in 0..games {
+        let mut m = TableMatch::new(
+            &t.program,
+            t.armies.clone(),
+            seed.wrapping_mul(1_000_003).wrapping_add(g),
+        );
+        while m.outcome().is_none() {
+            let Some(d) = m.random_decision(&mut rng) else {
+                break;
+            };
+            if matches!(d, Decision::Shot { .. }) {
+                tally.shots += 1;
+            }
+            if m.apply(&d).is_err() {
+                break;
+            }
+        }
+        match m.outcome() {
+            Some(GameResult::Win(p)) => tally.wins[usize::from(p)] += 1,
+            _ => tally.draws += 1,
+        }
+        for p in 0..2 {
+            tally.captures[p] += u64::from(m.position.sides[p].captures);
+        }
+        let turns = m.turns_played();
+        tally.turns += u64::from(turns);
+        tally.min_turns = tally.min_turns.min(turns);
+        tally.max_turns = tally.max_turns.max(turns);
+        tally.sudden += u64::from(m.position.sudden_death);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let p = &t.program;
+    let mut out = format!(
+        "{}: {games} simulated matches, seed {seed}, random shots\n",
+        p.name
+    );
+    #[allow(clippy::cast_precision_loss)]
+    let share = |x: u64| {
+        if games == 0 {
+            0.0
+        } else {
+            100.0 * x as f64 / games as f64
+        }
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let mean = |x: u64| {
+        if games == 0 {
+            0.0
+        } else {
+            x as f64 / games as f64
+        }
+    };
+    for i in 0..2 {
+        let _ = writeln!(
+            out,
+            "{} ({}): wins {} ({:.1}%), captures mean {:.2}",
+            p.players[i],
+            t.armies[i].name,
+            tally.wins[i],
+            share(tally.wins[i]),
+            mean(tally.captures[i])
+        );
+    }
+    let _ = writeln!(out, "draws: {} ({:.1}%)", tally.draws, share(tally.draws));
+    let _ = writeln!(
+        out,
+        "sudden death: {} ({:.1}%)",
+        tally.sudden,
+        share(tally.sudden)
+    );
+    if games > 0 {
+        let _ = writeln!(
+            out,
+            "turns: mean {:.2}, min {}, max {}",
+            mean(tally.turns),
+            tally.min_turns,
+            tally.max_turns
+        );
+    }
+    emit(&out)?;
+    if super::stderr_is_tty() || std::env::var_os("RULESTONE_TIMING").is_some() {
+        #[allow(clippy::cast_precision_loss)]
+        let rate = if secs > 0.0 {
+            tally.shots as f64 / secs
+        } else {
+            0.0
+        };
+        eprintln!(
+            "{} shots simulated in {secs:.2} s ({rate:.0} shots/s)",
+            tally.shots
+        );
+    }
+    Ok(())
+}
+
+/// A record of a table match.
+fn record_text(t: &LoadedTable, deal: u64, m: &TableMatch<'_>, decisions: &[String]) -> String {
+    let mut out = format!("{HEADER}\ngame {}\n", shown(&t.path));
+    for (k, v) in &t.program.settings {
+        let _ = writeln!(out, "option {k}={v}");
+    }
+    let _ = writeln!(out, "deal {deal}");
+    for (i, s) in t.army_sources.iter().enumerate() {
+        let _ = writeln!(out, "army {} {s}", t.program.players[i]);
+    }
+    for d in decisions {
+        let _ = writeln!(out, "move {d}");
+    }
+    if let Some(r) = m.outcome() {
+        let _ = writeln!(out, "result {}", result_text(m, r));
+    }
+    out
+}
+
+/// Whether a file is a table record (by its first line).
+pub(crate) fn is_record(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
+}
+
+/// `rulestone replay` of a table record: the table after every decision.
+pub(crate) fn replay(path: &Path) -> Result<()> {
+    let text = super::load::read(path)?;
+    let mut game = None;
+    let mut sets = Vec::new();
+    let mut deal = 1;
+    let mut armies = Vec::new();
+    let mut decisions = Vec::new();
+    let mut result = None;
+    for (n, line) in text.lines().enumerate().skip(1) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || CliError::new(format!("{}:{}: cannot read `{line}`", shown(path), n + 1));
+        let (key, rest) = line.split_once(' ').ok_or_else(bad)?;
+        match key {
+            "game" => game = Some(PathBuf::from(rest)),
+            "option" => sets.push(super::load::split_sets(&[rest.to_string()])?.remove(0)),
+            "deal" => deal = rest.parse().map_err(|_| bad())?,
+            "army" => armies.push(rest.split_once(' ').ok_or_else(bad)?.1.to_string()),
+            "move" => decisions.push(rest.to_string()),
+            "result" => result = Some(rest.to_string()),
+            _ => return Err(bad().note("a table record has `game`, `option`, `deal`, `army`, `move` and `result` lines").into()),
+        }
+    }
+    let game = game.ok_or_else(|| CliError::new(format!("{}: no `game` line", shown(path))))?;
+    // An army written from the game file itself is that file's army; others are deck files.
+    let game_shown = shown(&game);
+    let army_args: Vec<String> = armies
+        .iter()
+        .filter(|a| !a.starts_with(&format!("{game_shown}:")))
+        .cloned()
+        .collect();
+    let t = load_with(&game, &sets, &army_args)?;
+    let mut m = TableMatch::new(&t.program, t.armies.clone(), deal);
+    let mut out = format!("{}\n{}", m.render(), m.status());
+    for (i, d) in decisions.iter().enumerate() {
+        play_all(&mut m, std::slice::from_ref(d), |_| {
+            format!("move {} of the record", i + 1)
+        })?;
+        let _ = writeln!(out, "\n{}. {d}", i + 1);
+        for l in &m.position.log {
+            let _ = writeln!(out, "   {l}");
+        }
+        let _ = write!(out, "{}{}", m.render(), m.status());
+    }
+    if let Some(r) = m.outcome() {
+        let reached = result_text(&m, r);
+        let _ = writeln!(out, "\nresult: {reached}");
+        if let Some(written) = result {
+            if written != reached {
+                emit(&out)?;
+                return Err(CliError::new(format!(
+                    "the record says `{written}` but its moves reach `{reached}`"
+                ))
+                .into());
+            }
+        }
+    }
+    emit(&out)
+}
+
+/// A visible turn clock: the line above the prompt shows the time left, redrawn every half
+/// second while the player types (on a terminal only).
+struct Clock {
+    started: Arc<Mutex<Instant>>,
+    limit: f64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Clock {
+    fn new(limit: f64) -> Clock {
+        let clock = Clock {
+            started: Arc::new(Mutex::new(Instant::now())),
+            limit,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        if io::stdout().is_terminal() && io::stdin().is_terminal() {
+            let stop = Arc::clone(&clock.stop);
+            let started = Arc::clone(&clock.started);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(500));
+                    let elapsed = started.lock().map_or(0.0, |s| s.elapsed().as_secs_f64());
+                    let left = (limit - elapsed).max(0.0);
+                    // Save the cursor, draw on the line above, restore.
+                    print!(
+                        "\x1b7\x1b[1A\r\x1b[2K  clock: {} left\x1b8",
+                        clock_text(left)
+                    );
+                    let _ = io::stdout().flush();
+                }
+            });
+        }
+        clock
+    }
+
+    fn restart(&mut self) {
+        if let Ok(mut s) = self.started.lock() {
+            *s = Instant::now();
+        }
+    }
+
+    fn left(&self) -> f64 {
+        let elapsed = self
+            .started
+            .lock()
+            .map_or(0.0, |s| s.elapsed().as_secs_f64());
+        (self.limit - elapsed).max(0.0)
+    }
+}
+
+impl Drop for Clock {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn clock_text(seconds: f64) -> String {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let s = seconds.ceil() as u64;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+const PLAY_HELP: &str = "\
+commands:
+  DECISION     a shot `Blaze WC3 15@22.5` (referee mode: `Blaze WC3`, then its result),
+               `free WM 180@10.0`, `skip Blaze`, `result capture EC2; move WC3 40.5,22.0`,
+               `penalty NAME PLAYER` (a warning) or `penalty NAME STONE` (the stone is lost),
+               `time` (end the turn now)
+  moves        list the decisions open now
+  stones       every stone on the table with its position
+  undo         take back the last decision
+  board        draw the table again
+  save PATH    write the match so far to a record file
+  help         this list
+  quit         stop";
+
+/// `rulestone play` for a table game: simulation or referee mode, with the turn clock.
+pub(crate) fn play(
+    args: &GameArgs,
+    after: Option<&str>,
+    vs_random: bool,
+    seed: u64,
+    record: Option<&Path>,
+) -> Result<()> {
+    let t = load(args)?;
+    let mut m = TableMatch::new(&t.program, t.armies.clone(), args.deal);
+    let mut played: Vec<String> = Vec::new();
+    if let Some(list) = after {
+        let texts = split_decisions(list);
+        play_all(&mut m, &texts, |i| {
+            format!("decision {} of `--after`", i + 1)
+        })?;
+        played.extend(texts);
+    }
+    let mode = if t.program.referee {
+        "referee mode: type each shot's outcome"
+    } else {
+        "simulation"
+    };
+    println!("{} ({mode}); type `help` for commands", t.program.name);
+    for l in &m.position.log {
+        println!("  {l}");
+    }
+    print!("{}{}", m.render(), m.status());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut clock = t.program.turn_clock.map(Clock::new);
+    let mut turn_key = (m.position.turns, m.position.mover);
+    let stdin = io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if let Some(r) = m.outcome() {
+            println!("the match is over: {}", result_text(&m, r));
+            break;
+        }
+        if (m.position.turns, m.position.mover) != turn_key {
+            turn_key = (m.position.turns, m.position.mover);
+            if let Some(c) = &mut clock {
+                c.restart();
+            }
+        }
+        if vs_random && m.position.mover == 1 {
+            if let Some(d) = m.random_decision(&mut rng) {
+                let text = m.decision_text(&d);
+                if m.apply(&d).is_ok() {
+                    println!("{} plays {text}", m.player(1));
+                    for l in &m.position.log {
+                        println!("  {l}");
+                    }
+                    played.push(text);
+                    continue;
+                }
+            }
+        }
+        if let Some(c) = &clock {
+            println!("  clock: {} left", clock_text(c.left()));
+        }
+        print!("{}> ", m.player(m.position.mover));
+        let _ = io::stdout().flush();
+        let Some(Ok(line)) = lines.next() else {
+            println!();
+            break;
+        };
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        // A shot in motion finishes; otherwise the turn ends when the clock runs out.
+        if let Some(c) = &clock {
+            if c.left() <= 0.0 && m.position.awaiting.is_none() && m.apply(&Decision::Time).is_ok()
+            {
+                println!("  time is up: the turn ends");
+                played.push("time".into());
+                print!("{}{}", m.render(), m.status());
+                continue;
+            }
+        }
+        match line.as_str() {
+            "quit" | "exit" => break,
+            "help" => println!("{PLAY_HELP}"),
+            "board" => print!("{}{}", m.render(), m.status()),
+            "stones" => println!("{}", m.stone_list().join("\n")),
+            "moves" => {
+                for c in m.choices() {
+                    println!("  {}", m.choice_text(&c));
+                }
+            }
+            "undo" => {
+                if m.undo() {
+                    played.pop();
+                    print!("{}{}", m.render(), m.status());
+                } else {
+                    println!("nothing to undo");
+                }
+            }
+            _ if line.starts_with("save ") => {
+                let p = PathBuf::from(line["save ".len()..].trim());
+                match std::fs::write(&p, record_text(&t, args.deal, &m, &played)) {
+                    Ok(()) => println!("saved to {}", shown(&p)),
+                    Err(e) => println!("error: {}", CliError::io("write", &p, &e)),
+                }
+            }
+            _ => match m.parse(&line).and_then(|d| {
+                let text = m.decision_text(&d);
+                m.apply(&d).map(|()| text)
+            }) {
+                Ok(text) => {
+                    for l in &m.position.log {
+                        println!("  {l}");
+                    }
+                    played.push(text);
+                    print!("{}{}", m.render(), m.status());
+                }
+                Err(e) => println!("error: {}", e.0),
+            },
+        }
+    }
+    if let Some(p) = record {
+        std::fs::write(p, record_text(&t, args.deal, &m, &played))
+            .map_err(|e| CliError::io("write", p, &e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! Table games lowered for one set of option and parameter values: every amount is a number,
+//! every name an index, and the armies are resolved to decks of card indices.
+
+use crate::check::consteval::{Const, ConstEnv};
+use crate::check::table::{Amount, Event, Shot, TableGame};
+pub use crate::check::table::{Axis, Effect};
+use crate::syntax::ast::{self, BinaryOp, Physics};
+
+/// The physical constants of a table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhysicsConstants {
+    pub friction: f64,
+    pub stone_restitution: f64,
+    pub wall_restitution: f64,
+    pub wall_jump_speed: f64,
+    pub time_step: f64,
+}
+
+impl Default for PhysicsConstants {
+    fn default() -> Self {
+        PhysicsConstants {
+            friction: 20.0,
+            stone_restitution: 0.9,
+            wall_restitution: 0.6,
+            wall_jump_speed: 40.0,
+            time_step: 0.004,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub name: String,
+    pub axis: Axis,
+    pub at: f64,
+    /// What happens to a stone whose centre crosses it (it leaves the table then).
+    pub capture: Option<Effect>,
+}
+
+#[derive(Clone, Debug)]
+pub struct DiscKind {
+    pub name: String,
+    pub letter: String,
+    pub radius: f64,
+    pub mass: f64,
+    /// Written without a number: the army rules allow one per army.
+    pub single: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Card {
+    pub name: String,
+    pub faction: usize,
+    pub disc: usize,
+    pub max_speed: f64,
+    pub by_hand: bool,
+}
+
+/// A player's army: factions, stones per disc kind, and the deck in the order written.
+#[derive(Clone, Debug)]
+pub struct Army {
+    pub name: String,
+    pub factions: Vec<usize>,
+    pub stones: Vec<u32>,
+    pub deck: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub discs: Vec<usize>,
+    pub line: Option<usize>,
+    pub alternating: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct FreeShot {
+    pub discs: Vec<usize>,
+    pub max_speed: f64,
+    pub when: Option<(BinaryOp, i64)>,
+}
+
+impl FreeShot {
+    /// Whether it is offered after `shots` shots this turn.
+    #[must_use]
+    pub fn applies(&self, shots: u32) -> bool {
+        let Some((op, n)) = self.when else {
+            return true;
+        };
+        let s = i64::from(shots);
+        match op {
+            BinaryOp::Eq => s == n,
+            BinaryOp::Ne => s != n,
+            BinaryOp::Lt => s < n,
+            BinaryOp::Le => s <= n,
+            BinaryOp::Gt => s > n,
+            _ => s >= n,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Penalty {
+    pub name: String,
+    pub text: String,
+    pub warnings: u32,
+}
+
+/// A table game ready to run.
+#[derive(Clone, Debug)]
+pub struct TableProgram {
+    pub name: String,
+    pub players: Vec<String>,
+    /// Option and parameter values, for display and records.
+    pub settings: Vec<(String, String)>,
+    pub length: f64,
+    pub width: f64,
+    pub physics: PhysicsConstants,
+    pub walls: Vec<(Axis, f64)>,
+    pub lines: Vec<Line>,
+    /// Per player: the home line.
+    pub homes: Vec<Option<usize>>,
+    pub discs: Vec<DiscKind>,
+    pub factions: Vec<String>,
+    pub cards: Vec<Card>,
+    /// The armies the game file declares (used when none is given).
+    pub armies: Vec<Army>,
+    pub setup: Vec<Placement>,
+    pub draw: u32,
+    pub aim_noise: f64,
+    pub free_shots: Vec<FreeShot>,
+    pub over_wall_shot: Option<Effect>,
+    pub over_wall_knocked: Option<Effect>,
+    pub off_table: Option<Effect>,
+    pub win_at: Option<u32>,
+    pub turns: Option<u32>,
+    pub sudden_death: bool,
+    pub turn_clock: Option<f64>,
+    pub penalties: Vec<Penalty>,
+    pub referee: bool,
+}
+
+impl TableProgram {
+    #[must_use]
+    pub fn card(&self, name: &str) -> Option<usize> {
+        self.cards.iter().position(|c| c.name == name)
+    }
+}
+
+/// Parameter values, and the `--set` pairs left for options.
+pub type SplitSets = (Vec<f64>, Vec<(String, String)>);
+
+/// Splits `--set` pairs into parameter values (real numbers) and option values.
+///
+/// # Errors
+/// A parameter value that is not a finite number.
+pub fn split_params(game: &TableGame, sets: &[(String, String)]) -> Result<SplitSets, String> {
+    let mut params: Vec<f64> = game.params.iter().map(|(_, v)| *v).collect();
+    let mut options = Vec::new();
+    for (name, value) in sets {
+        match game.param(name) {
+            Some(i) => match value.parse::<f64>() {
+                Ok(v) if v.is_finite() => params[i] = v,
+                _ => return Err(format!("parameter `{name}` takes a number, not `{value}`")),
+            },
+            None => options.push((name.clone(), value.clone())),
+        }
+    }
+    Ok((params, options))
+}
+
+/// Lowers a checked table game for these parameter and option values.
+///
+/// # Errors
+/// A value that makes the game meaningless (e.g. a negative radius set with `--set`).
+pub fn lower(
+    name: &str,
+    game: &TableGame,
+    params: &[f64],
+    options: &ConstEnv,
+) -> Result<TableProgram, String> {
+    let v = |a: Amount| game.value(a, params);
+    let positive = |a: Option<Amount>, what: &str| -> Result<f64, String> {
+        let x = a.map_or(0.0, v);
+        if x > 0.0 && x.is_finite() {
+            Ok(x)
+        } else {
+            Err(format!("{what} must be greater than 0, not {x}"))
+        }
+    };
+    let mut physics = PhysicsConstants::default();
+    for (c, a) in &game.physics {
+        let x = v(*a);
+        match c {
+            Physics::Friction => physics.friction = x,
+            Physics::StoneRestitution => physics.stone_restitution = x,
+            Physics::WallRestitution => physics.wall_restitution = x,
+            Physics::WallJumpSpeed => physics.wall_jump_speed = x,
+            Physics::TimeStep => physics.time_step = x,
+        }
+    }
+    if !(physics.friction > 0.0 && physics.time_step > 0.0 && physics.wall_jump_speed > 0.0) {
+        return Err("friction, time step and the speed over a wall must be greater than 0".into());
+    }
+    let effect_of = |e: Event| {
+        game.captures
+            .iter()
+            .find(|(ev, _)| *ev == e)
+            .map(|(_, f)| *f)
+    };
+    let lines = game
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, (n, axis, at))| Line {
+            name: n.clone(),
+            axis: *axis,
+            at: v(*at),
+            capture: effect_of(Event::Cross(i)),
+        })
+        .collect();
+    let discs = game
+        .discs
+        .iter()
+        .map(|d| {
+            let radius = v(d.radius);
+            DiscKind {
+                name: d.name.clone(),
+                letter: d.letter.clone(),
+                radius,
+                mass: d.mass.map_or(radius * radius, v),
+                single: d.single,
+            }
+        })
+        .collect::<Vec<_>>();
+    if discs.iter().any(|d| !(d.radius > 0.0 && d.mass > 0.0)) {
+        return Err("every disc's radius and mass must be greater than 0".into());
+    }
+    let basic = positive(game.basic_speed, "the basic shot's speed")?;
+    let shot_speed = |s: Shot| match s {
+        Shot::Basic => basic,
+        Shot::Power(a) => v(a),
+    };
+    let cards = game
+        .cards
+        .iter()
+        .map(|c| Card {
+            name: c.name.clone(),
+            faction: c.faction,
+            disc: c.disc,
+            max_speed: shot_speed(c.shot),
+            by_hand: c.by_hand,
+        })
+        .collect();
+    let to_count = |a: Option<Amount>| {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        a.map(|a| v(a).round().max(0.0) as u32)
+    };
+    let mut settings: Vec<(String, String)> = options
+        .values
+        .iter()
+        .filter_map(|(k, c)| match c {
+            Const::Int(i) => Some((k.clone(), i.to_string())),
+            Const::Word(w) if w != k => Some((k.clone(), w.clone())),
+            _ => None,
+        })
+        .collect();
+    settings.sort();
+    let referee = game
+        .referee
+        .as_ref()
+        .is_some_and(|(o, w)| matches!(options.values.get(o), Some(Const::Word(x)) if x == w));
+    let mut program = TableProgram {
+        name: name.to_string(),
+        players: game.players.clone(),
+        settings,
+        length: positive(game.length, "the table's length")?,
+        width: positive(game.width, "the table's width")?,
+        physics,
+        walls: game.walls.iter().map(|(a, at)| (*a, v(*at))).collect(),
+        lines,
+        homes: game.homes.clone(),
+        discs,
+        factions: game.factions.clone(),
+        cards,
+        armies: Vec::new(),
+        setup: game
+            .setup
+            .iter()
+            .map(|p| Placement {
+                discs: p.discs.clone(),
+                line: p.line,
+                alternating: p.alternating,
+            })
+            .collect(),
+        draw: game.draw,
+        aim_noise: game.aim_noise.map_or(0.0, v),
+        free_shots: game
+            .free_shots
+            .iter()
+            .map(|f| FreeShot {
+                discs: f.discs.clone(),
+                max_speed: shot_speed(f.shot),
+                when: f.when,
+            })
+            .collect(),
+        over_wall_shot: effect_of(Event::OverWallShot),
+        over_wall_knocked: effect_of(Event::OverWallKnocked),
+        off_table: effect_of(Event::OffTable),
+        win_at: to_count(game.win_at),
+        turns: to_count(game.turns),
+        sudden_death: game.sudden_death,
+        turn_clock: game.turn_clock.map(v),
+        penalties: game
+            .penalties
+            .iter()
+            .map(|p| Penalty {
+                name: p.name.clone(),
+                text: p.text.clone(),
+                warnings: p.warnings,
+            })
+            .collect(),
+        referee,
+    };
+    program.armies = game
+        .armies
+        .iter()
+        .filter_map(|a| resolve_army(&program, a).ok())
+        .collect();
+    Ok(program)
+}
+
+/// An army with its names resolved. Its rules are `check::deck`'s business; this only fails
+/// on names the program does not know.
+///
+/// # Errors
+/// The first unknown name.
+pub fn resolve_army(program: &TableProgram, army: &ast::Army) -> Result<Army, String> {
+    let mut factions = Vec::new();
+    for f in &army.factions {
+        let i = program
+            .factions
+            .iter()
+            .position(|x| *x == f.name)
+            .ok_or_else(|| format!("unknown faction `{}`", f.name))?;
+        factions.push(i);
+    }
+    let mut stones = vec![0; program.discs.len()];
+    for (kind, n, _) in &army.stones {
+        let i = program
+            .discs
+            .iter()
+            .position(|d| d.name == kind.name)
+            .ok_or_else(|| format!("unknown stone kind `{}`", kind.name))?;
+        stones[i] += n;
+    }
+    let mut deck = Vec::new();
+    for (card, n, _) in &army.cards {
+        let i = program
+            .card(&card.name)
+            .ok_or_else(|| format!("unknown card `{}`", card.name))?;
+        deck.extend(std::iter::repeat_n(i, *n as usize));
+    }
+    Ok(Army {
+        name: army.name.name.clone(),
+        factions,
+        stones,
+        deck,
+    })
+}

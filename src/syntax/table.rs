@@ -1,0 +1,431 @@
+//! Pest pairs → AST for the declarations of table games, and the parser of deck files.
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+use super::ast::{
+    Army, ArmyRule, ArmyRuleKind, AxisAt, BinaryOp, Bound, CaptureEffect, CaptureEvent,
+    CaptureRule, CardDecl, FreeShot, MatchRule, MatchRuleKind, Physics, Quantity, SetupPlace,
+    ShotKind, TableItem, TableTurn,
+};
+use super::error::SyntaxError;
+use super::from_pairs::{from_pest, ident, int, meaningful, need, span, string, unclosed};
+use super::parser::{GameParser, Rule};
+use super::span::Span;
+
+type Result<T> = std::result::Result<T, SyntaxError>;
+
+/// The table-game declaration `rule`, from its meaningful children; `None` if `rule` is not one.
+pub(super) fn item<'a>(
+    rule: Rule,
+    item_span: Span,
+    inner: &mut dyn Iterator<Item = Pair<'a, Rule>>,
+) -> Result<Option<TableItem>> {
+    let mut next = || need(inner.next());
+    let item = match rule {
+        Rule::param_decl => {
+            let name = ident(&next()?);
+            let v = next()?;
+            TableItem::Param {
+                name,
+                value: decimal(&v)?,
+                value_span: span(&v),
+            }
+        }
+        Rule::table_decl => {
+            let length = quantity(next()?)?;
+            let width = quantity(next()?)?;
+            let mut walls = Vec::new();
+            let mut lines = Vec::new();
+            let mut physics = Vec::new();
+            while let Ok(p) = next() {
+                let rule = p.as_rule();
+                let constant = match rule {
+                    Rule::table_friction => Some(Physics::Friction),
+                    Rule::table_restitution => Some(Physics::StoneRestitution),
+                    Rule::table_jump => Some(Physics::WallJumpSpeed),
+                    Rule::table_step => Some(Physics::TimeStep),
+                    _ => None,
+                };
+                if let Some(c) = constant {
+                    let mut qs = meaningful(p.into_inner());
+                    physics.push((c, quantity(need(qs.next())?)?));
+                    if c == Physics::StoneRestitution {
+                        physics.push((Physics::WallRestitution, quantity(need(qs.next())?)?));
+                    }
+                    continue;
+                }
+                match rule {
+                    Rule::wall_decl => {
+                        walls.push(axis_at(need(meaningful(p.into_inner()).next())?)?)
+                    }
+                    _ => {
+                        let mut it = meaningful(p.into_inner());
+                        let name = ident(&need(it.next())?);
+                        lines.push((name, axis_at(need(it.next())?)?));
+                    }
+                }
+            }
+            TableItem::Table {
+                length,
+                width,
+                physics,
+                walls,
+                lines,
+            }
+        }
+        Rule::home_decl => TableItem::Home {
+            player: ident(&next()?),
+            line: ident(&next()?),
+        },
+        Rule::disc_decl => {
+            let name = ident(&next()?);
+            let letter = string(&next()?)?;
+            let radius = quantity(next()?)?;
+            let mass = match next() {
+                Ok(p) => Some(quantity(p)?),
+                Err(_) => None,
+            };
+            TableItem::Disc {
+                name,
+                letter,
+                radius,
+                mass,
+            }
+        }
+        Rule::faction_decl => {
+            let mut names = Vec::new();
+            while let Ok(p) = next() {
+                names.push(ident(&p));
+            }
+            TableItem::Factions(names)
+        }
+        Rule::card_decl => {
+            let name = ident(&next()?);
+            let faction = ident(&next()?);
+            let disc = ident(&next()?);
+            let shot = shot_kind(next()?)?;
+            let by_hand = next().is_ok();
+            TableItem::Card(CardDecl {
+                name,
+                faction,
+                disc,
+                shot,
+                by_hand,
+            })
+        }
+        Rule::army_rules_decl => {
+            let mut rules = Vec::new();
+            while let Ok(p) = next() {
+                rules.push(army_rule(p)?);
+            }
+            TableItem::ArmyRules(rules)
+        }
+        Rule::army_decl => TableItem::Army(army_body(item_span, &mut next)?),
+        Rule::table_setup_decl => {
+            let mut places = Vec::new();
+            while let Ok(p) = next() {
+                let alternating = p.as_str().trim_end().ends_with("alternating");
+                let mut names: Vec<_> = meaningful(p.into_inner()).map(|q| ident(&q)).collect();
+                let line = names.pop().ok_or_else(|| missing(item_span))?;
+                places.push(SetupPlace {
+                    kinds: names,
+                    line,
+                    alternating,
+                });
+            }
+            TableItem::Setup(places)
+        }
+        Rule::table_turn_decl => {
+            let basic = next()?;
+            let basic_speed = quantity(need(meaningful(basic.into_inner()).next())?)?;
+            let mut draw = next()?;
+            let mut aim_noise = None;
+            if draw.as_rule() == Rule::turn_noise {
+                aim_noise = Some(quantity(need(meaningful(draw.into_inner()).next())?)?);
+                draw = next()?;
+            }
+            let count = need(meaningful(draw.clone().into_inner()).next())?;
+            let draw_n = u32::try_from(int(&count)?).unwrap_or(0);
+            let _play = next()?;
+            let mut free = Vec::new();
+            while let Ok(p) = next() {
+                free.push(free_shot(p)?);
+            }
+            TableItem::Turn(TableTurn {
+                basic_speed,
+                aim_noise,
+                draw: draw_n,
+                draw_span: span(&draw),
+                free,
+            })
+        }
+        Rule::capture_decl => {
+            let mut rules = Vec::new();
+            while let Ok(p) = next() {
+                rules.push(capture_rule(p)?);
+            }
+            TableItem::Capture(rules)
+        }
+        Rule::match_decl => {
+            let mut rules = Vec::new();
+            while let Ok(p) = next() {
+                let rule_span = span(&p);
+                let r = need(p.into_inner().next())?;
+                let rule = r.as_rule();
+                let mut qs = meaningful(r.into_inner());
+                let q = qs.next();
+                let kind = match rule {
+                    Rule::match_referee => {
+                        let option = ident(&need(q)?);
+                        let word = qs.find(|p| p.as_rule() == Rule::ident);
+                        MatchRuleKind::Referee {
+                            option,
+                            word: ident(&need(word)?),
+                        }
+                    }
+                    Rule::match_win => MatchRuleKind::WinAt(quantity(need(q)?)?),
+                    Rule::match_turns => MatchRuleKind::Turns(quantity(need(q)?)?),
+                    Rule::match_clock => MatchRuleKind::TurnClock(quantity(need(q)?)?),
+                    _ => MatchRuleKind::SuddenDeath,
+                };
+                rules.push(MatchRule {
+                    kind,
+                    span: rule_span,
+                });
+            }
+            TableItem::Match(rules)
+        }
+        Rule::penalty_decl => {
+            let name = ident(&next()?);
+            let (text, _) = string(&next()?)?;
+            let w = next()?;
+            TableItem::Penalty {
+                name,
+                text,
+                warnings: u32::try_from(int(&w)?).unwrap_or(0),
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(item))
+}
+
+fn missing(at: Span) -> SyntaxError {
+    SyntaxError::Unexpected {
+        expected: "more input".into(),
+        span: at.into(),
+        found: "end of construct".into(),
+    }
+}
+
+fn decimal(pair: &Pair<'_, Rule>) -> Result<f64> {
+    pair.as_str()
+        .parse::<f64>()
+        .map_err(|_| SyntaxError::NumberTooLarge {
+            text: pair.as_str().to_string(),
+            span: span(pair).into(),
+        })
+}
+
+fn quantity(pair: Pair<'_, Rule>) -> Result<Quantity> {
+    let inner = need(pair.into_inner().next())?;
+    if inner.as_rule() == Rule::decimal {
+        Ok(Quantity::Number(decimal(&inner)?, span(&inner)))
+    } else {
+        Ok(Quantity::Param(ident(&inner)))
+    }
+}
+
+fn axis_at(pair: Pair<'_, Rule>) -> Result<AxisAt> {
+    let mut it = meaningful(pair.into_inner());
+    let axis = ident(&need(it.next())?);
+    let at = quantity(need(it.next())?)?;
+    Ok(AxisAt { axis, at })
+}
+
+fn shot_kind(pair: Pair<'_, Rule>) -> Result<ShotKind> {
+    let s = span(&pair);
+    match meaningful(pair.into_inner()).next() {
+        Some(q) => Ok(ShotKind::Power(quantity(q)?)),
+        None => Ok(ShotKind::Basic(s)),
+    }
+}
+
+fn count(pair: &Pair<'_, Rule>) -> Result<u32> {
+    Ok(u32::try_from(int(pair)?).unwrap_or(u32::MAX))
+}
+
+fn bound(pair: Pair<'_, Rule>) -> Result<Bound> {
+    let text = pair.as_str().to_string();
+    let numbers: Vec<u32> = meaningful(pair.into_inner())
+        .map(|p| count(&p))
+        .collect::<Result<_>>()?;
+    let first = numbers.first().copied();
+    Ok(if text.starts_with("exactly") {
+        Bound {
+            min: first,
+            max: first,
+        }
+    } else if text.contains("least") {
+        Bound {
+            min: first,
+            max: None,
+        }
+    } else if text.contains("most") {
+        Bound {
+            min: None,
+            max: first,
+        }
+    } else {
+        Bound {
+            min: first,
+            max: numbers.get(1).copied(),
+        }
+    })
+}
+
+fn army_rule(pair: Pair<'_, Rule>) -> Result<ArmyRule> {
+    let rule_span = span(&pair);
+    let r = need(pair.into_inner().next())?;
+    let rule = r.as_rule();
+    let mut it = meaningful(r.into_inner());
+    let kind = match rule {
+        Rule::rule_stones => ArmyRuleKind::Stones(bound(need(it.next())?)?),
+        Rule::rule_cards => ArmyRuleKind::Cards(bound(need(it.next())?)?),
+        Rule::rule_copies => ArmyRuleKind::Copies(bound(need(it.next())?)?),
+        Rule::rule_card_each => ArmyRuleKind::CardForEachKind,
+        Rule::rule_factions_differ => ArmyRuleKind::FactionsDiffer,
+        Rule::rule_factions => ArmyRuleKind::Factions(bound(need(it.next())?)?),
+        _ => {
+            let kind = ident(&need(it.next())?);
+            ArmyRuleKind::Kind(kind, bound(need(it.next())?)?)
+        }
+    };
+    Ok(ArmyRule {
+        kind,
+        span: rule_span,
+    })
+}
+
+fn counted_list(pair: Pair<'_, Rule>) -> Result<Vec<(super::Ident, u32, Span)>> {
+    meaningful(pair.into_inner())
+        .map(|c| {
+            let s = span(&c);
+            let mut it = meaningful(c.into_inner());
+            let name = ident(&need(it.next())?);
+            let n = count(&need(it.next())?)?;
+            Ok((name, n, s))
+        })
+        .collect()
+}
+
+fn army_body<'a>(
+    army_span: Span,
+    next: &mut dyn FnMut() -> Result<Pair<'a, Rule>>,
+) -> Result<Army> {
+    let name = ident(&next()?);
+    let factions = meaningful(next()?.into_inner())
+        .map(|p| ident(&p))
+        .collect();
+    let stones = counted_list(next()?)?;
+    let cards = counted_list(next()?)?;
+    Ok(Army {
+        name,
+        factions,
+        stones,
+        cards,
+        span: army_span,
+    })
+}
+
+fn free_shot(pair: Pair<'_, Rule>) -> Result<FreeShot> {
+    let shot_span = span(&pair);
+    let mut kinds = Vec::new();
+    let mut shot = None;
+    let mut when_name = None;
+    let mut op = None;
+    let mut when = None;
+    for p in meaningful(pair.into_inner()) {
+        match p.as_rule() {
+            Rule::ident if shot.is_none() => kinds.push(ident(&p)),
+            Rule::ident => when_name = Some(ident(&p)),
+            Rule::shot_kind => shot = Some(shot_kind(p)?),
+            Rule::cmp_op => {
+                op = Some(match p.as_str() {
+                    "==" => BinaryOp::Eq,
+                    "!=" => BinaryOp::Ne,
+                    "<=" => BinaryOp::Le,
+                    ">=" => BinaryOp::Ge,
+                    "<" => BinaryOp::Lt,
+                    _ => BinaryOp::Gt,
+                });
+            }
+            _ => {
+                if let (Some(n), Some(o)) = (when_name.take(), op) {
+                    when = Some((n, o, int(&p)?));
+                }
+            }
+        }
+    }
+    Ok(FreeShot {
+        kinds,
+        shot: shot.ok_or_else(|| missing(shot_span))?,
+        when,
+        span: shot_span,
+    })
+}
+
+fn capture_rule(pair: Pair<'_, Rule>) -> Result<CaptureRule> {
+    let rule_span = span(&pair);
+    let mut it = pair.into_inner();
+    let event = need(it.next())?;
+    let event_text = event.as_str().to_string();
+    let event = if event_text.starts_with("cross") {
+        CaptureEvent::Cross(meaningful(event.into_inner()).map(|p| ident(&p)).collect())
+    } else if event_text.starts_with("off") {
+        CaptureEvent::OffTable
+    } else if event_text.ends_with("shot") {
+        CaptureEvent::OverWallShot
+    } else {
+        CaptureEvent::OverWallKnocked
+    };
+    let effect = meaningful(it).find(|p| p.as_rule() == Rule::capture_effect);
+    let effect = need(effect)?;
+    let text = effect.as_str().to_string();
+    let effect = if text.starts_with("back") {
+        CaptureEffect::BackTo(ident(&need(meaningful(effect.into_inner()).next())?))
+    } else if text.ends_with("owner") {
+        CaptureEffect::ByOpponentOfOwner
+    } else {
+        CaptureEffect::ByOpponentOfShooter
+    };
+    Ok(CaptureRule {
+        event,
+        effect,
+        span: rule_span,
+    })
+}
+
+/// Parses a deck file: a sequence of `army` declarations.
+///
+/// # Errors
+/// Every syntax problem found, each with a code and a span.
+pub fn parse_deck(source: &str) -> std::result::Result<Vec<Army>, Vec<SyntaxError>> {
+    let mut pairs = GameParser::parse(Rule::deck_file, source)
+        .map_err(|e| vec![unclosed(source).unwrap_or_else(|| from_pest(source, &e))])?;
+    let Some(file) = pairs.next() else {
+        return Ok(Vec::new());
+    };
+    let mut armies = Vec::new();
+    for pair in file.into_inner() {
+        if pair.as_rule() != Rule::army_decl {
+            continue;
+        }
+        let army_span = span(&pair);
+        let mut inner = meaningful(pair.into_inner());
+        let mut next = || need(inner.next());
+        armies.push(army_body(army_span, &mut next).map_err(|e| vec![e])?);
+    }
+    Ok(armies)
+}
