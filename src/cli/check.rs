@@ -24,7 +24,7 @@ pub struct CheckArgs {
     /// Needs exactly one game file, a table game. Each army of the deck file is checked on its
     /// own; with two deck files (or one deck file with two armies) the first army of each (or
     /// the two armies) are also checked against each other, as the two players' armies.
-    /// Example: `rulestone check games/warstone.game --deck my.deck`.
+    /// Example: `rulestone check my.game --deck my.deck`.
     #[arg(long, value_name = "FILE")]
     pub deck: Vec<PathBuf>,
 

@@ -524,8 +524,9 @@ fn clock_text(seconds: f64) -> String {
 
 const PLAY_HELP: &str = "\
 commands:
-  DECISION     a shot `Blaze WC3 15@22.5` (referee mode: `Blaze WC3`, then its result),
-               `free WM 180@10.0`, `skip Blaze`, `result capture EC2; move WC3 40.5,22.0`,
+  DECISION     a shot `CARD STONE ANGLE@SPEED`, e.g. `C1 XA2 15@22.5` (referee mode:
+               `CARD STONE`, then its result), the free shot `free STONE ANGLE@SPEED`,
+               `skip CARD`, `result capture STONE; move STONE X,Y; off STONE` or `result none`,
                `penalty NAME PLAYER` (a warning) or `penalty NAME STONE` (the stone is lost),
                `time` (end the turn now)
   moves        list the decisions open now

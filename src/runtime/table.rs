@@ -226,7 +226,7 @@ impl<'p> TableMatch<'p> {
             .map_or("?", String::as_str)
     }
 
-    /// The name of a stone in notation: owner's initial, kind letter, number (`WC3`, `WM`).
+    /// The name of a stone in notation: owner's initial, kind letter, number (`WC3`; `WM` for a kind fielded once).
     #[must_use]
     pub fn stone_name(&self, i: usize) -> String {
         let s = &self.position.stones[i];
@@ -322,8 +322,8 @@ impl<'p> TableMatch<'p> {
         out
     }
 
-    /// A choice in notation; shots show their ranges: `Blaze WC3 0..359@0.0..45.0`, or in
-    /// referee mode `Blaze WC3`.
+    /// A choice in notation; shots show their ranges: `CARD STONE 0..359@0.0..45.0`, or in
+    /// referee mode `CARD STONE`.
     #[must_use]
     pub fn choice_text(&self, c: &Choice) -> String {
         match c {
@@ -608,7 +608,10 @@ impl<'p> TableMatch<'p> {
                 speed,
             } => {
                 if referee {
-                    return Err(Illegal("in referee mode a shot is declared without angle and speed, e.g. `Blaze WC3`".into()));
+                    return Err(Illegal(format!(
+                        "in referee mode a shot is declared without angle and speed: `{}`",
+                        self.shot_head(*card, *stone)
+                    )));
                 }
                 if !(0..360).contains(angle) {
                     return Err(Illegal(format!("the angle {angle} is not from 0 to 359")));
@@ -1097,7 +1100,7 @@ impl<'p> TableMatch<'p> {
         out
     }
 
-    /// Every stone on the table with its position: `WC3 60.0,27.3`.
+    /// Every stone on the table with its position: `STONE 60.0,27.3`.
     #[must_use]
     pub fn stone_list(&self) -> Vec<String> {
         (0..self.position.stones.len())

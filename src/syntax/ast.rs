@@ -414,7 +414,7 @@ pub enum TableItem {
         walls: Vec<AxisAt>,
         lines: Vec<(Ident, AxisAt)>,
     },
-    /// `home West on west_home`
+    /// `home North on north_home`
     Home {
         player: Ident,
         line: Ident,
@@ -573,7 +573,7 @@ pub struct TableTurn {
     pub free: Vec<FreeShot>,
 }
 
-/// `free shot Master, Core basic when shots == 0`
+/// `free shot Leader, Pawn basic when shots == 0`
 #[derive(Clone, Debug)]
 pub struct FreeShot {
     pub kinds: Vec<Ident>,
