@@ -862,6 +862,14 @@ fn warstone_playout_reports_armies() {
     let o = run(&["playout", WARSTONE, "--games", "10", "--seed", "3"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("warstone_playout", stdout(&o));
+    let o = run(&[
+        "playout", WARSTONE, "--games", "10", "--seed", "3", "--policy", "aim",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("warstone_playout_aimed", stdout(&o));
+    let o = run(&["bench", WARSTONE, "--seconds", "0.2"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("shots/s"), "{}", stdout(&o));
 }
 
 /// A referee's whole match, typed: each turn the mover declares the first shot open and the

@@ -199,6 +199,22 @@ fn level_after_the_last_turn_is_sudden_death_from_the_first_player() {
 }
 
 #[test]
+fn the_match_clock_ends_the_match_as_after_the_last_turn() {
+    let p = program(&[]);
+    let mut m = start(&p, 1);
+    m.position.sides[1].captures = 2;
+    play(&mut m, "time match");
+    assert_eq!(m.outcome(), Some(GameResult::Win(1)));
+    let mut m = start(&p, 1);
+    play(&mut m, "time match");
+    assert!(m.position.sudden_death && m.outcome().is_none());
+    assert_eq!(m.position.mover, m.position.first);
+    assert!(m
+        .parse("time match")
+        .is_ok_and(|d| m.clone().apply(&d).is_err()));
+}
+
+#[test]
 fn more_captures_after_the_last_turn_wins() {
     let p = program(&[]);
     let mut m = start(&p, 1);

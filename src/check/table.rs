@@ -175,6 +175,7 @@ pub struct TableGame {
     pub turns: Option<Amount>,
     pub sudden_death: bool,
     pub turn_clock: Option<Amount>,
+    pub match_clock: Option<Amount>,
     pub penalties: Vec<Penalty>,
 }
 
@@ -697,6 +698,9 @@ impl TableChecker<'_, '_> {
                         MatchRuleKind::SuddenDeath => self.game.sudden_death = true,
                         MatchRuleKind::Referee { option, word } => {
                             self.referee(file, option, word);
+                        }
+                        MatchRuleKind::MatchClock(q) => {
+                            self.game.match_clock = Some(self.amount(q, Some("the match clock")));
                         }
                         MatchRuleKind::TurnClock(q) => {
                             self.game.turn_clock = Some(self.amount(q, Some("the turn clock")));

@@ -117,6 +117,10 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
     }
     let budget = Duration::from_secs_f64(args.seconds / 2.0);
     for file in &args.files {
+        if super::table::is_table(file) {
+            bench_table(file, budget * 2, args.seed)?;
+            continue;
+        }
         let loaded = load(&GameArgs {
             file: file.clone(),
             set: Vec::new(),
@@ -179,6 +183,58 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
         ))?;
     }
     Ok(())
+}
+
+/// A table game: whole simulated matches with random shots until the budget is spent.
+fn bench_table(file: &std::path::Path, budget: Duration, seed: u64) -> Result<()> {
+    use crate::runtime::table::{Decision, TableMatch};
+    let t = super::table::load(&GameArgs {
+        file: file.to_path_buf(),
+        set: Vec::new(),
+        army: Vec::new(),
+        deal: 1,
+    })?;
+    emit(&format!(
+        "{} ({}, simulated table)\n",
+        t.program.name,
+        shown(file)
+    ))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut matches, mut shots, mut decisions, mut turns) = (0u64, 0u64, 0u64, 0u64);
+    let clock = Clock::start()?;
+    while clock.elapsed().0 < budget {
+        let mut m = TableMatch::new(&t.program, t.armies.clone(), seed.wrapping_add(matches));
+        while m.outcome().is_none() {
+            let Some(d) = m.random_decision(&mut rng) else {
+                break;
+            };
+            shots += u64::from(matches!(d, Decision::Shot { .. }));
+            decisions += 1;
+            if m.apply(&d).is_err() {
+                break;
+            }
+        }
+        turns += u64::from(m.turns_played());
+        matches += 1;
+    }
+    let mut tally = Tally::default();
+    tally.add(matches, clock.elapsed());
+    let cpu = tally.cpu.as_secs_f64().max(1e-9);
+    #[allow(clippy::cast_precision_loss)]
+    let (rate, mean) = (matches as f64 / cpu, turns as f64 / matches.max(1) as f64);
+    emit(&format!(
+        "  shots     {:>12} shots/s    each simulated until every stone is still\n",
+        grouped(per_second(shots, cpu))
+    ))?;
+    emit(&format!(
+        "  playouts  {rate:>12.2} matches/s  mean {mean:.1} turns, {} matches   {}\n",
+        grouped(matches),
+        tally.times()
+    ))?;
+    emit(&format!(
+        "  moves     {:>12} decisions/s played in the matches\n",
+        grouped(per_second(decisions, cpu))
+    ))
 }
 
 /// Runs perft until the budget is spent; returns the totals and the depths used, as text.

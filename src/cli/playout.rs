@@ -30,6 +30,20 @@ pub struct PlayoutArgs {
     /// Stop a game after this many moves and count it as unfinished.
     #[arg(long, value_name = "M", default_value_t = 1000)]
     pub max_plies: u32,
+
+    /// Table games: how shots are chosen.
+    #[arg(long, value_enum, default_value_t = Policy::Random)]
+    pub policy: Policy,
+}
+
+/// How a simulated player of a table game chooses its shots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Policy {
+    /// A random decision; a shot's angle and speed uniform in their ranges.
+    Random,
+    /// A random decision; a shot aimed at a random stone of the opponent's, at 60–100% of
+    /// the top speed.
+    Aim,
 }
 
 /// A progress bar on standard error, only when it is a terminal.
@@ -58,7 +72,12 @@ fn percent(n: u64, total: u64) -> String {
 
 pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
     if super::table::is_table(&args.game.file) {
-        return super::table::playout(&args.game, args.games, args.seed);
+        return super::table::playout(
+            &args.game,
+            args.games,
+            args.seed,
+            args.policy == Policy::Aim,
+        );
     }
     let loaded = load(&args.game)?;
     let program = &loaded.program;

@@ -265,7 +265,7 @@ struct Tally {
 }
 
 /// `rulestone playout` for a table game: simulated matches with random shots.
-pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64) -> Result<()> {
+pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Result<()> {
     let t = load(args)?;
     if t.program.referee {
         return Err(CliError::new("a referee-mode match cannot be simulated")
@@ -285,7 +285,12 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64) -> Result<()> {
             seed.wrapping_mul(1_000_003).wrapping_add(g),
         );
         while m.outcome().is_none() {
-            let Some(d) = m.random_decision(&mut rng) else {
+            let d = if aim {
+                m.aimed_decision(&mut rng)
+            } else {
+                m.random_decision(&mut rng)
+            };
+            let Some(d) = d else {
                 break;
             };
             if matches!(d, Decision::Shot { .. }) {
@@ -310,8 +315,9 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64) -> Result<()> {
     }
     let secs = start.elapsed().as_secs_f64();
     let p = &t.program;
+    let policy = if aim { "aimed" } else { "random" };
     let mut out = format!(
-        "{}: {games} simulated matches, seed {seed}, random shots\n",
+        "{}: {games} simulated matches, seed {seed}, {policy} shots\n",
         p.name
     );
     #[allow(clippy::cast_precision_loss)]
@@ -528,7 +534,7 @@ commands:
                `CARD STONE`, then its result), the free shot `free STONE ANGLE@SPEED`,
                `skip CARD`, `result capture STONE; move STONE X,Y; off STONE` or `result none`,
                `penalty NAME PLAYER` (a warning) or `penalty NAME STONE` (the stone is lost),
-               `time` (end the turn now)
+               `time` (end the turn now), `time match` (the match clock ran out)
   moves        list the decisions open now
   stones       every stone on the table with its position
   undo         take back the last decision
@@ -567,6 +573,8 @@ pub(crate) fn play(
     print!("{}{}", m.render(), m.status());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut clock = t.program.turn_clock.map(Clock::new);
+    let match_clock = t.program.match_clock.map(|s| (Instant::now(), s));
+    let match_left = || match_clock.map(|(start, s)| (s - start.elapsed().as_secs_f64()).max(0.0));
     let mut turn_key = (m.position.turns, m.position.mover);
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
@@ -594,6 +602,9 @@ pub(crate) fn play(
                 }
             }
         }
+        if let Some(left) = match_left().filter(|_| !m.position.sudden_death) {
+            println!("  match clock: {} left", clock_text(left));
+        }
         if let Some(c) = &clock {
             println!("  clock: {} left", clock_text(c.left()));
         }
@@ -607,7 +618,15 @@ pub(crate) fn play(
         if line.is_empty() {
             continue;
         }
-        // A shot in motion finishes; otherwise the turn ends when the clock runs out.
+        // A shot in motion finishes; otherwise the match, or the turn, ends when its clock
+        // runs out.
+        let match_over = match_left().is_some_and(|l| l <= 0.0) && !m.position.sudden_death;
+        if match_over && m.position.awaiting.is_none() && m.apply(&Decision::MatchTime).is_ok() {
+            println!("  the match clock ran out");
+            played.push("time match".into());
+            print!("{}{}", m.render(), m.status());
+            continue;
+        }
         if let Some(c) = &clock {
             if c.left() <= 0.0 && m.position.awaiting.is_none() && m.apply(&Decision::Time).is_ok()
             {

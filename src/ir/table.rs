@@ -135,6 +135,8 @@ pub struct TableProgram {
     pub turns: Option<u32>,
     pub sudden_death: bool,
     pub turn_clock: Option<f64>,
+    /// Seconds for the whole match on a real clock; then it ends as after the last turn.
+    pub match_clock: Option<f64>,
     pub penalties: Vec<Penalty>,
     pub referee: bool,
 }
@@ -310,6 +312,7 @@ pub fn lower(
         turns: to_count(game.turns),
         sudden_death: game.sudden_death,
         turn_clock: game.turn_clock.map(v),
+        match_clock: game.match_clock.map(v),
         penalties: game
             .penalties
             .iter()

@@ -77,6 +77,8 @@ pub enum Decision {
     },
     /// The turn clock ran out.
     Time,
+    /// The match clock ran out: the match ends as after its last turn.
+    MatchTime,
 }
 
 /// Part of a referee's outcome.
@@ -396,6 +398,7 @@ impl<'p> TableMatch<'p> {
                 }
             }
             Decision::Time => "time".into(),
+            Decision::MatchTime => "time match".into(),
         }
     }
 
@@ -420,6 +423,7 @@ impl<'p> TableMatch<'p> {
         let bad = |why: &str| Illegal(format!("`{text}`: {why}"));
         match words.as_slice() {
             ["time"] => Ok(Decision::Time),
+            ["time", "match"] => Ok(Decision::MatchTime),
             ["skip", card] => Ok(Decision::Skip {
                 card: self.find_card(card).ok_or_else(|| bad("no such card"))?,
             }),
@@ -562,6 +566,10 @@ impl<'p> TableMatch<'p> {
                 self.position.log.push("time: the turn ends".into());
                 self.end_turn();
             }
+            Decision::MatchTime => {
+                self.position.log.push("the match clock ran out".into());
+                self.end_regulation();
+            }
         }
         Ok(())
     }
@@ -698,6 +706,14 @@ impl<'p> TableMatch<'p> {
                 }
             }
             Decision::Time => awaiting(false),
+            Decision::MatchTime if self.program.match_clock.is_none() || pos.sudden_death => {
+                Err(Illegal(if pos.sudden_death {
+                    "the match clock is over: this is sudden death".into()
+                } else {
+                    "this game has no match clock".into()
+                }))
+            }
+            Decision::MatchTime => awaiting(false),
         }
     }
 
@@ -818,22 +834,33 @@ impl<'p> TableMatch<'p> {
                 return;
             }
         } else if self.program.turns.is_some_and(|t| pos.turns >= t) {
-            let (a, b) = (pos.sides[0].captures, pos.sides[1].captures);
-            if a != b {
-                pos.result = Some(GameResult::Win(u8::from(b > a)));
-                return;
-            }
-            if !self.program.sudden_death {
-                pos.result = Some(GameResult::Draw);
-                return;
-            }
-            pos.sudden_death = true;
-            pos.log.push("captures are level: sudden death".into());
-            pos.mover = pos.first;
-            self.start_turn();
+            self.end_regulation();
             return;
         }
         pos.mover = Self::opponent(pos.mover);
+        self.start_turn();
+    }
+
+    /// The turns (or the match clock) are over: more captures win; level goes to sudden death
+    /// from the first player, or is a draw.
+    fn end_regulation(&mut self) {
+        let pos = &mut self.position;
+        let (a, b) = (pos.sides[0].captures, pos.sides[1].captures);
+        if a != b {
+            pos.result = Some(GameResult::Win(u8::from(b > a)));
+            return;
+        }
+        if !self.program.sudden_death {
+            pos.result = Some(GameResult::Draw);
+            return;
+        }
+        pos.sudden_death = true;
+        pos.log.push("captures are level: sudden death".into());
+        // Cards in hand go back under the deck; sudden death starts with a fresh hand.
+        let mover = usize::from(pos.mover);
+        let hand: Vec<usize> = pos.sides[mover].hand.drain(..).collect();
+        pos.sides[mover].deck.extend(hand);
+        pos.mover = pos.first;
         self.start_turn();
     }
 
@@ -1110,6 +1137,59 @@ impl<'p> TableMatch<'p> {
                 format!("{} {:.1},{:.1}", self.stone_name(i), d.x, d.y)
             })
             .collect()
+    }
+
+    /// A legal decision of a simple aiming player: a random choice; a shot aims to knock a
+    /// random stone of the opponent's towards the nearer end of the table's length (else it is
+    /// uniform), at 60–100% of the top speed.
+    pub fn aimed_decision(&mut self, rng: &mut impl Rng) -> Option<Decision> {
+        let d = self.random_decision(rng)?;
+        let Decision::Shot {
+            card, stone, speed, ..
+        } = d
+        else {
+            return Some(d);
+        };
+        let opponent = Self::opponent(self.position.mover);
+        let targets: Vec<usize> = (0..self.position.stones.len())
+            .filter(|&i| self.position.stones[i].owner == opponent && self.on_table(i))
+            .collect();
+        let Some(&target) = targets.choose(rng) else {
+            return Some(d);
+        };
+        let (from, to) = (
+            self.position.stones[stone].disc,
+            self.position.stones[target].disc,
+        );
+        // Hit the target on its far side from the nearer end, so that it moves towards it.
+        let push = if to.x > self.program.length / 2.0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let aim_x = to.x - push * (from.radius + to.radius);
+        let degrees = libm::atan2(to.y - from.y, aim_x - from.x).to_degrees();
+        #[allow(clippy::cast_possible_truncation)]
+        let angle = (degrees.round() as i32).rem_euclid(360);
+        let top = self.choices().iter().find_map(|c| match c {
+            Choice::Shot {
+                card: c,
+                stone: s,
+                max_speed,
+            } if *c == card && *s == stone => Some(*max_speed),
+            _ => None,
+        });
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let speed = top.map_or(speed, |m| {
+            let tenths = (m * 10.0).floor().max(0.0) as u32;
+            rng.gen_range(tenths * 6 / 10..=tenths)
+        });
+        Some(Decision::Shot {
+            card,
+            stone,
+            angle,
+            speed,
+        })
     }
 
     /// A random legal decision: shots with a uniform angle and speed.

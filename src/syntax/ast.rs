@@ -626,6 +626,8 @@ pub enum MatchRuleKind {
     SuddenDeath,
     /// `clock turn N`: seconds per turn.
     TurnClock(Quantity),
+    /// `clock match N`: seconds for the whole match (before sudden death).
+    MatchClock(Quantity),
     /// `referee when OPTION == WORD`
     Referee { option: Ident, word: Ident },
 }

@@ -173,6 +173,7 @@ pub(super) fn item<'a>(
                 let rule_span = span(&p);
                 let r = need(p.into_inner().next())?;
                 let rule = r.as_rule();
+                let text = r.as_str().to_string();
                 let mut qs = meaningful(r.into_inner());
                 let q = qs.next();
                 let kind = match rule {
@@ -186,6 +187,9 @@ pub(super) fn item<'a>(
                     }
                     Rule::match_win => MatchRuleKind::WinAt(quantity(need(q)?)?),
                     Rule::match_turns => MatchRuleKind::Turns(quantity(need(q)?)?),
+                    Rule::match_clock if text.contains("match") => {
+                        MatchRuleKind::MatchClock(quantity(need(q)?)?)
+                    }
                     Rule::match_clock => MatchRuleKind::TurnClock(quantity(need(q)?)?),
                     _ => MatchRuleKind::SuddenDeath,
                 };
