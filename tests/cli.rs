@@ -839,6 +839,10 @@ const WARSTONE: &str = "games/warstone.game";
 fn warstone_moves_and_commands_that_do_not_apply() {
     let o = run(&["moves", WARSTONE, "--deal", "3"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("warstone_moves_muster", transcript(&o));
+    let after = "army Crimson_host; army Azure_tide";
+    let o = run(&["moves", WARSTONE, "--deal", "3", "--after", after]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("warstone_moves", transcript(&o));
     let o = run(&["moves", WARSTONE, "--deal", "3", "--set", "mode=referee"]);
     assert_eq!(code(&o), 0);
@@ -852,7 +856,7 @@ fn warstone_moves_and_commands_that_do_not_apply() {
     let o = run(&["moves", WARSTONE, "--set", "friction=fast"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("parameter `friction` takes a number"));
-    let o = run(&["moves", WARSTONE, "--after", "Blaze WC1 15@10.0; Nope"]);
+    let o = run(&["moves", WARSTONE, "--after", "army Azure_tide; Nope"]);
     assert_eq!(code(&o), 2);
     snap!("warstone_bad_after", transcript(&o));
 }
@@ -867,13 +871,39 @@ fn warstone_playout_reports_armies() {
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("warstone_playout_aimed", stdout(&o));
+    // Armies from a deck file: West chooses between its two, never the one that would leave
+    // East (Azure only) sharing a faction; a deck breaking the army rules is refused.
+    let o = run(&[
+        "playout",
+        WARSTONE,
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--army",
+        "tests/ui/deck/good.deck",
+        "--army",
+        "games/warstone.game:Azure_tide",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stdout(&o).contains("army Tides"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("army Embers: 6 matches"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = "tests/ui/deck/E0916-too-few-cards.deck";
+    let o = run(&["playout", WARSTONE, "--games", "1", "--army", bad]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("E0916"), "{}", stderr(&o));
     let o = run(&["bench", WARSTONE, "--seconds", "0.2"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).contains("shots/s"), "{}", stdout(&o));
 }
 
-/// A referee's whole match, typed: each turn the mover declares the first shot open and the
-/// referee enters that it knocked an opponent's stone out, until someone has 8 captures.
+/// A referee's whole match, typed: the armies are chosen, West is warned for a foul, and each
+/// turn the mover declares the first shot open and the referee enters that it knocked an
+/// opponent's stone out, until someone has 8 captures.
 fn referee_script() -> String {
     use rulestone::runtime::table::{Choice, TableMatch};
     let source = fs::read_to_string(root().join(WARSTONE)).expect("read");
@@ -886,11 +916,17 @@ fn referee_script() -> String {
     let (params, options) = rulestone::ir::table::split_params(&game, &sets).expect("params");
     let env = rulestone::check::options::resolve(&file, &options).expect("options");
     let p = rulestone::ir::table::lower("WarStone", &game, &params, &env).expect("lower");
-    let mut m = TableMatch::new(&p, [p.armies[0].clone(), p.armies[1].clone()], 5);
-    let mut lines = vec!["penalty foul West".to_string()];
-    let d = m.parse(&lines[0]).expect("penalty");
-    m.apply(&d).expect("penalty");
+    let mut m = TableMatch::new(&p, [p.armies.clone(), p.armies.clone()], 5);
+    let mut lines = Vec::new();
+    let mut warned = false;
     while m.outcome().is_none() {
+        if !warned && m.position.phase != rulestone::runtime::table::Phase::Muster {
+            // The referee warns West once for a foul.
+            lines.push("penalty foul West".to_string());
+            let d = m.parse("penalty foul West").expect("penalty");
+            m.apply(&d).expect("penalty");
+            warned = true;
+        }
         let choices = m.choices();
         let text = match choices.first() {
             Some(Choice::Result) => {

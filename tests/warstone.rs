@@ -44,8 +44,9 @@ fn load(file: &str, sets: &[(&str, &str)]) -> TableProgram {
     tir::lower("WarStone", &game, &params, &env).expect("lower")
 }
 
+/// A match where West brings the game's first army and East its second.
 fn start(p: &TableProgram, seed: u64) -> TableMatch<'_> {
-    let armies = [p.armies[0].clone(), p.armies[1].clone()];
+    let armies = [vec![p.armies[0].clone()], vec![p.armies[1].clone()]];
     TableMatch::new(p, armies, seed)
 }
 
@@ -109,6 +110,45 @@ fn decisions_at_the_start_are_counted_exactly() {
     let mut m = start(&p, 1);
     hand(&mut m, 0, &["Blaze", "Spark"]);
     assert_eq!(m.choices().len(), 6);
+}
+
+#[test]
+fn the_first_player_chooses_an_army_then_the_second_one_of_another_faction() {
+    let p = program(&[]);
+    for seed in 1..=4 {
+        let mut m = TableMatch::new(&p, [p.armies.clone(), p.armies.clone()], seed);
+        let first = m.position.first;
+        assert_eq!(m.position.mover, first);
+        let texts: Vec<String> = m.choices().iter().map(|c| m.choice_text(c)).collect();
+        assert_eq!(texts, ["army Crimson_host", "army Azure_tide"]);
+        assert!(
+            m.clone().apply(&Decision::Time).is_err(),
+            "the armies come first"
+        );
+        let pick = if seed % 2 == 0 {
+            "army Azure_tide"
+        } else {
+            "army Crimson_host"
+        };
+        play(&mut m, pick);
+        assert_eq!(m.position.mover, 1 - first);
+        let texts: Vec<String> = m.choices().iter().map(|c| m.choice_text(c)).collect();
+        let other = if seed % 2 == 0 {
+            "army Crimson_host"
+        } else {
+            "army Azure_tide"
+        };
+        assert_eq!(texts, [other], "the second player may not share a faction");
+        play(&mut m, other);
+        assert_eq!(m.position.mover, first, "the first player opens the match");
+        assert_eq!(m.position.stones.len(), 20);
+        assert!(m
+            .choices()
+            .iter()
+            .all(|c| matches!(c, Choice::Shot { .. } | Choice::Skip { .. })));
+        assert!(m.undo() && m.undo());
+        assert_eq!(m.position.phase, rulestone::runtime::table::Phase::Muster);
+    }
 }
 
 #[test]

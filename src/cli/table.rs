@@ -24,13 +24,13 @@ use super::{emit, CliError, Fail, GameArgs, Result};
 /// The first line of a table game's record.
 pub(crate) const HEADER: &str = "rulestone-table-record 1";
 
-/// A table game loaded for one set of options, with the two armies.
+/// A table game loaded for one set of options, with the armies each player may choose from.
 pub(crate) struct LoadedTable {
     pub path: PathBuf,
     pub program: TableProgram,
-    pub armies: [Army; 2],
-    /// Where each army came from, for records: `FILE:NAME`.
-    pub army_sources: [String; 2],
+    pub armies: [Vec<Army>; 2],
+    /// Where each option came from, for records: `FILE:NAME`.
+    pub army_sources: [Vec<String>; 2],
 }
 
 /// Whether the file is a table game (parsing errors are left to the normal pipeline).
@@ -44,13 +44,25 @@ pub(crate) fn is_table(path: &Path) -> bool {
 /// Reads, checks and lowers a table game and picks the armies.
 pub(crate) fn load(args: &GameArgs) -> Result<LoadedTable> {
     let sets = super::load::split_sets(&args.set)?;
-    load_with(&args.file, &sets, &args.army)
+    if args.army.len() > 2 {
+        return Err(
+            CliError::new("at most two `--army` (the first player's, then the second's)").into(),
+        );
+    }
+    let specs = [
+        args.army.first().cloned().into_iter().collect(),
+        args.army.get(1).cloned().into_iter().collect(),
+    ];
+    load_with(&args.file, &sets, &specs)
 }
 
+/// Loads a table game; `specs[p]` are player `p`'s armies, `FILE` (every army in a deck file)
+/// or `FILE:NAME`, where FILE may be the game file itself; none means every army the game file
+/// declares.
 pub(crate) fn load_with(
     path: &Path,
     sets: &[(String, String)],
-    army_args: &[String],
+    specs: &[Vec<String>; 2],
 ) -> Result<LoadedTable> {
     let (source, file) = parse(path)?;
     let (checked, diags) = crate::check::check(&file);
@@ -83,94 +95,91 @@ pub(crate) fn load_with(
         .unwrap_or_default();
     let program = tir::lower(&name, &game, &params, &env)
         .map_err(|e| CliError::new(format!("cannot build `{}`: {e}", shown(path))))?;
-    if army_args.len() > 2 {
-        return Err(
-            CliError::new("at most two `--army` (the first player's, then the second's)").into(),
-        );
-    }
-    let mut armies = Vec::new();
-    let mut sources = Vec::new();
-    for (i, arg) in army_args.iter().enumerate() {
-        let (army, src) = army_from_file(&game, &program, arg)?;
-        let _ = i;
-        armies.push(army);
-        sources.push(src);
-    }
-    for (i, a) in program.armies.iter().enumerate().skip(armies.len()) {
-        if armies.len() >= 2 {
-            break;
+    let mut armies = [Vec::new(), Vec::new()];
+    let mut sources = [Vec::new(), Vec::new()];
+    for p in 0..2 {
+        let own: Vec<String> = if specs[p].is_empty() {
+            vec![shown(path)]
+        } else {
+            specs[p].clone()
+        };
+        for spec in &own {
+            for (army, src) in armies_of(&game, &program, path, spec)? {
+                armies[p].push(army);
+                sources[p].push(src);
+            }
         }
-        let _ = i;
-        armies.push(a.clone());
-        sources.push(format!("{}:{}", shown(path), a.name));
+        if armies[p].is_empty() {
+            return Err(CliError::new(format!(
+                "{} has no army: `{}` declares none; give one with `--army FILE`",
+                program.players.get(p).map_or("a player", String::as_str),
+                shown(path)
+            ))
+            .into());
+        }
     }
-    if armies.len() < 2 {
-        return Err(CliError::new(format!(
-            "`{}` declares fewer than two armies: give them with `--army FILE`",
-            shown(path)
-        ))
-        .into());
-    }
-    let second = armies.pop().ok_or_else(|| CliError::new("no army"))?;
-    let first = armies.pop().ok_or_else(|| CliError::new("no army"))?;
-    let s2 = sources.pop().unwrap_or_default();
-    let s1 = sources.pop().unwrap_or_default();
     Ok(LoadedTable {
         path: path.to_path_buf(),
         program,
-        armies: [first, second],
-        army_sources: [s1, s2],
+        armies,
+        army_sources: sources,
     })
 }
 
-/// `FILE` (its first army) or `FILE:NAME`: an army from a deck file, checked against the rules.
-fn army_from_file(
+/// The armies of `FILE` or `FILE:NAME`: the game file's own, or a deck file's, checked against
+/// the army rules.
+fn armies_of(
     game: &crate::check::table::TableGame,
     program: &TableProgram,
-    arg: &str,
-) -> Result<(Army, String)> {
-    let (file, name) = match arg.rsplit_once(':') {
+    game_path: &Path,
+    spec: &str,
+) -> Result<Vec<(Army, String)>> {
+    let (file, name) = match spec.rsplit_once(':') {
         Some((f, n)) if !f.is_empty() && !n.contains('/') => (f, Some(n)),
-        _ => (arg, None),
+        _ => (spec, None),
     };
+    let wanted = |n: &str| name.is_none_or(|w| w == n);
     let path = Path::new(file);
-    let source = super::load::read(path)?;
-    let armies = match syntax::parse_deck(&source) {
-        Ok(a) => a,
-        Err(errors) => {
-            eprint!(
-                "{}",
-                diag::render(
-                    &diag::boxed(errors),
-                    &source,
-                    &shown(path),
-                    super::color_stderr()
-                )
-            );
-            return Err(Fail::Reported);
+    let mut out = Vec::new();
+    if shown(path) == shown(game_path) {
+        for a in program.armies.iter().filter(|a| wanted(&a.name)) {
+            out.push((a.clone(), format!("{}:{}", shown(path), a.name)));
         }
-    };
-    let army = match name {
-        Some(n) => armies.iter().find(|a| a.name.name == n),
-        None => armies.first(),
+    } else {
+        let source = super::load::read(path)?;
+        let armies = match syntax::parse_deck(&source) {
+            Ok(a) => a,
+            Err(errors) => {
+                let errors = diag::boxed(errors);
+                eprint!(
+                    "{}",
+                    diag::render(&errors, &source, &shown(path), super::color_stderr())
+                );
+                return Err(Fail::Reported);
+            }
+        };
+        for army in armies.iter().filter(|a| wanted(&a.name.name)) {
+            let diags = crate::check::deck::check_army(game, army);
+            if diag::has_errors(&diags) {
+                eprint!(
+                    "{}",
+                    diag::render(&diags, &source, &shown(path), super::color_stderr())
+                );
+                return Err(Fail::Reported);
+            }
+            let resolved = tir::resolve_army(program, army).map_err(CliError::new)?;
+            out.push((resolved, format!("{}:{}", shown(path), army.name.name)));
+        }
     }
-    .ok_or_else(|| {
-        CliError::new(format!(
-            "`{}` has no army {}",
+    if out.is_empty() {
+        return Err(CliError::new(format!(
+            "`{}` has no army{}",
             shown(path),
-            name.unwrap_or("")
+            name.map_or(String::new(), |n| format!(" `{n}`"))
         ))
-    })?;
-    let diags = crate::check::deck::check_army(game, army);
-    if diag::has_errors(&diags) {
-        eprint!(
-            "{}",
-            diag::render(&diags, &source, &shown(path), super::color_stderr())
-        );
-        return Err(Fail::Reported);
+        .into());
     }
-    let resolved = tir::resolve_army(program, army).map_err(CliError::new)?;
-    Ok((resolved, format!("{}:{}", shown(path), army.name.name)))
+    Ok(out)
 }
 
 /// Splits a `;`-separated list of decisions; a `result` keeps its own `;`-separated parts.
@@ -262,6 +271,8 @@ struct Tally {
     max_turns: u32,
     sudden: u64,
     shots: u64,
+    /// Per army: name, matches, wins, captures.
+    armies: Vec<(String, u64, u64, u64)>,
 }
 
 /// `rulestone playout` for a table game: simulated matches with random shots.
@@ -305,7 +316,22 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Resu
             _ => tally.draws += 1,
         }
         for p in 0..2 {
-            tally.captures[p] += u64::from(m.position.sides[p].captures);
+            let side = &m.position.sides[p];
+            tally.captures[p] += u64::from(side.captures);
+            let won = m.outcome() == Some(GameResult::Win(u8::try_from(p).unwrap_or(0)));
+            let entry = match tally.armies.iter_mut().find(|(n, ..)| *n == side.army.name) {
+                Some(e) => e,
+                None => {
+                    tally.armies.push((side.army.name.clone(), 0, 0, 0));
+                    tally
+                        .armies
+                        .last_mut()
+                        .ok_or_else(|| CliError::new("no army"))?
+                }
+            };
+            entry.1 += 1;
+            entry.2 += u64::from(won);
+            entry.3 += u64::from(side.captures);
         }
         let turns = m.turns_played();
         tally.turns += u64::from(turns);
@@ -339,12 +365,22 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Resu
     for i in 0..2 {
         let _ = writeln!(
             out,
-            "{} ({}): wins {} ({:.1}%), captures mean {:.2}",
+            "{}: wins {} ({:.1}%), captures mean {:.2}",
             p.players[i],
-            t.armies[i].name,
             tally.wins[i],
             share(tally.wins[i]),
             mean(tally.captures[i])
+        );
+    }
+    for (name, played, wins, captures) in &tally.armies {
+        #[allow(clippy::cast_precision_loss)]
+        let (rate, per) = (
+            100.0 * *wins as f64 / (*played).max(1) as f64,
+            *captures as f64 / (*played).max(1) as f64,
+        );
+        let _ = writeln!(
+            out,
+            "army {name}: {played} matches, wins {wins} ({rate:.1}%), captures mean {per:.2}"
         );
     }
     let _ = writeln!(out, "draws: {} ({:.1}%)", tally.draws, share(tally.draws));
@@ -386,8 +422,10 @@ fn record_text(t: &LoadedTable, deal: u64, m: &TableMatch<'_>, decisions: &[Stri
         let _ = writeln!(out, "option {k}={v}");
     }
     let _ = writeln!(out, "deal {deal}");
-    for (i, s) in t.army_sources.iter().enumerate() {
-        let _ = writeln!(out, "army {} {s}", t.program.players[i]);
+    for (i, sources) in t.army_sources.iter().enumerate() {
+        for s in sources {
+            let _ = writeln!(out, "army {} {s}", t.program.players[i]);
+        }
     }
     for d in decisions {
         let _ = writeln!(out, "move {d}");
@@ -423,21 +461,32 @@ pub(crate) fn replay(path: &Path) -> Result<()> {
             "game" => game = Some(PathBuf::from(rest)),
             "option" => sets.push(super::load::split_sets(&[rest.to_string()])?.remove(0)),
             "deal" => deal = rest.parse().map_err(|_| bad())?,
-            "army" => armies.push(rest.split_once(' ').ok_or_else(bad)?.1.to_string()),
+            "army" => {
+                let (player, spec) = rest.split_once(' ').ok_or_else(bad)?;
+                armies.push((player.to_string(), spec.to_string()));
+            }
             "move" => decisions.push(rest.to_string()),
             "result" => result = Some(rest.to_string()),
             _ => return Err(bad().note("a table record has `game`, `option`, `deal`, `army`, `move` and `result` lines").into()),
         }
     }
     let game = game.ok_or_else(|| CliError::new(format!("{}: no `game` line", shown(path))))?;
-    // An army written from the game file itself is that file's army; others are deck files.
-    let game_shown = shown(&game);
-    let army_args: Vec<String> = armies
+    let (_, file) = parse(&game)?;
+    let players: Vec<String> = file
+        .items
         .iter()
-        .filter(|a| !a.starts_with(&format!("{game_shown}:")))
-        .cloned()
-        .collect();
-    let t = load_with(&game, &sets, &army_args)?;
+        .find_map(|i| match &i.kind {
+            ast::ItemKind::Players(ps) => Some(ps.iter().map(|p| p.name.clone()).collect()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut specs = [Vec::new(), Vec::new()];
+    for (player, spec) in armies {
+        let p = players.iter().position(|n| *n == player).filter(|&p| p < 2);
+        let p = p.ok_or_else(|| CliError::new(format!("{}: no player `{player}`", shown(path))))?;
+        specs[p].push(spec);
+    }
+    let t = load_with(&game, &sets, &specs)?;
     let mut m = TableMatch::new(&t.program, t.armies.clone(), deal);
     let mut out = format!("{}\n{}", m.render(), m.status());
     for (i, d) in decisions.iter().enumerate() {

@@ -139,6 +139,8 @@ pub struct TableProgram {
     pub match_clock: Option<f64>,
     pub penalties: Vec<Penalty>,
     pub referee: bool,
+    /// The army rules say the players' factions differ.
+    pub factions_differ: bool,
 }
 
 impl TableProgram {
@@ -323,6 +325,7 @@ pub fn lower(
             })
             .collect(),
         referee,
+        factions_differ: game.rules.factions_differ.is_some(),
     };
     program.armies = game
         .armies

@@ -249,7 +249,8 @@ fn advance(
         d.x += d.vx * dt;
         d.y += d.vy * dt;
     }
-    for (i, d) in discs.iter_mut().enumerate() {
+    // A still disc hits no wall: a hit needs speed into the wall.
+    for (i, d) in discs.iter_mut().enumerate().filter(|(_, d)| moving(d)) {
         walls(table, params, d, old[i], i, step, events);
     }
     let mut active_buf = [false; 64];
@@ -265,7 +266,8 @@ fn advance(
     for (m, (d, o)) in moved.iter_mut().zip(discs.iter().zip(old.iter())) {
         *m = d.x != o.0 || d.y != o.1;
     }
-    for (i, d) in discs.iter_mut().enumerate() {
+    // A disc that did not move crossed no line and is still inside.
+    for (i, d) in discs.iter_mut().enumerate().filter(|(i, _)| moved[*i]) {
         lines(table, d, old[i], i, step, events);
         let inside = (0.0..=table.width).contains(&d.x) && (0.0..=table.height).contains(&d.y);
         if d.on_table && !inside {

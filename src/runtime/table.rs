@@ -47,6 +47,8 @@ pub struct Side {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// Before the first turn: the first player, then the second, choose their armies.
+    Muster,
     /// Cards in hand are played or set aside.
     Cards,
     /// The free shot.
@@ -77,6 +79,8 @@ pub enum Decision {
     },
     /// The turn clock ran out.
     Time,
+    /// Before the match: the mover takes the army with this index among their options.
+    Army(usize),
     /// The match clock ran out: the match ends as after its last turn.
     MatchTime,
 }
@@ -102,11 +106,15 @@ pub enum Choice {
     },
     /// Referee mode: type the outcome of the declared shot.
     Result,
+    /// Before the match: take this army (index among the mover's options).
+    Army(usize),
 }
 
 /// The state of a match.
 #[derive(Clone, Debug)]
 pub struct Position {
+    /// Per player: the armies they may choose from (before the match).
+    pub options: Vec<Vec<Army>>,
     pub stones: Vec<Stone>,
     pub sides: Vec<Side>,
     pub mover: u8,
@@ -143,23 +151,27 @@ pub struct TableMatch<'p> {
 pub struct Illegal(pub String);
 
 impl<'p> TableMatch<'p> {
-    /// Sets up a match: the draw for who starts, the shuffles, the stones, the first hand.
+    /// Sets up a match: the draw for who starts; then, once each player has an army (chosen
+    /// first by the first player when a player has several), the shuffles, the stones and the
+    /// first hand.
     #[must_use]
-    pub fn new(program: &'p TableProgram, armies: [Army; 2], seed: u64) -> TableMatch<'p> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let first = u8::from(rng.gen_bool(0.5));
-        let mut sides = Vec::new();
-        for army in armies {
-            let mut deck = army.deck.clone();
-            deck.shuffle(&mut rng);
-            sides.push(Side {
-                army,
-                deck: deck.into(),
+    pub fn new(program: &'p TableProgram, options: [Vec<Army>; 2], seed: u64) -> TableMatch<'p> {
+        let rng = ChaCha8Rng::seed_from_u64(seed);
+        let sides = options
+            .iter()
+            .map(|o| Side {
+                army: o.first().cloned().unwrap_or_else(|| Army {
+                    name: String::new(),
+                    factions: Vec::new(),
+                    stones: Vec::new(),
+                    deck: Vec::new(),
+                }),
+                deck: VecDeque::new(),
                 hand: Vec::new(),
                 captures: 0,
                 warnings: vec![0; program.penalties.len()],
-            });
-        }
+            })
+            .collect();
         let table = physics::Table {
             width: program.length,
             height: program.width,
@@ -191,11 +203,12 @@ impl<'p> TableMatch<'p> {
             max_time: MAX_SHOT_SECONDS,
         };
         let mut position = Position {
+            options: options.into(),
             stones: Vec::new(),
             sides,
-            mover: first,
-            first,
-            phase: Phase::Cards,
+            mover: 0,
+            first: 0,
+            phase: Phase::Muster,
             turns: 0,
             shots: 0,
             sudden_death: false,
@@ -206,7 +219,9 @@ impl<'p> TableMatch<'p> {
             rng,
             log: Vec::new(),
         };
-        position.stones = set_up(program, &position.sides, &table);
+        let first = u8::from(position.rng.gen_bool(0.5));
+        position.first = first;
+        position.mover = first;
         let mut m = TableMatch {
             program,
             position,
@@ -214,10 +229,69 @@ impl<'p> TableMatch<'p> {
             table,
             params,
         };
-        m.start_turn();
         let name = m.player(first).to_string();
-        m.position.log.insert(0, format!("{name} goes first"));
+        m.position.log.push(format!("{name} goes first"));
+        m.muster_if_chosen();
         m
+    }
+
+    /// The armies the mover may take now (indices among their options). When the game says
+    /// factions differ, the second player may not take one sharing a faction with the first
+    /// player's, and the first player may not take one that leaves the second no army (unless
+    /// no choice avoids it).
+    fn army_options(&self) -> Vec<usize> {
+        let pos = &self.position;
+        let mover = usize::from(pos.mover);
+        let all: Vec<usize> = (0..pos.options[mover].len()).collect();
+        if !self.program.factions_differ {
+            return all;
+        }
+        let apart = |a: &Army, b: &Army| !a.factions.iter().any(|f| b.factions.contains(f));
+        let mine = &pos.options[mover];
+        let allowed: Vec<usize> = if pos.mover == pos.first {
+            let theirs = &pos.options[1 - mover];
+            all.iter()
+                .copied()
+                .filter(|&i| theirs.iter().any(|b| apart(&mine[i], b)))
+                .collect()
+        } else {
+            let taken = &pos.sides[1 - mover].army;
+            all.iter()
+                .copied()
+                .filter(|&i| apart(&mine[i], taken))
+                .collect()
+        };
+        if allowed.is_empty() {
+            all
+        } else {
+            allowed
+        }
+    }
+
+    /// While a player still has a choice of army, the match waits for it; then the decks are
+    /// shuffled (the first player's, then the second's), the stones set up and the first hand
+    /// drawn.
+    fn muster_if_chosen(&mut self) {
+        let pos = &mut self.position;
+        let first = usize::from(pos.first);
+        for p in [first, 1 - first] {
+            if pos.options[p].len() > 1 {
+                pos.mover = u8::try_from(p).unwrap_or(0);
+                return;
+            }
+            if let Some(a) = pos.options[p].first() {
+                pos.sides[p].army = a.clone();
+            }
+        }
+        for p in [first, 1 - first] {
+            let mut deck = pos.sides[p].army.deck.clone();
+            deck.shuffle(&mut pos.rng);
+            pos.sides[p].deck = deck.into();
+        }
+        pos.stones = set_up(self.program, &pos.sides, &self.table);
+        pos.mover = pos.first;
+        pos.phase = Phase::Cards;
+        self.start_turn();
     }
 
     #[must_use]
@@ -287,6 +361,9 @@ impl<'p> TableMatch<'p> {
         }
         let mut out = Vec::new();
         match pos.phase {
+            Phase::Muster => {
+                out.extend(self.army_options().into_iter().map(Choice::Army));
+            }
             Phase::Cards => {
                 let side = &pos.sides[usize::from(pos.mover)];
                 let mut seen = Vec::new();
@@ -345,7 +422,13 @@ impl<'p> TableMatch<'p> {
             Choice::Result => {
                 "result capture STONE; move STONE X,Y; off STONE (or: result none)".into()
             }
+            Choice::Army(i) => self.army_text(*i),
         }
+    }
+
+    fn army_text(&self, i: usize) -> String {
+        let options = &self.position.options[usize::from(self.position.mover)];
+        format!("army {}", options.get(i).map_or("?", |a| a.name.as_str()))
     }
 
     fn shot_head(&self, card: Option<usize>, stone: usize) -> String {
@@ -398,6 +481,7 @@ impl<'p> TableMatch<'p> {
                 }
             }
             Decision::Time => "time".into(),
+            Decision::Army(i) => self.army_text(*i),
             Decision::MatchTime => "time match".into(),
         }
     }
@@ -424,6 +508,11 @@ impl<'p> TableMatch<'p> {
         match words.as_slice() {
             ["time"] => Ok(Decision::Time),
             ["time", "match"] => Ok(Decision::MatchTime),
+            ["army", name] => self.position.options[usize::from(self.position.mover)]
+                .iter()
+                .position(|a| a.name.eq_ignore_ascii_case(name))
+                .map(Decision::Army)
+                .ok_or_else(|| bad("not one of the mover's armies")),
             ["skip", card] => Ok(Decision::Skip {
                 card: self.find_card(card).ok_or_else(|| bad("no such card"))?,
             }),
@@ -566,6 +655,14 @@ impl<'p> TableMatch<'p> {
                 self.position.log.push("time: the turn ends".into());
                 self.end_turn();
             }
+            Decision::Army(i) => {
+                let mover = usize::from(self.position.mover);
+                let army = self.position.options[mover][*i].clone();
+                let text = format!("{} takes {}", self.player(self.position.mover), army.name);
+                self.position.log.push(text);
+                self.position.options[mover] = vec![army];
+                self.muster_if_chosen();
+            }
             Decision::MatchTime => {
                 self.position.log.push("the match clock ran out".into());
                 self.end_regulation();
@@ -601,6 +698,15 @@ impl<'p> TableMatch<'p> {
         let referee = self.program.referee;
         let pos = &self.position;
         let mover = self.player(pos.mover).to_string();
+        if pos.phase == Phase::Muster {
+            return match d {
+                Decision::Army(i) if self.army_options().contains(i) => Ok(()),
+                Decision::Army(_) => Err(Illegal(
+                    "that army shares a faction with the opponent's".into(),
+                )),
+                _ => Err(Illegal(format!("{mover} first chooses an army"))),
+            };
+        }
         let awaiting = |ok: bool| -> Result<(), Illegal> {
             if pos.awaiting.is_some() && !ok {
                 Err(Illegal("type the result of the shot first".into()))
@@ -706,6 +812,7 @@ impl<'p> TableMatch<'p> {
                 }
             }
             Decision::Time => awaiting(false),
+            Decision::Army(_) => Err(Illegal("the armies are chosen before the match".into())),
             Decision::MatchTime if self.program.match_clock.is_none() || pos.sudden_death => {
                 Err(Illegal(if pos.sudden_death {
                     "the match clock is over: this is sudden death".into()
@@ -1092,6 +1199,19 @@ impl<'p> TableMatch<'p> {
                 self.turns_played()
             );
             String::new()
+        } else if pos.phase == Phase::Muster {
+            let names: Vec<String> = self
+                .army_options()
+                .into_iter()
+                .map(|i| pos.options[usize::from(pos.mover)][i].name.clone())
+                .collect();
+            let _ = writeln!(
+                out,
+                "before the match: {} chooses an army ({})",
+                self.player(pos.mover),
+                names.join(", ")
+            );
+            return out;
         } else if pos.sudden_death {
             format!("sudden death, turn {}", pos.sudden_turns + 1)
         } else {
@@ -1220,6 +1340,7 @@ impl<'p> TableMatch<'p> {
             }
             Choice::Skip { card } => Decision::Skip { card: *card },
             Choice::Result => Decision::Result(Vec::new()),
+            Choice::Army(i) => Decision::Army(*i),
         })
     }
 }
