@@ -28,6 +28,7 @@ fn table() -> Table {
                 axis: Axis::X,
                 at,
                 removes: true,
+                only: None,
             })
             .to_vec(),
     }

@@ -159,8 +159,21 @@ fn crossing_an_end_line_is_a_capture_for_the_owners_opponent() {
     put(&mut m, "WC1", 14.0, 30.0);
     play(&mut m, "Blaze WC1 180@15.0");
     assert_eq!(m.position.sides[1].captures, 1, "{}", log(&m));
-    assert!(log(&m).contains("WC1 crosses west_end: captured by East"));
+    assert!(log(&m).contains("WC1 enters west_end: captured by East"));
     assert!(!m.position.stones[stone(&m, "WC1")].disc.on_table);
+}
+
+#[test]
+fn leaving_an_end_zone_is_no_capture() {
+    // Regions are entered one way: a stone inside the end zone that moves out stays in play.
+    let p = program(&[]);
+    let mut m = start(&p, 1);
+    hand(&mut m, 0, &["Blaze"]);
+    put(&mut m, "WC1", 8.0, 30.0);
+    play(&mut m, "Blaze WC1 0@15.0");
+    assert_eq!(m.position.sides[1].captures, 0, "{}", log(&m));
+    let wc1 = m.position.stones[stone(&m, "WC1")].disc;
+    assert!(wc1.on_table && wc1.x > 10.0, "{wc1:?}");
 }
 
 #[test]

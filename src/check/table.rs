@@ -121,6 +121,7 @@ pub struct FreeShot {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
+    Enter(usize),
     Cross(usize),
     OverWallShot,
     OverWallKnocked,
@@ -159,6 +160,8 @@ pub struct TableGame {
     pub referee: Option<(String, String)>,
     pub walls: Vec<(Axis, Amount)>,
     pub lines: Vec<(String, Axis, Amount)>,
+    /// Name, the line bounding it, and whether it lies on the side of larger coordinates.
+    pub regions: Vec<(String, Axis, Amount, bool)>,
     /// Per player: the home line.
     pub homes: Vec<Option<usize>>,
     pub discs: Vec<DiscKind>,
@@ -211,6 +214,7 @@ pub fn is_table_game(file: &ast::File) -> bool {
 enum Name {
     Param(usize),
     Line(usize),
+    Region(usize),
     Disc(usize),
     Faction(usize),
     Card(usize),
@@ -289,6 +293,14 @@ impl TableChecker<'_, '_> {
                 example: "disc Stone \"S\" radius 2",
             });
         }
+        // `place ... on home` needs every player's home line.
+        let uses_home = self.game.setup.iter().any(|p| p.line.is_none());
+        if uses_home && self.game.homes.iter().any(Option::is_none) {
+            self.c.report(GameError::Missing {
+                what: "home",
+                example: "home North on north_home",
+            });
+        }
         let singles: Vec<usize> = self
             .game
             .rules
@@ -312,13 +324,24 @@ impl TableChecker<'_, '_> {
                     self.game.params.push((name.name.clone(), *value));
                 }
             }
-            TableItem::Table { lines, .. } => {
+            TableItem::Table { lines, regions, .. } => {
                 for (name, _) in lines {
                     let i = self.game.lines.len();
                     if self.add(name, Name::Line(i)) {
                         self.game
                             .lines
                             .push((name.name.clone(), Axis::X, Amount::Value(0.0)));
+                    }
+                }
+                for r in regions {
+                    let i = self.game.regions.len();
+                    if self.add(&r.name, Name::Region(i)) {
+                        self.game.regions.push((
+                            r.name.name.clone(),
+                            Axis::X,
+                            Amount::Value(0.0),
+                            r.greater,
+                        ));
                     }
                 }
             }
@@ -434,6 +457,16 @@ impl TableChecker<'_, '_> {
         }
     }
 
+    fn region(&mut self, id: &Ident) -> Option<usize> {
+        match self.lookup(id, "a region")? {
+            Name::Region(i) => Some(i),
+            _ => {
+                self.wrong(id, "a region", "name a region declared in `table`");
+                None
+            }
+        }
+    }
+
     fn faction(&mut self, id: &Ident) -> Option<usize> {
         match self.lookup(id, "a faction")? {
             Name::Faction(i) => Some(i),
@@ -530,7 +563,16 @@ impl TableChecker<'_, '_> {
                 physics,
                 walls,
                 lines,
+                regions,
             } => {
+                for r in regions {
+                    let axis = self.axis(&r.at.axis);
+                    let value = self.amount(&r.at.at, None);
+                    if let Some(Name::Region(i)) = self.names.get(&r.name.name).map(|n| n.0) {
+                        self.game.regions[i].1 = axis;
+                        self.game.regions[i].2 = value;
+                    }
+                }
                 self.game.length = Some(self.amount(length, Some("the table's length")));
                 self.game.width = Some(self.amount(width, Some("the table's width")));
                 for (c, q) in physics {
@@ -667,6 +709,13 @@ impl TableChecker<'_, '_> {
                         },
                     };
                     match &r.event {
+                        CaptureEvent::Enter(regions) => {
+                            for g in regions {
+                                if let Some(i) = self.region(g) {
+                                    self.game.captures.push((Event::Enter(i), effect));
+                                }
+                            }
+                        }
                         CaptureEvent::Cross(lines) => {
                             for l in lines {
                                 if let Some(i) = self.line(l) {

@@ -35,6 +35,9 @@ pub struct Line {
     pub at: f64,
     /// What happens to a stone whose centre crosses it (it leaves the table then).
     pub capture: Option<Effect>,
+    /// A region's boundary: the capture applies only crossing into the region, towards larger
+    /// (`Some(true)`) or smaller coordinates.
+    pub only: Option<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -211,6 +214,7 @@ pub fn lower(
             .find(|(ev, _)| *ev == e)
             .map(|(_, f)| *f)
     };
+    // Regions come after the lines, as their boundaries crossed one way.
     let lines = game
         .lines
         .iter()
@@ -220,7 +224,20 @@ pub fn lower(
             axis: *axis,
             at: v(*at),
             capture: effect_of(Event::Cross(i)),
+            only: None,
         })
+        .chain(
+            game.regions
+                .iter()
+                .enumerate()
+                .map(|(i, (n, axis, at, greater))| Line {
+                    name: n.clone(),
+                    axis: *axis,
+                    at: v(*at),
+                    capture: effect_of(Event::Enter(i)),
+                    only: Some(*greater),
+                }),
+        )
         .collect();
     let discs = game
         .discs

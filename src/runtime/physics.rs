@@ -21,12 +21,15 @@ pub struct Wall {
 }
 
 /// A line x = at or y = at whose crossing by a disc's centre is reported. If `removes`, the disc
-/// leaves the table at the moment its centre crosses it (e.g. a capture line).
+/// leaves the table at the moment its centre crosses it (e.g. a capture line); with `only`, only
+/// when it crosses towards larger (`Some(true)`) or smaller (`Some(false)`) coordinates, as a
+/// disc entering a region beyond the line.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Line {
     pub axis: Axis,
     pub at: f64,
     pub removes: bool,
+    pub only: Option<bool>,
 }
 
 /// The table: the rectangle [0, width] x [0, height], its walls and its reported lines.
@@ -419,7 +422,7 @@ fn lines(
                 step,
                 positive,
             });
-            if line.removes {
+            if line.removes && line.only.is_none_or(|p| p == positive) {
                 leave(d);
             }
         }
@@ -629,6 +632,7 @@ mod tests {
                 axis: Axis::X,
                 at: 100.0,
                 removes: true,
+                only: None,
             }],
             ..open_table()
         };
@@ -683,6 +687,7 @@ mod tests {
             axis: Axis::X,
             at: 5.0,
             removes: false,
+            only: None,
         };
         assert_eq!(free_spot(&table, &[], line, 6.0, 2.0), Some((5.0, 6.0)));
         // A disc at (5, 6) blocks 6 ± 3.5; the smaller side wins the tie at distance 4.
@@ -720,6 +725,7 @@ mod tests {
                     axis: Axis::X,
                     at,
                     removes: true,
+                    only: None,
                 })
                 .to_vec(),
         };

@@ -190,6 +190,7 @@ impl<'p> TableMatch<'p> {
                     axis: phys_axis(l.axis),
                     at: l.at,
                     removes: l.capture.is_some(),
+                    only: l.only,
                 })
                 .collect(),
         };
@@ -1068,9 +1069,21 @@ impl<'p> TableMatch<'p> {
         }
         for e in outcome.events {
             match e {
-                physics::Event::Crossed { disc, line, .. } => {
-                    if let Some(effect) = self.program.lines[line].capture {
-                        let why = format!("crosses {}", self.program.lines[line].name);
+                physics::Event::Crossed {
+                    disc,
+                    line,
+                    positive,
+                    ..
+                } => {
+                    let l = &self.program.lines[line];
+                    let inward = l.only.is_none_or(|p| p == positive);
+                    if let Some(effect) = l.capture.filter(|_| inward) {
+                        let verb = if l.only.is_some() {
+                            "enters"
+                        } else {
+                            "crosses"
+                        };
+                        let why = format!("{verb} {}", l.name);
                         let d = discs[disc];
                         self.apply_effect(disc, Some(effect), (d.x, d.y), &why);
                     }

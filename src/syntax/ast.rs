@@ -413,6 +413,7 @@ pub enum TableItem {
         physics: Vec<(Physics, Quantity)>,
         walls: Vec<AxisAt>,
         lines: Vec<(Ident, AxisAt)>,
+        regions: Vec<Region>,
     },
     /// `home North on north_home`
     Home {
@@ -473,6 +474,15 @@ impl Quantity {
             Quantity::Param(i) => i.span,
         }
     }
+}
+
+/// `region east_end: x > 110`
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub name: Ident,
+    pub at: AxisAt,
+    /// `>`: the side of larger coordinates.
+    pub greater: bool,
 }
 
 /// `x = 60`
@@ -592,6 +602,8 @@ pub struct CaptureRule {
 
 #[derive(Clone, Debug)]
 pub enum CaptureEvent {
+    /// The centre of a stone enters one of these regions.
+    Enter(Vec<Ident>),
     /// The centre of a stone crosses one of these lines.
     Cross(Vec<Ident>),
     /// The shot stone goes over a wall.

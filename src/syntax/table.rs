@@ -5,8 +5,8 @@ use pest::Parser as _;
 
 use super::ast::{
     Army, ArmyRule, ArmyRuleKind, AxisAt, BinaryOp, Bound, CaptureEffect, CaptureEvent,
-    CaptureRule, CardDecl, FreeShot, MatchRule, MatchRuleKind, Physics, Quantity, SetupPlace,
-    ShotKind, TableItem, TableTurn,
+    CaptureRule, CardDecl, FreeShot, MatchRule, MatchRuleKind, Physics, Quantity, Region,
+    SetupPlace, ShotKind, TableItem, TableTurn,
 };
 use super::error::SyntaxError;
 use super::from_pairs::{from_pest, ident, int, meaningful, need, span, string, unclosed};
@@ -38,6 +38,7 @@ pub(super) fn item<'a>(
             let mut walls = Vec::new();
             let mut lines = Vec::new();
             let mut physics = Vec::new();
+            let mut regions = Vec::new();
             while let Ok(p) = next() {
                 let rule = p.as_rule();
                 let constant = match rule {
@@ -56,6 +57,19 @@ pub(super) fn item<'a>(
                     continue;
                 }
                 match rule {
+                    Rule::table_region_decl => {
+                        let greater = p.as_str().contains('>');
+                        let mut it = meaningful(p.into_inner());
+                        let name = ident(&need(it.next())?);
+                        let axis = ident(&need(it.next())?);
+                        let q = it.find(|q| q.as_rule() == Rule::quantity);
+                        let at = quantity(need(q)?)?;
+                        regions.push(Region {
+                            name,
+                            at: AxisAt { axis, at },
+                            greater,
+                        });
+                    }
                     Rule::wall_decl => {
                         walls.push(axis_at(need(meaningful(p.into_inner()).next())?)?)
                     }
@@ -72,6 +86,7 @@ pub(super) fn item<'a>(
                 physics,
                 walls,
                 lines,
+                regions,
             }
         }
         Rule::home_decl => TableItem::Home {
@@ -385,7 +400,9 @@ fn capture_rule(pair: Pair<'_, Rule>) -> Result<CaptureRule> {
     let mut it = pair.into_inner();
     let event = need(it.next())?;
     let event_text = event.as_str().to_string();
-    let event = if event_text.starts_with("cross") {
+    let event = if event_text.starts_with("enter") {
+        CaptureEvent::Enter(meaningful(event.into_inner()).map(|p| ident(&p)).collect())
+    } else if event_text.starts_with("cross") {
         CaptureEvent::Cross(meaningful(event.into_inner()).map(|p| ident(&p)).collect())
     } else if event_text.starts_with("off") {
         CaptureEvent::OffTable
