@@ -275,7 +275,7 @@ impl TableChecker<'_, '_> {
                         seen.insert(what, span);
                     }
                 }
-                self.resolve(file, t, item.span);
+                self.resolve(file, t);
             }
         }
         for (what, example) in [
@@ -551,7 +551,7 @@ impl TableChecker<'_, '_> {
         self.game.referee = Some((option.name.clone(), word.name.clone()));
     }
 
-    fn resolve(&mut self, file: &ast::File, item: &TableItem, item_span: Span) {
+    fn resolve(&mut self, file: &ast::File, item: &TableItem) {
         match item {
             TableItem::Param { .. }
             | TableItem::Factions(_)
@@ -758,7 +758,6 @@ impl TableChecker<'_, '_> {
                 }
             }
         }
-        let _ = item_span;
     }
 }
 

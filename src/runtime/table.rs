@@ -603,8 +603,7 @@ impl<'p> TableMatch<'p> {
     /// # Errors
     /// An illegal decision, with why; the position is unchanged then.
     pub fn apply(&mut self, d: &Decision) -> Result<(), Illegal> {
-        if let Some(r) = self.position.result {
-            let _ = r;
+        if self.position.result.is_some() {
             return Err(Illegal("the match is over".into()));
         }
         self.check(d)?;
