@@ -3,7 +3,7 @@
 
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::table::{Amount, Event, Shot, TableGame};
-pub use crate::check::table::{Axis, Effect};
+pub use crate::check::table::{Axis, Effect, Placement};
 use crate::syntax::ast::{self, BinaryOp, Physics};
 
 /// The physical constants of a table.
@@ -66,13 +66,6 @@ pub struct Army {
     pub factions: Vec<usize>,
     pub stones: Vec<u32>,
     pub deck: Vec<usize>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Placement {
-    pub discs: Vec<usize>,
-    pub line: Option<usize>,
-    pub alternating: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -304,15 +297,7 @@ pub fn lower(
         factions: game.factions.clone(),
         cards,
         armies: Vec::new(),
-        setup: game
-            .setup
-            .iter()
-            .map(|p| Placement {
-                discs: p.discs.clone(),
-                line: p.line,
-                alternating: p.alternating,
-            })
-            .collect(),
+        setup: game.setup.clone(),
         draw: game.draw,
         aim_noise: game.aim_noise.map_or(0.0, v),
         free_shots: game
