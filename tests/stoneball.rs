@@ -305,3 +305,99 @@ fn perft_file_agrees_with_the_oracle() {
     }
     assert!(checked >= 20);
 }
+
+/// A variant is a text edit of the game file: `(from, to)` replacements, each found once.
+fn variant(edits: &[(&str, &str)]) -> rulestone::ir::Program {
+    let mut source = std::fs::read_to_string(common::root().join("games/stoneball.game"))
+        .expect("readable game");
+    for (from, to) in edits {
+        assert_eq!(source.matches(from).count(), 1, "{from}");
+        source = source.replace(from, to);
+    }
+    let file = rulestone::parse(&source).expect("the variant parses");
+    let (checked, diags) = rulestone::check::check(&file);
+    assert!(checked.is_some() && diags.is_empty(), "{diags:?}");
+    rulestone::compile(&source, &[]).expect("the variant compiles")
+}
+
+/// Random games of a variant end, by a touchdown or the turn limit.
+fn plays_to_the_end(program: &rulestone::ir::Program) {
+    let mut engine = Engine::new(program);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut moves: Vec<Move> = Vec::new();
+    for _ in 0..20 {
+        let mut undos = Vec::new();
+        while engine.state.result.is_none() {
+            engine.legal_moves(&mut moves);
+            assert!(!moves.is_empty(), "a player always has a move or a pass");
+            let m = moves[rng.gen_range(0..moves.len())];
+            undos.push(engine.apply(&m));
+        }
+        while let Some(u) = undos.pop() {
+            engine.undo(u);
+        }
+    }
+}
+
+#[test]
+fn variants_are_text_edits() {
+    // Another protection rule: a rammed piece is protected by two or more of its owner's
+    // pieces around it, in any direction.
+    let protection = variant(&[(
+        "require count(step(d, {q}) & enemy) == 0",
+        "require count(step(compass, {q}) & enemy) < 2",
+    )]);
+    // Another start: the Ball one field nearer to White.
+    let start = variant(&[("token ball at d5 carried", "token ball at d4 carried")]);
+    // Another board: 9 files, 7 pieces a side, the return marks on files a and i.
+    let wide = variant(&[
+        ("cells x in 0..6", "cells x in 0..8"),
+        (
+            "zone game_zone = cells where x >= 1 and x <= 5",
+            "zone game_zone = cells where x >= 1 and x <= 7",
+        ),
+        (
+            "white_touchdown = cells where x >= 1 and x <= 5",
+            "white_touchdown = cells where x >= 1 and x <= 7",
+        ),
+        (
+            "black_touchdown = cells where x >= 1 and x <= 5",
+            "black_touchdown = cells where x >= 1 and x <= 7",
+        ),
+        ("token ball at d5", "token ball at e5"),
+        ("g4 -> g3 -> g2 -> g1", "i4 -> i3 -> i2 -> i1"),
+        ("g6 -> g7 -> g8 -> g9", "i6 -> i7 -> i8 -> i9"),
+        (
+            "marker \"x\" on {a4, g4, a6, g6}",
+            "marker \"x\" on {a4, i4, a6, i6}",
+        ),
+        (
+            "black_touchdown - {a4, g4, a6, g6}",
+            "black_touchdown - {a4, i4, a6, i6}",
+        ),
+        ("{b2, c2, d2, e2, f2}", "{b2, c2, d2, e2, f2, g2, h2}"),
+        ("{b8, c8, d8, e8, f8}", "{b8, c8, d8, e8, f8, g8, h8}"),
+    ]);
+    for program in [&protection, &start, &wide] {
+        plays_to_the_end(program);
+    }
+    // The Ball on d4: White may chase it at once from b2, d2 and f2 (13 steps + 3 chases).
+    let mut engine = Engine::new(&start);
+    assert!(moves_of(&mut engine).contains(&"d2-d4".to_string()));
+    assert_eq!(perft(&mut engine, 1), 16);
+    // Seven pieces on the first row.
+    assert_eq!(perft(&mut Engine::new(&wide), 1), 19);
+    // Where the standard rule protects a piece by the one behind it, the variant's protection
+    // by two neighbours gives other rams.
+    let table = common::perft_cases(&common::root().join("games/stoneball.perft"));
+    let protected = table
+        .iter()
+        .find(|c| c.depth == 1 && c.line > 51)
+        .expect("the protected-piece line");
+    let standard = program(&[]);
+    let mut standard_engine = Engine::new(&standard);
+    let mut engine = Engine::new(&protection);
+    common::play_moves(&mut standard_engine, &protected.after);
+    common::play_moves(&mut engine, &protected.after);
+    assert_ne!(moves_of(&mut engine), moves_of(&mut standard_engine));
+}

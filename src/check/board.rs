@@ -10,7 +10,7 @@ use super::options;
 use super::zones::ZoneEval;
 use super::{Axes, Checker, Constant, Cx};
 use crate::syntax::ast::{Board, ItemKind, PatternShape, RelItem, Vector};
-use crate::syntax::Span;
+use crate::syntax::{Ident, Span};
 
 fn components(n: usize) -> String {
     if n == 1 {
@@ -390,6 +390,53 @@ impl Checker<'_> {
                 // A non-empty zone is fine; anything else was reported by the type and constant
                 // checks above.
                 Ok(_) | Err(ConstError::NotConstant(_) | ConstError::WrongType(_)) => {}
+            }
+        }
+    }
+
+    /// Token starts (cells named in the file) and track lanes (a player's, over distinct cells).
+    pub(super) fn check_tracks(&mut self) {
+        let file = self.file;
+        for (i, item) in file.items.iter().enumerate() {
+            match &item.kind {
+                ItemKind::Token { start, .. } => {
+                    let cx = Cx {
+                        axes: Axes::Hidden,
+                        constant: Some(Constant::Token(i)),
+                    };
+                    self.constant_reported = false;
+                    self.expect(start, Ty::Cell, cx);
+                }
+                ItemKind::Track { name, lanes } => {
+                    let mut seen: Vec<&Ident> = Vec::new();
+                    for lane in lanes {
+                        self.expect_kind(&lane.player, Sym::Player, None);
+                        for cell in &lane.cells {
+                            if !self.is_cell_name(&cell.name) {
+                                if self.names.contains_key(&cell.name) {
+                                    self.report(ResolveError::WrongKind {
+                                        expected: "a cell name".into(),
+                                        found: self.describe_name(&cell.name),
+                                        span: cell.span,
+                                        help: Some("a lane lists cells of the board, entry first: `a4 -> a3 -> a2`".into()),
+                                    });
+                                } else {
+                                    self.unknown_name(cell, Axes::Hidden);
+                                }
+                            } else if let Some(first) = seen.iter().find(|c| c.name == cell.name) {
+                                self.report(BoardError::TrackCellTwice {
+                                    name: cell.name.clone(),
+                                    track: name.name.clone(),
+                                    span: cell.span,
+                                    first: first.span,
+                                });
+                            } else {
+                                seen.push(cell);
+                            }
+                        }
+                    }
+                }
+                _ => {}
             }
         }
     }

@@ -462,6 +462,20 @@ pub enum BoardError {
         span: Span,
     },
 
+    #[error("cell `{name}` is on two lanes of track `{track}`")]
+    #[diagnostic(
+        code(E0410),
+        help("a track counts the pieces waiting on each field, so each field belongs to one lane of one player")
+    )]
+    TrackCellTwice {
+        name: String,
+        track: String,
+        #[label(primary, "on a lane again here")]
+        span: Span,
+        #[label("first here")]
+        first: Span,
+    },
+
     #[error("pattern `{name}` fits nowhere on the board")]
     #[diagnostic(
         code(W0409),

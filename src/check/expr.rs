@@ -213,6 +213,13 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "unplayed(player) -> shapes",
     },
     Builtin {
+        name: "waiting",
+        args: &[Ty::Int, Ty::Player],
+        required: 1,
+        result: Ty::Int,
+        signature: "waiting(track) -> int` or `waiting(track, player) -> int",
+    },
+    Builtin {
         name: "won",
         args: &[Ty::Player],
         required: 1,
@@ -375,6 +382,10 @@ impl Checker<'_> {
                 format!("the start value of counter `{}`", item_name(i)),
                 "a counter starts from integers and options; change it during play with `=`, `+=` \
                  or `-=`",
+            ),
+            Constant::Token(i) => (
+                format!("the start of token `{}`", item_name(i)),
+                "a token starts on a cell named in the file, such as `d5`",
             ),
             Constant::Shape(i) => (
                 format!("the count or points of shape `{}`", item_name(i)),
@@ -586,7 +597,7 @@ impl Checker<'_> {
                 && self
                     .names
                     .get(&id.name)
-                    .is_some_and(|&i| self.entries[i].sym == Sym::Layer)
+                    .is_some_and(|&i| matches!(self.entries[i].sym, Sym::Layer | Sym::Track))
             {
                 self.use_global(&id.name);
                 if cx.constant.is_some() {
@@ -752,7 +763,13 @@ impl Checker<'_> {
                 }
                 Ty::Int
             }
-            Sym::Layer => {
+            Sym::Token => {
+                if cx.constant.is_some() {
+                    self.not_constant(cx, id.span, format!("token `{n}` moves during play"));
+                }
+                Ty::Cell
+            }
+            Sym::Layer | Sym::Track => {
                 if cx.constant.is_some() {
                     self.not_constant(cx, id.span, format!("`{n}` changes during play"));
                 } else if cx.axes != Axes::All {
@@ -865,6 +882,23 @@ impl Checker<'_> {
                         });
                     }
                 }
+                // The pieces waiting at the ends of a track's lanes.
+                Some(_) if i == 0 && f.name == "waiting" => match &a.kind {
+                    ExprKind::Name(id) => self.expect_kind(
+                        id,
+                        Sym::Track,
+                        Some("declare lanes with `track name { Player: a1 -> a2 }`".into()),
+                    ),
+                    _ => {
+                        let found = self.infer_quiet(a, cx);
+                        self.report(TypeError::Mismatch {
+                            expected: "a track".into(),
+                            found: self.describe_expr(a, found),
+                            span: a.span,
+                            help: None,
+                        });
+                    }
+                },
                 Some(Ty::Relation) if i == 0 && matches!(f.name, "step" | "ray" | "run") => {
                     let t = self.infer(a, cx);
                     if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {

@@ -99,6 +99,8 @@ enum Constant {
     Zone(usize),
     /// The start value of the counter declared by this item.
     Counter(usize),
+    /// The start cell of the token declared by this item.
+    Token(usize),
     /// The `count` or `points` of the shape declared by this item.
     Shape(usize),
 }
@@ -205,6 +207,7 @@ impl<'a> Checker<'a> {
         self.check_geometry_items();
         self.check_zones();
         self.check_counters();
+        self.check_tracks();
         self.check_shapes();
         self.check_programs();
         self.check_ending();

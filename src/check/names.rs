@@ -33,6 +33,10 @@ pub(super) enum Sym {
     },
     /// A `counter ... per cell`.
     Layer,
+    /// A `token`: a cell value that changes during play.
+    Token,
+    /// A `track`: read and written like a per-cell counter (pieces waiting per field).
+    Track,
     Shape,
     Define {
         item: usize,
@@ -52,6 +56,8 @@ impl Sym {
             Sym::Piece => "piece",
             Sym::Counter { .. } => "counter",
             Sym::Layer => "per-cell counter",
+            Sym::Token => "token",
+            Sym::Track => "track",
             Sym::Shape => "shape",
             Sym::Define { .. } => "definition",
         }
@@ -135,6 +141,8 @@ impl Checker<'_> {
                         per_player: *per_player,
                     },
                 ),
+                ItemKind::Token { name, .. } => self.declare(name, Sym::Token),
+                ItemKind::Track { name, .. } => self.declare(name, Sym::Track),
                 ItemKind::Shape(shape) => self.declare(&shape.name, Sym::Shape),
                 ItemKind::Define { name, .. } => {
                     self.declare(name, Sym::Define { item: item_index });

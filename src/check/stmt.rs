@@ -75,6 +75,8 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         ),
         StmtKind::Pick { from: e, .. }
         | StmtKind::Put { at: e, .. }
+        | StmtKind::Move { to: e, .. }
+        | StmtKind::Enter { near: e, .. }
         | StmtKind::Remove { at: e }
         | StmtKind::Require(e)
         | StmtKind::If { cond: e, .. }
@@ -91,6 +93,9 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         StmtKind::Draw => keyword(4),
         StmtKind::Again => keyword(5),
         StmtKind::Roll { range, .. } => upto(range.end),
+        StmtKind::Advance { track, owner } | StmtKind::Take { track, owner } => {
+            upto(owner.as_ref().map_or(track.span.end, |e| e.span.end))
+        }
     }
 }
 
@@ -266,6 +271,27 @@ impl Checker<'_> {
             StmtKind::Remove { at } => {
                 self.expect(at, Ty::Cells, cx);
             }
+            StmtKind::Move { what, to } => {
+                let token = match &what.kind {
+                    ExprKind::Name(id) if self.lookup_var(&id.name).is_none() => {
+                        matches!(self.names.get(&id.name), Some(&i) if self.entries[i].sym == Sym::Token)
+                    }
+                    _ => false,
+                };
+                if token {
+                    self.infer(what, cx);
+                } else {
+                    self.expect(what, Ty::Cell, cx);
+                }
+                self.expect(to, Ty::Cell, cx);
+            }
+            StmtKind::Enter { track, owner, near } => {
+                self.track_statement(track, owner.as_ref());
+                self.expect(near, Ty::Cell, cx);
+            }
+            StmtKind::Advance { track, owner } | StmtKind::Take { track, owner } => {
+                self.track_statement(track, owner.as_ref());
+            }
             StmtKind::Require(e) => {
                 self.expect(e, Ty::Bool, cx);
             }
@@ -377,6 +403,18 @@ impl Checker<'_> {
         }
     }
 
+    /// The track and the player of `enter`, `advance` and `take`.
+    fn track_statement(&mut self, track: &Ident, owner: Option<&crate::syntax::ast::Expr>) {
+        self.expect_kind(
+            track,
+            Sym::Track,
+            Some("declare lanes with `track name { Player: a1 -> a2 }`".into()),
+        );
+        if let Some(o) = owner {
+            self.expect(o, Ty::Player, Cx::PLAY);
+        }
+    }
+
     /// After `either`/`first`: bound if every branch binds it, else bound on some paths only.
     fn merge_branches(&mut self, frames: Vec<Frame>) {
         let mut bound = Vec::new();
@@ -442,7 +480,7 @@ impl Checker<'_> {
             && self
                 .names
                 .get(&target.name)
-                .is_some_and(|&i| self.entries[i].sym == Sym::Layer)
+                .is_some_and(|&i| matches!(self.entries[i].sym, Sym::Layer | Sym::Track))
         {
             self.use_global(&target.name);
             if !indexed {

@@ -48,6 +48,7 @@ codes! {
     "E0407" => "cell ranges do not match the axes",
     "E0408" => "board or zone cannot be computed",
     "W0409" => "pattern fits nowhere on the board",
+    "E0410" => "cell on two lanes of a track",
     "E0501" => "not exactly two players",
     "E0502" => "missing or repeated declaration",
     "E0503" => "game can never end",

@@ -109,6 +109,7 @@ fn cell_ref(c: CellRef) -> String {
         CellRef::Var(v) => format!("v{v}"),
         CellRef::Const(c) => format!("cell#{c}"),
         CellRef::Candidate => "candidate".into(),
+        CellRef::Slot(s) => format!("cell(c{s})"),
     }
 }
 
@@ -239,6 +240,7 @@ fn op_text(p: &Program, op: &Op) -> String {
             cell_ref(*at)
         ),
         Op::Remove { at } => format!("remove {}", cell_ref(*at)),
+        Op::Move { from, to } => format!("move {} to {}", cell_ref(*from), cell_ref(*to)),
         Op::PutAll {
             code_base,
             owner,

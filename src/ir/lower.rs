@@ -53,6 +53,9 @@ enum Ty {
     Dir,
 }
 
+/// A track's lanes: each lane's player and cells, entry first.
+type Lanes = Vec<(u8, Vec<usize>)>;
+
 /// A step vector and the player it belongs to (`None`: every player).
 type TaggedVector = (Vec<i64>, Option<u8>);
 
@@ -68,9 +71,13 @@ enum Sym<'a> {
     Counter {
         base: u16,
     },
-    /// A per-cell counter: the slot of cell 0.
+    /// A per-cell counter (or a track's counts): the slot of cell 0.
     Layer {
         base: u16,
+    },
+    /// A token: the counter slot holding its cell.
+    Token {
+        slot: u16,
     },
     Shape,
     Define(&'a Expr),
@@ -118,6 +125,10 @@ struct Lowerer<'a> {
     dir_vars: HashMap<String, (u8, u16)>,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
+    /// Each track's lanes: player and cells, entry first.
+    tracks: HashMap<&'a str, Lanes>,
+    /// The slots of `carried` tokens, which follow `move`.
+    carried: Vec<u16>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -208,6 +219,8 @@ impl<'a> Lowerer<'a> {
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
+            tracks: HashMap::new(),
+            carried: Vec::new(),
         })
     }
 
@@ -476,6 +489,64 @@ impl<'a> Lowerer<'a> {
                 }
                 ItemKind::Define { name, expr } => {
                     self.syms.insert(&name.name, Sym::Define(expr));
+                }
+                ItemKind::Token {
+                    name,
+                    start,
+                    carried,
+                } => {
+                    let cell = match &start.kind {
+                        ExprKind::Name(n) => self.geo.by_name.get(n.name.as_str()).copied(),
+                        _ => None,
+                    };
+                    let Some(cell) = cell else {
+                        return err(format!("token `{}` does not start on a cell", name.name));
+                    };
+                    let slot = id16(self.prog.counters.len())?;
+                    self.prog.counters.push(Counter {
+                        name: name.name.clone(),
+                        player: None,
+                        initial: i32::try_from(cell).unwrap_or(0),
+                        view: CounterView::Hidden,
+                    });
+                    self.syms.insert(&name.name, Sym::Token { slot });
+                    if *carried {
+                        self.carried.push(slot);
+                    }
+                }
+                ItemKind::Track { name, lanes } => {
+                    let players = self.file.items.iter().find_map(|i| match &i.kind {
+                        ItemKind::Players(p) => Some(p),
+                        _ => None,
+                    });
+                    let mut resolved = Vec::new();
+                    for lane in lanes {
+                        let Some(p) = players
+                            .and_then(|ps| ps.iter().position(|p| p.name == lane.player.name))
+                        else {
+                            return err(format!("`{}` is not a player", lane.player.name));
+                        };
+                        let mut cells = Vec::new();
+                        for c in &lane.cells {
+                            let Some(&cell) = self.geo.by_name.get(c.name.as_str()) else {
+                                return err(format!("`{}` is not a cell", c.name));
+                            };
+                            cells.push(cell);
+                        }
+                        resolved.push((u8::try_from(p).unwrap_or(0), cells));
+                    }
+                    let base = id16(self.prog.counters.len())?;
+                    for _ in 0..self.geo.len() {
+                        self.prog.counters.push(Counter {
+                            name: name.name.clone(),
+                            player: None,
+                            initial: 0,
+                            view: CounterView::Plain,
+                        });
+                    }
+                    self.prog.layers.push((name.name.clone(), base));
+                    self.syms.insert(&name.name, Sym::Layer { base });
+                    self.tracks.insert(&name.name, resolved);
                 }
                 _ => {}
             }
@@ -1064,6 +1135,32 @@ impl<'a> Lowerer<'a> {
                         });
                     }
                 }
+                StmtKind::Move { what, to } => self.move_stmt(what, to, ops)?,
+                StmtKind::Enter { track, owner, near } => {
+                    let (base, lanes) = self.track(&track.name)?;
+                    let owner = self.owner_or_mover(owner.as_ref())?;
+                    let near = self.cell(near)?;
+                    self.per_player(owner, true, ops, |this, p, ops| {
+                        this.enter(base, &lanes, p, near, ops)
+                    })?;
+                }
+                StmtKind::Advance { track, owner } => {
+                    let (base, lanes) = self.track(&track.name)?;
+                    let owner = self.owner_or_mover(owner.as_ref())?;
+                    self.per_player(owner, false, ops, |this, p, ops| {
+                        for (_, cells) in lanes.iter().filter(|(q, _)| *q == p) {
+                            this.advance_lane(base, cells, ops)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                StmtKind::Take { track, owner } => {
+                    let (base, lanes) = self.track(&track.name)?;
+                    let owner = self.owner_or_mover(owner.as_ref())?;
+                    self.per_player(owner, true, ops, |this, p, ops| {
+                        this.take(base, &lanes, p, ops)
+                    })?;
+                }
                 StmtKind::Remove { at } => {
                     if self.ty(at)? == Ty::Cells {
                         let at = self.set(at)?;
@@ -1224,6 +1321,303 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// `move a to b`: a token's new cell, or a piece's move with the carried tokens on `a`.
+    fn move_stmt(&mut self, what: &Expr, to: &Expr, ops: &mut Vec<Op>) -> Result<()> {
+        let to = self.cell(to)?;
+        let value = self.push_int(IntExpr::CellId(to));
+        if let ExprKind::Name(n) = &what.kind {
+            if let Some(Sym::Token { slot }) = self.syms.get(n.name.as_str()).copied() {
+                if !self.vars.contains_key(&n.name) {
+                    ops.push(Op::Assign {
+                        slot: AssignSlot::Global(slot),
+                        op: AssignKind::Set,
+                        value,
+                    });
+                    return Ok(());
+                }
+            }
+        }
+        let from = self.cell(what)?;
+        ops.push(Op::Move { from, to });
+        for slot in self.carried.clone() {
+            let cond = self.push_bool(BoolExpr::CellEq {
+                eq: true,
+                lhs: CellRef::Slot(slot),
+                rhs: from,
+            });
+            let unless = ops.len();
+            ops.push(Op::Unless { cond, target: 0 });
+            ops.push(Op::Assign {
+                slot: AssignSlot::Global(slot),
+                op: AssignKind::Set,
+                value,
+            });
+            ops[unless] = Op::Unless {
+                cond,
+                target: pc(ops.len())?,
+            };
+        }
+        Ok(())
+    }
+
+    /// A track's per-cell slots and its lanes.
+    fn track(&self, name: &str) -> Result<(u16, Lanes)> {
+        match (self.syms.get(name), self.tracks.get(name)) {
+            (Some(Sym::Layer { base }), Some(lanes)) => Ok((*base, lanes.clone())),
+            _ => err(format!("`{name}` is not a track")),
+        }
+    }
+
+    fn owner_or_mover(&mut self, owner: Option<&Expr>) -> Result<PlayerRef> {
+        owner.map_or(Ok(PlayerRef::Mover), |o| self.player(o))
+    }
+
+    /// Emits `body` for each player `owner` may be, behind a test of who it is; with `fail`,
+    /// a player with no branch (no lanes) ends the walk.
+    fn per_player(
+        &mut self,
+        owner: PlayerRef,
+        fail: bool,
+        ops: &mut Vec<Op>,
+        mut body: impl FnMut(&mut Self, u8, &mut Vec<Op>) -> Result<()>,
+    ) -> Result<()> {
+        let mut ends = Vec::new();
+        for p in 0..2u8 {
+            if matches!(owner, PlayerRef::Const(q) if q != p) {
+                continue;
+            }
+            let guard = if matches!(owner, PlayerRef::Const(_)) {
+                None
+            } else {
+                let cond = self.push_bool(BoolExpr::PlayerEq {
+                    eq: true,
+                    lhs: owner,
+                    rhs: PlayerRef::Const(p),
+                });
+                ops.push(Op::Unless { cond, target: 0 });
+                Some((ops.len() - 1, cond))
+            };
+            body(self, p, ops)?;
+            ends.push(ops.len());
+            ops.push(Op::Jump(0));
+            if let Some((at, cond)) = guard {
+                ops[at] = Op::Unless {
+                    cond,
+                    target: pc(ops.len())?,
+                };
+            }
+        }
+        if fail {
+            let never = self.push_bool(BoolExpr::Const(false));
+            ops.push(Op::Require(never));
+        }
+        let end = pc(ops.len())?;
+        for j in ends {
+            ops[j] = Op::Jump(end);
+        }
+        Ok(())
+    }
+
+    /// `enter`: one more piece on the entry of player `p`'s lane nearest to `near` (squared
+    /// distance between coordinates; ties go to the lane written first).
+    fn enter(
+        &mut self,
+        base: u16,
+        lanes: &[(u8, Vec<usize>)],
+        p: u8,
+        near: CellRef,
+        ops: &mut Vec<Op>,
+    ) -> Result<()> {
+        let entries: Vec<usize> = lanes
+            .iter()
+            .filter(|(q, _)| *q == p)
+            .filter_map(|(_, cells)| cells.first().copied())
+            .collect();
+        if entries.is_empty() {
+            let never = self.push_bool(BoolExpr::Const(false));
+            ops.push(Op::Require(never));
+            return Ok(());
+        }
+        let axes = self.prog.board.axes.len();
+        let coords = &self.prog.board.coords;
+        let dist = |a: usize, b: usize| -> i64 {
+            (0..axes)
+                .map(|k| {
+                    let d = i64::from(coords[a * axes + k]) - i64::from(coords[b * axes + k]);
+                    d * d
+                })
+                .sum()
+        };
+        let mut regions = vec![CellSet::EMPTY; entries.len()];
+        for c in 0..self.prog.board.len() {
+            let nearest = (0..entries.len())
+                .min_by_key(|&k| (dist(c, entries[k]), k))
+                .unwrap_or(0);
+            regions[nearest].insert(c);
+        }
+        let value = self.push_int(IntExpr::Const(1));
+        let mut ends = Vec::new();
+        for (k, &entry) in entries.iter().enumerate() {
+            let last = k + 1 == entries.len();
+            let guard = if last {
+                None
+            } else {
+                let set = self.push_set(SetExpr::Const(regions[k]));
+                let cond = self.push_bool(BoolExpr::In { cell: near, set });
+                ops.push(Op::Unless { cond, target: 0 });
+                Some((ops.len() - 1, cond))
+            };
+            ops.push(Op::Assign {
+                slot: AssignSlot::PerCell {
+                    base,
+                    cell: CellRef::Const(u8::try_from(entry).unwrap_or(u8::MAX)),
+                },
+                op: AssignKind::Add,
+                value,
+            });
+            if !last {
+                ends.push(ops.len());
+                ops.push(Op::Jump(0));
+            }
+            if let Some((at, cond)) = guard {
+                ops[at] = Op::Unless {
+                    cond,
+                    target: pc(ops.len())?,
+                };
+            }
+        }
+        let end = pc(ops.len())?;
+        for j in ends {
+            ops[j] = Op::Jump(end);
+        }
+        Ok(())
+    }
+
+    /// `advance` on one lane: the end gains the field before it, each field takes the one
+    /// before it, the entry empties.
+    fn advance_lane(&mut self, base: u16, cells: &[usize], ops: &mut Vec<Op>) -> Result<()> {
+        let slot = |c: usize| AssignSlot::PerCell {
+            base,
+            cell: CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)),
+        };
+        for i in (1..cells.len()).rev() {
+            let before = self.push_int(IntExpr::CellCounter {
+                base,
+                cell: CellRef::Const(u8::try_from(cells[i - 1]).unwrap_or(u8::MAX)),
+            });
+            let op = if i + 1 == cells.len() {
+                AssignKind::Add
+            } else {
+                AssignKind::Set
+            };
+            ops.push(Op::Assign {
+                slot: slot(cells[i]),
+                op,
+                value: before,
+            });
+        }
+        if cells.len() > 1 {
+            let zero = self.push_int(IntExpr::Const(0));
+            ops.push(Op::Assign {
+                slot: slot(cells[0]),
+                op: AssignKind::Set,
+                value: zero,
+            });
+        }
+        Ok(())
+    }
+
+    /// `take`: one piece leaves the end of player `p`'s first lane that holds one.
+    fn take(
+        &mut self,
+        base: u16,
+        lanes: &[(u8, Vec<usize>)],
+        p: u8,
+        ops: &mut Vec<Op>,
+    ) -> Result<()> {
+        let one = self.push_int(IntExpr::Const(1));
+        let zero = self.push_int(IntExpr::Const(0));
+        let mut ends = Vec::new();
+        for (_, cells) in lanes.iter().filter(|(q, _)| *q == p) {
+            let Some(&end) = cells.last() else { continue };
+            let cell = CellRef::Const(u8::try_from(end).unwrap_or(u8::MAX));
+            let count = self.push_int(IntExpr::CellCounter { base, cell });
+            let cond = self.push_bool(BoolExpr::Cmp {
+                op: CmpOp::Gt,
+                lhs: count,
+                rhs: zero,
+            });
+            let at = ops.len();
+            ops.push(Op::Unless { cond, target: 0 });
+            ops.push(Op::Assign {
+                slot: AssignSlot::PerCell { base, cell },
+                op: AssignKind::Sub,
+                value: one,
+            });
+            ends.push(ops.len());
+            ops.push(Op::Jump(0));
+            ops[at] = Op::Unless {
+                cond,
+                target: pc(ops.len())?,
+            };
+        }
+        let never = self.push_bool(BoolExpr::Const(false));
+        ops.push(Op::Require(never));
+        let end = pc(ops.len())?;
+        for j in ends {
+            ops[j] = Op::Jump(end);
+        }
+        Ok(())
+    }
+
+    /// `waiting(T, p)`: how many of `p`'s pieces wait at the ends of `p`'s lanes.
+    fn waiting(&mut self, args: &[Expr]) -> Result<IntExpr> {
+        let Some(ExprKind::Name(t)) = args.first().map(|a| &a.kind) else {
+            return err("`waiting` expects a track");
+        };
+        let (base, lanes) = self.track(&t.name)?;
+        let owner = self.owner_or_mover(args.get(1))?;
+        let mut sums = [IntExpr::Const(0), IntExpr::Const(0)];
+        for (p, sum) in sums.iter_mut().enumerate() {
+            let mut acc: Option<IntId> = None;
+            for (_, cells) in lanes.iter().filter(|(q, _)| usize::from(*q) == p) {
+                let Some(&end) = cells.last() else { continue };
+                let cell = CellRef::Const(u8::try_from(end).unwrap_or(u8::MAX));
+                let here = self.push_int(IntExpr::CellCounter { base, cell });
+                acc = Some(match acc {
+                    None => here,
+                    Some(a) => self.push_int(IntExpr::Bin {
+                        op: IntOp::Add,
+                        lhs: a,
+                        rhs: here,
+                    }),
+                });
+            }
+            if let Some(a) = acc {
+                *sum = self.prog.ints[usize::from(a)].clone();
+            }
+        }
+        let [first, second] = sums;
+        Ok(match owner {
+            PlayerRef::Const(0) => first,
+            PlayerRef::Const(_) => second,
+            _ => {
+                let cond = self.push_bool(BoolExpr::PlayerEq {
+                    eq: true,
+                    lhs: owner,
+                    rhs: PlayerRef::Const(0),
+                });
+                let then = self.push_int(first);
+                let otherwise = self.push_int(second);
+                IntExpr::Cond {
+                    cond,
+                    then,
+                    otherwise,
+                }
+            }
+        })
     }
 
     /// Inside a `distinct` block, a loop whose rounds choose between branches can reach one
@@ -1512,6 +1906,7 @@ impl<'a> Lowerer<'a> {
                 }
                 match self.syms.get(name) {
                     Some(Sym::IntConst(_) | Sym::Counter { .. } | Sym::Layer { .. }) => Ty::Int,
+                    Some(Sym::Token { .. }) => Ty::Cell,
                     Some(Sym::Word) => Ty::Word,
                     Some(Sym::Player(_)) => Ty::Player,
                     Some(Sym::Zone(_)) => Ty::Cells,
@@ -1528,7 +1923,7 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Call { func, .. } => match func.name.as_str() {
                 "completes" => Ty::Bool,
-                "count" | "points" | "won" | "index" => Ty::Int,
+                "count" | "points" | "won" | "index" | "waiting" => Ty::Int,
                 "letter" => Ty::Text,
                 "owner" => Ty::Player,
                 _ => Ty::Cells,
@@ -1601,6 +1996,7 @@ impl<'a> Lowerer<'a> {
                 }
                 match self.syms.get(name).copied() {
                     Some(Sym::Zone(z)) => SetExpr::Const(self.prog.zones[z as usize].cells),
+                    Some(Sym::Token { slot }) => SetExpr::Single(CellRef::Slot(slot)),
                     Some(Sym::Define(d)) => return self.set(d),
                     Some(_) => return err(format!("`{name}` is not a set of cells")),
                     None => match name {
@@ -1941,6 +2337,11 @@ impl<'a> Lowerer<'a> {
                 if let Some(Sym::Define(d)) = self.syms.get(name).copied() {
                     return self.cell(d);
                 }
+                if let Some(Sym::Token { slot }) = self.syms.get(name).copied() {
+                    if !self.vars.contains_key(name) {
+                        return Ok(CellRef::Slot(slot));
+                    }
+                }
                 if let Some(&c) = self.geo.by_name.get(name) {
                     if !self.vars.contains_key(name) {
                         return Ok(CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)));
@@ -2036,6 +2437,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Call { func, args } if func.name == "won" && args.len() == 1 => {
                 IntExpr::Won(self.player(&args[0])?)
             }
+            ExprKind::Call { func, args } if func.name == "waiting" => self.waiting(args)?,
             ExprKind::Call { func, args } if func.name == "index" && args.len() == 1 => {
                 let (relation, dir) = self.dir(&args[0])?;
                 IntExpr::DirIndex { relation, dir }

@@ -486,6 +486,8 @@ pub enum CellRef {
     Const(u8),
     /// The cell being tested by a `where` filter.
     Candidate,
+    /// The cell a token is on: the index held in this counter slot.
+    Slot(u16),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -605,6 +607,14 @@ pub enum IntExpr {
     },
     /// 1 when the game is over and won by the player, else 0.
     Won(PlayerRef),
+    /// A cell's index (what a token's counter slot holds).
+    CellId(CellRef),
+    /// `then` when the condition holds, else `otherwise` (tracks read the mover's lanes so).
+    Cond {
+        cond: BoolId,
+        then: IntId,
+        otherwise: IntId,
+    },
     Count(SetId),
     Neg(IntId),
     Bin {
@@ -796,6 +806,11 @@ pub enum Op {
     Remove {
         at: CellRef,
     },
+    /// `move a to b`: the piece code on `from` goes to `to` (replacing what is there).
+    Move {
+        from: CellRef,
+        to: CellRef,
+    },
     /// `put` on every cell of a set.
     PutAll {
         code_base: u8,
@@ -942,6 +957,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
     let d = match &ops[pc] {
         Op::Put { .. }
         | Op::Remove { .. }
+        | Op::Move { .. }
         | Op::PutAll { .. }
         | Op::RemoveAll { .. }
         | Op::Assign { .. }

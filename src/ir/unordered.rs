@@ -246,6 +246,16 @@ fn is_fixed_int(p: &Program, id: u16, var: u8) -> bool {
         IntExpr::Const(_) => true,
         IntExpr::Axis { cell, .. } => fixed_cell(*cell, var).is_some(),
         IntExpr::Neg(x) => is_fixed_int(p, *x, var),
+        IntExpr::CellId(cell) => fixed_cell(*cell, var).is_some(),
+        IntExpr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => {
+            is_fixed_bool(p, *cond, var)
+                && is_fixed_int(p, *then, var)
+                && is_fixed_int(p, *otherwise, var)
+        }
         IntExpr::Bin { lhs, rhs, .. } => is_fixed_int(p, *lhs, var) && is_fixed_int(p, *rhs, var),
         IntExpr::Counter(_)
         | IntExpr::PlayerCounter { .. }

@@ -113,6 +113,7 @@ fn cell(c: CellRef, cand: &str) -> String {
         CellRef::Var(v) => format!("v[{v}]"),
         CellRef::Const(c) => format!("{c}u8"),
         CellRef::Candidate => cand.to_string(),
+        CellRef::Slot(s) => format!("u8::try_from(pos.counters[{s}]).unwrap_or(0)"),
     }
 }
 
@@ -269,13 +270,16 @@ impl<'a> Emitter<'a> {
         match op {
             Op::Pick { from, .. } => self.set_reads(*from),
             Op::Let { set, .. } => self.set_reads(*set),
-            Op::Put { owner, .. } => player_reads(*owner),
+            Op::Put { owner, at, .. } => player_reads(*owner) | cell_reads(*at),
+            Op::Remove { at } => cell_reads(*at),
+            Op::Move { from, to } => cell_reads(*from) | cell_reads(*to),
             Op::PutAll { owner, at, .. } => player_reads(*owner) | self.set_reads(*at),
             Op::RemoveAll { at } => self.set_reads(*at),
             Op::Require(b) | Op::Unless { cond: b, .. } => self.bool_reads(*b),
             Op::Assign { slot, value, .. } => {
                 let who = match slot {
-                    AssignSlot::Global(_) | AssignSlot::PerCell { .. } => none,
+                    AssignSlot::Global(_) => none,
+                    AssignSlot::PerCell { cell, .. } => cell_reads(*cell),
                     AssignSlot::PerPlayer { player, .. } => player_reads(*player),
                 };
                 who | self.int_reads(*value)
@@ -308,8 +312,8 @@ impl<'a> Emitter<'a> {
             counters: false,
         };
         match &self.p.sets[usize::from(id)] {
-            // A cell value is a turn variable or a constant, never a read of the position.
-            SetExpr::Const(_) | SetExpr::Local(_) | SetExpr::Single(_) => Reads::default(),
+            SetExpr::Const(_) | SetExpr::Local(_) => Reads::default(),
+            SetExpr::Single(c) => cell_reads(*c),
             SetExpr::Empty | SetExpr::Occupied => board,
             SetExpr::PlayerPieces(p) | SetExpr::Pieces { player: p, .. } => {
                 board | player_reads(*p)
@@ -320,13 +324,18 @@ impl<'a> Emitter<'a> {
             SetExpr::All { of, .. }
             | SetExpr::None { of, .. }
             | SetExpr::Any { of, .. }
-            | SetExpr::Step { of, .. }
-            | SetExpr::StepDir { of, .. } => self.set_reads(*of),
-            SetExpr::Line { run, .. } => run.map_or(Reads::default(), |r| self.set_reads(r)),
-            SetExpr::Where { base, cond } => self.set_reads(*base) | self.bool_reads(*cond),
-            SetExpr::Between { run, end, .. } | SetExpr::Brackets { run, end, .. } => {
-                self.set_reads(*run) | self.set_reads(*end)
+            | SetExpr::Step { of, .. } => self.set_reads(*of),
+            SetExpr::StepDir { of, dir, .. } => self.set_reads(*of) | dir_reads(Some(dir)),
+            SetExpr::Line { run, from, dir, .. } => {
+                run.map_or(Reads::default(), |r| self.set_reads(r))
+                    | cell_reads(*from)
+                    | dir_reads(dir.as_ref())
             }
+            SetExpr::Where { base, cond } => self.set_reads(*base) | self.bool_reads(*cond),
+            SetExpr::Between { run, end, from, .. } => {
+                self.set_reads(*run) | self.set_reads(*end) | cell_reads(*from)
+            }
+            SetExpr::Brackets { run, end, .. } => self.set_reads(*run) | self.set_reads(*end),
             SetExpr::AxisCmp { value, .. } => self.int_reads(*value),
             // A turn variable's value, kept in a local slot.
             SetExpr::Placed { .. } => Reads::default(),
@@ -335,7 +344,13 @@ impl<'a> Emitter<'a> {
 
     fn int_reads(&self, id: u16) -> Reads {
         match &self.p.ints[usize::from(id)] {
-            IntExpr::Const(_) | IntExpr::Axis { .. } => Reads::default(),
+            IntExpr::Const(_) => Reads::default(),
+            IntExpr::Axis { cell, .. } | IntExpr::CellId(cell) => cell_reads(*cell),
+            IntExpr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => self.bool_reads(*cond) | self.int_reads(*then) | self.int_reads(*otherwise),
             IntExpr::Counter(_) => Reads {
                 board: false,
                 counters: true,
@@ -363,14 +378,16 @@ impl<'a> Emitter<'a> {
 
     fn bool_reads(&self, id: u16) -> Reads {
         match &self.p.bools[usize::from(id)] {
-            BoolExpr::Const(_) | BoolExpr::CellEq { .. } | BoolExpr::DirIn { .. } => {
-                Reads::default()
-            }
+            BoolExpr::Const(_) => Reads::default(),
+            BoolExpr::CellEq { lhs, rhs, .. } => cell_reads(*lhs) | cell_reads(*rhs),
+            BoolExpr::DirIn { dir, .. } => dir_reads(Some(dir)),
             BoolExpr::Not(x) => self.bool_reads(*x),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.bool_reads(*a) | self.bool_reads(*b),
             BoolExpr::Cmp { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
             BoolExpr::PlayerEq { lhs, rhs, .. } => player_reads(*lhs) | player_reads(*rhs),
-            BoolExpr::In { set, .. } | BoolExpr::Completes { set, .. } => self.set_reads(*set),
+            BoolExpr::In { set, cell } | BoolExpr::Completes { set, cell, .. } => {
+                self.set_reads(*set) | cell_reads(*cell)
+            }
             BoolExpr::Connected {
                 through, from, to, ..
             } => self.set_reads(*through) | self.set_reads(*from) | self.set_reads(*to),
@@ -770,6 +787,16 @@ impl<'a> Emitter<'a> {
                 &format!("SET_CELL(usize::from({}), 0);", cell(*c, "0u8")),
                 &next,
             ),
+            Op::Move { from, to } => self.with_effect(
+                pc,
+                true,
+                &format!(
+                    "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n    SET_CELL(from, 0);\n    SET_CELL(to, piece);\n}}",
+                    cell(*from, "0u8"),
+                    cell(*to, "0u8")
+                ),
+                &next,
+            ),
             Op::PutAll {
                 code_base,
                 owner,
@@ -945,6 +972,13 @@ impl<'a> Emitter<'a> {
                 "let c = usize::from({});\n{}\n{next};",
                 cell(*c, "0u8"),
                 both("c", "0")
+            ),
+            Op::Move { from, to } => format!(
+                "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n{}\n{}\n}}\n{next};",
+                cell(*from, "0u8"),
+                cell(*to, "0u8"),
+                indent_lines(&both("from", "0")),
+                indent_lines(&both("to", "piece"))
             ),
             Op::PutAll {
                 code_base,
@@ -1194,6 +1228,14 @@ impl<'a> Emitter<'a> {
                 "let d = {};\nif d == 255 {{\n    -1\n}} else {{\n    i32::from(d)\n}}",
                 self.dir_code(*relation, dir, "pos, v, cand")
             ),
+            IntExpr::CellId(c) => format!("i32::from({})", cell(*c, "cand")),
+            IntExpr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => format!(
+                "if b{cond}(e, pos, v, cand) {{\n    i{then}(e, pos, v, cand)\n}} else {{\n    i{otherwise}(e, pos, v, cand)\n}}"
+            ),
             IntExpr::Neg(x) => format!("i{x}(e, pos, v, cand).wrapping_neg()"),
             IntExpr::Bin { op, lhs, rhs } => {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")
@@ -1319,9 +1361,29 @@ fn successors(op: &Op, pc: usize) -> Vec<usize> {
 
 /// Reading the owner of a cell reads the board.
 fn player_reads(p: PlayerRef) -> Reads {
+    match p {
+        PlayerRef::Owner(c) => {
+            Reads {
+                board: true,
+                counters: false,
+            } | cell_reads(c)
+        }
+        _ => Reads::default(),
+    }
+}
+
+/// A token's cell is read from its counter slot; other cell values are not position reads.
+fn cell_reads(c: CellRef) -> Reads {
     Reads {
-        board: matches!(p, PlayerRef::Owner(_)),
-        counters: false,
+        board: false,
+        counters: matches!(c, CellRef::Slot(_)),
+    }
+}
+
+fn dir_reads(dir: Option<&DirExpr>) -> Reads {
+    Reads {
+        board: false,
+        counters: dir.is_some_and(DirExpr::reads_position),
     }
 }
 

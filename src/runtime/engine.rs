@@ -649,6 +649,16 @@ impl<'p> Engine<'p> {
                     self.set_cell(cell, 0);
                     pc += 1;
                 }
+                Op::Move { from, to } => {
+                    let from = self.cell(*from, &vars, 0);
+                    let to = self.cell(*to, &vars, 0);
+                    if from != to {
+                        let code = self.state.board[from];
+                        self.set_cell(from, 0);
+                        self.set_cell(to, code);
+                    }
+                    pc += 1;
+                }
                 Op::Require(cond) => {
                     if GEN && !self.eval_bool(*cond, &vars, 0) {
                         return;
@@ -1010,6 +1020,7 @@ impl<'p> Engine<'p> {
             CellRef::Var(v) => vars.cells[usize::from(v)],
             CellRef::Const(c) => c,
             CellRef::Candidate => candidate,
+            CellRef::Slot(s) => u8::try_from(self.state.counters[usize::from(s)]).unwrap_or(0),
         })
     }
 
@@ -1227,6 +1238,20 @@ impl<'p> Engine<'p> {
                 match self.dir(rel, dir, vars, candidate) {
                     NO_DIR => -1,
                     d => i32::from(d),
+                }
+            }
+            IntExpr::CellId(cell) => {
+                i32::try_from(self.cell(*cell, vars, candidate)).unwrap_or(i32::MAX)
+            }
+            IntExpr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if self.eval_bool(*cond, vars, candidate) {
+                    self.eval_int(*then, vars, candidate)
+                } else {
+                    self.eval_int(*otherwise, vars, candidate)
                 }
             }
             IntExpr::Neg(x) => self.eval_int(*x, vars, candidate).wrapping_neg(),

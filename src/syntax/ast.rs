@@ -53,6 +53,18 @@ pub enum ItemKind {
         init: Expr,
         view: CounterView,
     },
+    /// `token ball at d5 [carried]`: a marker on one cell, apart from the pieces.
+    Token {
+        name: Ident,
+        start: Expr,
+        /// `carried`: `move` takes it along with the piece on its cell.
+        carried: bool,
+    },
+    /// `track T { P: c1 -> c2, ... }`: lanes along which pieces out of play wait.
+    Track {
+        name: Ident,
+        lanes: Vec<TrackLane>,
+    },
     /// `status "text {e}" when cond`: a line under the board drawing.
     Status {
         text: Template,
@@ -92,11 +104,20 @@ impl ItemKind {
             | ItemKind::Zone { name, .. }
             | ItemKind::Piece { name, .. }
             | ItemKind::Counter { name, .. }
+            | ItemKind::Token { name, .. }
+            | ItemKind::Track { name, .. }
             | ItemKind::Shape(ShapeDecl { name, .. })
             | ItemKind::Define { name, .. } => Some(name),
             _ => None,
         }
     }
+}
+
+/// One lane of a track: its player and its cells, entry first.
+#[derive(Clone, Debug)]
+pub struct TrackLane {
+    pub player: Ident,
+    pub cells: Vec<Ident>,
 }
 
 /// How the board drawing shows a counter.
@@ -257,6 +278,27 @@ pub enum StmtKind {
     },
     Remove {
         at: Expr,
+    },
+    /// `move a to b`: a piece (or, when `what` names a token, the token) goes to `to`.
+    Move {
+        what: Expr,
+        to: Expr,
+    },
+    /// `enter T of p near c`: a piece of `p` joins the track at its nearest lane entry.
+    Enter {
+        track: Ident,
+        owner: Option<Expr>,
+        near: Expr,
+    },
+    /// `advance T of p`: `p`'s pieces on the track move one field on.
+    Advance {
+        track: Ident,
+        owner: Option<Expr>,
+    },
+    /// `take T of p`: a piece of `p` leaves the end of the track.
+    Take {
+        track: Ident,
+        owner: Option<Expr>,
     },
     Require(Expr),
     If {

@@ -9,7 +9,7 @@ use pest::Parser as _;
 use super::ast::{
     AssignOp, AxisRange, BinaryOp, Block, Board, CounterView, Expr, ExprKind, File, Item, ItemKind,
     OptionDecl, OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt,
-    StmtKind, Template, TemplatePart, UnaryOp, Vector,
+    StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
@@ -195,6 +195,35 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
                 init,
                 view,
             }
+        }
+        Rule::token_decl => {
+            let name = ident(&need(next())?);
+            let start = expr(need(next())?)?;
+            let carried = next().is_some();
+            ItemKind::Token {
+                name,
+                start,
+                carried,
+            }
+        }
+        Rule::track_decl => {
+            let name = ident(&need(next())?);
+            let mut lanes = Vec::new();
+            for group in inner {
+                let mut parts = meaningful(group.into_inner());
+                let player = ident(&need(parts.next())?);
+                for lane in parts {
+                    let cells = meaningful(lane.into_inner())
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| ident(&p))
+                        .collect();
+                    lanes.push(TrackLane {
+                        player: player.clone(),
+                        cells,
+                    });
+                }
+            }
+            ItemKind::Track { name, lanes }
         }
         Rule::status_decl => {
             let text = template(need(next())?)?;
@@ -516,6 +545,28 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
         }
         Rule::remove_stmt => StmtKind::Remove {
             at: expr(need(it.next())?)?,
+        },
+        Rule::move_stmt => StmtKind::Move {
+            what: expr(need(it.next())?)?,
+            to: expr(need(it.next())?)?,
+        },
+        Rule::enter_stmt => {
+            let track = ident(&need(it.next())?);
+            let mut rest: Vec<Expr> = it.map(expr).collect::<Result<_>>()?;
+            let near = rest.pop().ok_or_else(|| internal(sp, rule))?;
+            StmtKind::Enter {
+                track,
+                owner: rest.pop(),
+                near,
+            }
+        }
+        Rule::advance_stmt => StmtKind::Advance {
+            track: ident(&need(it.next())?),
+            owner: it.next().map(expr).transpose()?,
+        },
+        Rule::take_stmt => StmtKind::Take {
+            track: ident(&need(it.next())?),
+            owner: it.next().map(expr).transpose()?,
         },
         Rule::require_stmt => StmtKind::Require(expr(need(it.next())?)?),
         Rule::if_stmt => {

@@ -12,7 +12,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 18] = [
+pub static TURNS: [CompiledTurn; 19] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x66f5833dc8006200,
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 18] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xdbd7a8a51943d4d9,
+        fingerprint: 0xb9896a7e382c658e,
         generate: p9::generate,
         apply: p9::apply,
     },
@@ -110,16 +110,22 @@ pub static TURNS: [CompiledTurn; 18] = [
         apply: p15::apply,
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x64cba7070a135fd9,
+        label: "Relay",
+        fingerprint: 0x29213baf15abd675,
         generate: p16::generate,
         apply: p16::apply,
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x0b213265914bb377,
+        label: "Shove",
+        fingerprint: 0x64cba7070a135fd9,
         generate: p17::generate,
         apply: p17::apply,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x0b213265914bb377,
+        generate: p18::generate,
+        apply: p18::apply,
     },
 ];
 
@@ -10301,7 +10307,7 @@ mod p9 {
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
     /// rounds of unordered picks chose from).
-    type P = Pos<0, 67, 0>;
+    type P = Pos<0, 65, 0>;
 
     const ALL: CellSet = CellSet::from_words([0x7fffffffffffffff, 0x0]);
 
@@ -11798,7 +11804,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(1) {
-                at71(e, v, pos, g);
+                at75(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -11840,7 +11846,7 @@ mod p9 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b29(e, &pos, &v, 0) {
+        if !b23(e, &pos, &v, 0) {
             return;
         }
         at4(e, v, pos, g);
@@ -11854,11 +11860,11 @@ mod p9 {
         }
         g.truncate(len);
         if g.push(1) {
-            at15(e, v, pos, g);
+            at13(e, v, pos, g);
         }
         g.truncate(len);
         if g.push(2) {
-            at21(e, v, pos, g);
+            at20(e, v, pos, g);
         }
         g.truncate(len);
         if g.push(3) {
@@ -11869,7 +11875,7 @@ mod p9 {
 
     #[inline(always)]
     fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s53(e, &pos, &v, ALL, 0);
+        let set = s47(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -11883,131 +11889,155 @@ mod p9 {
 
     #[inline(always)]
     fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[0]), 0);
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e, to, piece);
+        }
         at8(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[2]), piece);
-        at9(e, v, pos, g);
+        if b27(e, &pos, &v, 0) {
+            at9(e, v, pos, g);
+        } else {
+            at10(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b39(e, &pos, &v, 0) {
-            at10(e, v, pos, g);
-        } else {
-            at71(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 0usize;
-        let value = i38(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
-        at11(e, v, pos, g);
+        at10(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b30(e, &pos, &v, 0) {
+            at11(e, v, pos, g);
+        } else {
+            at75(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i39(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
-        at12(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b42(e, &pos, &v, 0) {
-            at13(e, v, pos, g);
-        } else {
-            at71(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b52(e, &pos, &v, 0) {
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b34(e, &pos, &v, 0) {
             return;
         }
-        at16(e, v, pos, g);
+        at14(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s76(e, &pos, &v, ALL, 0);
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s64(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
             if g.push(c as u8) {
-                at18(e, w, pos, g);
+                at16(e, w, pos, g);
             }
             g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e, to, piece);
+        }
+        at17(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b35(e, &pos, &v, 0) {
+            at18(e, v, pos, g);
+        } else {
+            at75(e, v, pos, g);
         }
     }
 
     #[inline(always)]
     fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[0]), 0);
-        at19(e, v, pos, g);
+        let slot = 0usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at75(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[2]), piece);
-        at71(e, v, pos, g);
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b36(e, &pos, &v, 0) {
+            return;
+        }
+        at21(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b60(e, &pos, &v, 0) {
-            return;
-        }
-        at22(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s89(e, &pos, &v, ALL, 0);
+        let set = s75(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
             if g.push(c as u8) {
-                at24(e, w, pos, g);
+                at23(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e, to, piece);
+        }
+        at24(e, v, pos, g);
+    }
+
+    #[inline(always)]
     fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[0]), 0);
-        at25(e, v, pos, g);
+        if b37(e, &pos, &v, 0) {
+            at25(e, v, pos, g);
+        } else {
+            at75(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[2]), piece);
-        at71(e, v, pos, g);
+        let slot = 0usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at75(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b65(e, &pos, &v, 0) {
+        if !b38(e, &pos, &v, 0) {
             return;
         }
         at28(e, v, pos, g);
@@ -12028,7 +12058,7 @@ mod p9 {
 
     #[inline(always)]
     fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s100(e, &pos, &v, ALL, 0);
+        let set = s84(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -12042,7 +12072,7 @@ mod p9 {
 
     #[inline(always)]
     fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b66(e, &pos, &v, 0) {
+        if !b39(e, &pos, &v, 0) {
             return;
         }
         at32(e, v, pos, g);
@@ -12050,7 +12080,7 @@ mod p9 {
 
     #[inline(always)]
     fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s117(e, &pos, &v, ALL, 0);
+        let set = s101(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -12064,7 +12094,7 @@ mod p9 {
 
     #[inline]
     fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b67(e, &pos, &v, 0) {
+        if !b40(e, &pos, &v, 0) {
             return;
         }
         at36(e, v, pos, g);
@@ -12072,24 +12102,41 @@ mod p9 {
 
     #[inline(always)]
     fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[0]), 0);
+        let from = usize::from(v[0]);
+        let to = usize::from(v[3]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e, to, piece);
+        }
         at37(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[3]), piece);
-        at38(e, v, pos, g);
+        if b41(e, &pos, &v, 0) {
+            at38(e, v, pos, g);
+        } else {
+            at39(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 0usize;
+        let value = i25(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, value);
+        at39(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
             if g.push(0) {
-                at39(e, v, pos, g);
+                at40(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12097,7 +12144,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(1) {
-                at43(e, v, pos, g);
+                at44(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12105,7 +12152,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(2) {
-                at47(e, v, pos, g);
+                at48(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12113,7 +12160,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(3) {
-                at51(e, v, pos, g);
+                at52(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -12123,218 +12170,209 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b68(e, &pos, &v, 0) {
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b42(e, &pos, &v, 0) {
             return;
         }
-        at40(e, v, pos, g);
+        at41(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s153(e, &pos, &v, ALL, 0);
+    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s137(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at54(e, w, pos, g);
+                at55(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s188(e, &pos, &v, ALL, 0);
+    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s172(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at54(e, w, pos, g);
+                at55(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at47(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s223(e, &pos, &v, ALL, 0);
+    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s207(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at54(e, w, pos, g);
+                at55(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s240(e, &pos, &v, ALL, 0);
+    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s224(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at54(e, w, pos, g);
+                at55(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline]
-    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b69(e, &pos, &v, 0) {
-            at55(e, v, pos, g);
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b43(e, &pos, &v, 0) {
+            at56(e, v, pos, g);
         } else {
-            at57(e, v, pos, g);
+            at58(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add((1 - e.state.mover));
         pos.set_cell::<false>(e, usize::from(v[4]), piece);
-        at71(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b70(e, &pos, &v, 0) {
-            at58(e, v, pos, g);
-        } else {
-            at63(e, v, pos, g);
-        }
+        at75(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b71(e, &pos, &v, 0) {
+        if b44(e, &pos, &v, 0) {
             at59(e, v, pos, g);
         } else {
-            at61(e, v, pos, g);
+            at64(e, v, pos, g);
         }
     }
 
     #[inline(always)]
     fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i68(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at71(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i69(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at71(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b72(e, &pos, &v, 0) {
-            at64(e, v, pos, g);
+        if b45(e, &pos, &v, 0) {
+            at60(e, v, pos, g);
         } else {
-            at66(e, v, pos, g);
+            at62(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(3u8);
-        let value = i72(e, &pos, &v, 0);
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(3u8);
+        let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at71(e, v, pos, g);
+        at75(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(57u8);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at75(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b46(e, &pos, &v, 0) {
+            at65(e, v, pos, g);
+        } else {
+            at70(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b47(e, &pos, &v, 0) {
+            at66(e, v, pos, g);
+        } else {
+            at68(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(57u8);
-        let value = i73(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(5u8);
+        let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at71(e, v, pos, g);
-    }
-
-    #[inline]
-    fn at71(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 65usize;
-        let value = i74(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
-        at72(e, v, pos, g);
+        at75(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(59u8);
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at75(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            return;
+        }
+        at75(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at73(e, v, pos, g);
+        at76(e, v, pos, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[5] = 0;
-        at74(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline]
-    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at77(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rounds = v[5];
         match (rounds >= 0, rounds < 5) {
             (true, true) => {
                 let len = g.len();
                 if g.push(0) {
-                    at84(e, v, pos, g);
+                    at102(e, v, pos, g);
                 }
                 g.truncate(len);
                 if g.push(1) {
-                    at75(e, v, pos, g);
+                    at78(e, v, pos, g);
                 }
                 g.truncate(len);
             }
-            (true, false) => at84(e, v, pos, g),
-            _ => at75(e, v, pos, g),
+            (true, false) => at102(e, v, pos, g),
+            _ => at78(e, v, pos, g),
         }
     }
 
     #[inline]
-    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b73(e, &pos, &v, 0) {
-            at76(e, v, pos, g);
-        } else {
-            at78(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b74(e, &pos, &v, 0) {
-            return;
-        }
-        at79(e, v, pos, g);
-    }
-
-    #[inline(always)]
     fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b75(e, &pos, &v, 0) {
+        if !b50(e, &pos, &v, 0) {
             return;
         }
         at79(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s245(e, &pos, &v, ALL, 0);
+        let set = s231(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
@@ -12348,126 +12386,149 @@ mod p9 {
 
     #[inline(always)]
     fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[6]), piece);
-        at81(e, v, pos, g);
+        if b58(e, &pos, &v, 0) {
+            at81(e, v, pos, g);
+        } else {
+            at89(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
     fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 65usize;
-        let value = i87(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
-        at83(e, v, pos, g);
+        if b59(e, &pos, &v, 0) {
+            at82(e, v, pos, g);
+        } else {
+            at84(e, v, pos, g);
+        }
     }
 
     #[inline(always)]
-    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        at74(e, v, pos, g);
+    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at99(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
+        if b60(e, &pos, &v, 0) {
+            at85(e, v, pos, g);
+        } else {
+            at87(e, v, pos, g);
         }
-        at85(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b83(e, &pos, &v, 0) {
-            at86(e, v, pos, g);
-        } else {
-            at101(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b93(e, &pos, &v, 0) {
-            return;
-        }
-        at87(e, v, pos, g);
+        let slot = 1usize + usize::from(54u8);
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at99(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if !b61(e, &pos, &v, 0) {
+            return;
+        }
+        at99(e, v, pos, g);
     }
 
-    #[inline]
-    fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    #[inline(always)]
+    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b62(e, &pos, &v, 0) {
+            at90(e, v, pos, g);
+        } else {
+            at98(e, v, pos, g);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if b63(e, &pos, &v, 0) {
+            at91(e, v, pos, g);
+        } else {
+            at93(e, v, pos, g);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        let slot = 1usize + usize::from(8u8);
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at99(e, v, pos, g);
     }
 
-    #[inline]
-    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
+    #[inline(always)]
     fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if b64(e, &pos, &v, 0) {
+            at94(e, v, pos, g);
+        } else {
+            at96(e, v, pos, g);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        let slot = 1usize + usize::from(62u8);
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at99(e, v, pos, g);
     }
 
-    #[inline]
-    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
+    #[inline(always)]
     fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if !b65(e, &pos, &v, 0) {
+            return;
+        }
+        at99(e, v, pos, g);
     }
 
-    #[inline]
-    fn at97(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
+    #[inline(always)]
     fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if !b66(e, &pos, &v, 0) {
+            return;
+        }
+        at99(e, v, pos, g);
     }
 
     #[inline]
     fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        let piece = 1u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        at101(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b104(e, &pos, &v, 0) {
-            return;
-        }
-        at102(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        v[5] = v[5].wrapping_add(1);
+        at77(e, v, pos, g);
     }
 
     #[inline]
+    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !e.rt_distinct_first(0, pos.hash) {
+            return;
+        }
+        at103(e, v, pos, g);
+    }
+
+    #[inline(always)]
     fn at103(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b77(e, &pos, &v, 0) {
+            return;
+        }
+        at104(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
@@ -12512,11 +12573,6 @@ mod p9 {
     }
 
     #[inline]
-    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
     fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
@@ -12546,6 +12602,41 @@ mod p9 {
         g.leaf();
     }
 
+    #[inline]
+    fn at120(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at125(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
         let r = &mut Replay::new(m);
@@ -12556,8 +12647,8 @@ mod p9 {
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
-            1 => ap71(e, v, pos, r),
-            _ => ap119(e, v, pos, r),
+            1 => ap75(e, v, pos, r),
+            _ => ap127(e, v, pos, r),
         }
     }
 
@@ -12582,10 +12673,10 @@ mod p9 {
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap5(e, v, pos, r),
-            1 => ap15(e, v, pos, r),
-            2 => ap21(e, v, pos, r),
+            1 => ap13(e, v, pos, r),
+            2 => ap20(e, v, pos, r),
             3 => ap27(e, v, pos, r),
-            _ => ap119(e, v, pos, r),
+            _ => ap127(e, v, pos, r),
         }
     }
 
@@ -12597,120 +12688,140 @@ mod p9 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e, from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e, to, piece);
+        }
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[2]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap9(e, v, pos, r);
+        if b27(e, &pos, &v, 0) {
+            ap9(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b39(e, &pos, &v, 0) {
-            ap10(e, v, pos, r);
-        } else {
-            ap71(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize;
-        let value = i38(e, &pos, &v, 0);
+        let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap11(e, v, pos, r);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b30(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap75(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize;
-        let value = i39(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap12(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b42(e, &pos, &v, 0) {
-            ap13(e, v, pos, r);
-        } else {
-            ap71(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(e.state.mover));
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
         ap16(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
-        ap18(e, v, pos, r);
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e, from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e, to, piece);
+        }
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b35(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap75(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
-        ap19(e, v, pos, r);
+        let slot = 0usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap75(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[2]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap71(e, v, pos, r);
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap21(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap22(e, v, pos, r);
+        v[2] = r.decision();
+        ap23(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e, from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e, to, piece);
+        }
         ap24(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
-        ap25(e, v, pos, r);
+        if b37(e, &pos, &v, 0) {
+            ap25(e, v, pos, r);
+        } else {
+            ap75(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[2]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap71(e, v, pos, r);
+        let slot = 0usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap75(e, v, pos, r);
     }
 
     #[inline(always)]
@@ -12723,7 +12834,7 @@ mod p9 {
         match r.decision() {
             0 => ap29(e, v, pos, r),
             1 => ap31(e, v, pos, r),
-            _ => ap119(e, v, pos, r),
+            _ => ap127(e, v, pos, r),
         }
     }
 
@@ -12751,208 +12862,214 @@ mod p9 {
 
     #[inline(always)]
     fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        let from = usize::from(v[0]);
+        let to = usize::from(v[3]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e, from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e, to, piece);
+        }
         ap37(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[3]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap38(e, v, pos, r);
+        if b41(e, &pos, &v, 0) {
+            ap38(e, v, pos, r);
+        } else {
+            ap39(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        match r.decision() {
-            0 => ap39(e, v, pos, r),
-            1 => ap43(e, v, pos, r),
-            2 => ap47(e, v, pos, r),
-            3 => ap51(e, v, pos, r),
-            _ => ap119(e, v, pos, r),
-        }
+        let slot = 0usize;
+        let value = i25(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap39(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
     fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap40(e, v, pos, r);
+        match r.decision() {
+            0 => ap40(e, v, pos, r),
+            1 => ap44(e, v, pos, r),
+            2 => ap48(e, v, pos, r),
+            3 => ap52(e, v, pos, r),
+            _ => ap127(e, v, pos, r),
+        }
     }
 
     #[inline(always)]
     fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
-        ap54(e, v, pos, r);
+        ap41(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap54(e, v, pos, r);
+        ap55(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap47(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap54(e, v, pos, r);
+        ap55(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap54(e, v, pos, r);
+        ap55(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[4] = r.decision();
+        ap55(e, v, pos, r);
     }
 
     #[inline]
-    fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b69(e, &pos, &v, 0) {
-            ap55(e, v, pos, r);
+    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b43(e, &pos, &v, 0) {
+            ap56(e, v, pos, r);
         } else {
-            ap57(e, v, pos, r);
+            ap58(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.state.mover));
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e, c, piece);
-        ap71(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b70(e, &pos, &v, 0) {
-            ap58(e, v, pos, r);
-        } else {
-            ap63(e, v, pos, r);
-        }
+        ap75(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b71(e, &pos, &v, 0) {
+        if b44(e, &pos, &v, 0) {
             ap59(e, v, pos, r);
         } else {
-            ap61(e, v, pos, r);
+            ap64(e, v, pos, r);
         }
     }
 
     #[inline(always)]
     fn ap59(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i68(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap71(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i69(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap71(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b72(e, &pos, &v, 0) {
-            ap64(e, v, pos, r);
+        if b45(e, &pos, &v, 0) {
+            ap60(e, v, pos, r);
         } else {
-            ap66(e, v, pos, r);
+            ap62(e, v, pos, r);
         }
+    }
+
+    #[inline(always)]
+    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(3u8);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap75(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(57u8);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap75(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(3u8);
-        let value = i72(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap71(e, v, pos, r);
+        if b46(e, &pos, &v, 0) {
+            ap65(e, v, pos, r);
+        } else {
+            ap70(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b47(e, &pos, &v, 0) {
+            ap66(e, v, pos, r);
+        } else {
+            ap68(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap66(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(57u8);
-        let value = i73(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(5u8);
+        let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap71(e, v, pos, r);
+        ap75(e, v, pos, r);
     }
 
-    #[inline]
-    fn ap71(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 65usize;
-        let value = i74(e, &pos, &v, 0);
+    #[inline(always)]
+    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(59u8);
+        let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap72(e, v, pos, r);
+        ap75(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap72(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap73(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap73(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = 0;
-        ap74(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let rounds = v[5];
-        match (rounds >= 0, rounds < 5) {
-            (true, true) => {
-                if r.decision() == 0 {
-                    ap84(e, v, pos, r);
-                } else {
-                    ap75(e, v, pos, r);
-                }
-            }
-            (true, false) => ap84(e, v, pos, r),
-            _ => ap75(e, v, pos, r),
-        }
+    fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap75(e, v, pos, r);
     }
 
     #[inline]
     fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b73(e, &pos, &v, 0) {
-            ap76(e, v, pos, r);
-        } else {
-            ap78(e, v, pos, r);
-        }
+        ap76(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap79(e, v, pos, r);
+        v[5] = 0;
+        ap77(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
+    fn ap77(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let rounds = v[5];
+        match (rounds >= 0, rounds < 5) {
+            (true, true) => {
+                if r.decision() == 0 {
+                    ap102(e, v, pos, r);
+                } else {
+                    ap78(e, v, pos, r);
+                }
+            }
+            (true, false) => ap102(e, v, pos, r),
+            _ => ap78(e, v, pos, r),
+        }
+    }
+
+    #[inline]
     fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap79(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[6] = r.decision();
         ap80(e, v, pos, r);
@@ -12960,210 +13077,157 @@ mod p9 {
 
     #[inline(always)]
     fn ap80(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[6]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
-        ap81(e, v, pos, r);
+        if b58(e, &pos, &v, 0) {
+            ap81(e, v, pos, r);
+        } else {
+            ap89(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 65usize;
-        let value = i87(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap83(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        ap74(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap85(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b83(e, &pos, &v, 0) {
-            ap86(e, v, pos, r);
+        if b59(e, &pos, &v, 0) {
+            ap82(e, v, pos, r);
         } else {
-            ap101(e, v, pos, r);
+            ap84(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap86(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap87(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b94(e, &pos, &v, 0) {
-            ap88(e, v, pos, r);
-        } else {
-            ap90(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap88(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(0u8);
-        let value = i100(e, &pos, &v, 0);
+    fn ap82(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap92(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(54u8);
-        let value = i103(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap91(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(0u8);
-        let value = i104(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap92(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap92(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(0u8);
-        let value = i105(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap93(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(1u8);
-        let value = i106(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap94(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(2u8);
-        let value = i107(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap95(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap95(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(3u8);
-        let value = i108(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap96(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(54u8);
-        let value = i109(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap97(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap97(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(55u8);
-        let value = i110(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap98(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(56u8);
-        let value = i111(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap99(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(57u8);
-        let value = i112(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap115(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap102(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b105(e, &pos, &v, 0) {
-            ap103(e, v, pos, r);
+    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b60(e, &pos, &v, 0) {
+            ap85(e, v, pos, r);
         } else {
-            ap105(e, v, pos, r);
+            ap87(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap103(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(8u8);
-        let value = i125(e, &pos, &v, 0);
+    fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(54u8);
+        let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap107(e, v, pos, r);
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap89(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b62(e, &pos, &v, 0) {
+            ap90(e, v, pos, r);
+        } else {
+            ap98(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b63(e, &pos, &v, 0) {
+            ap91(e, v, pos, r);
+        } else {
+            ap93(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(8u8);
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b64(e, &pos, &v, 0) {
+            ap94(e, v, pos, r);
+        } else {
+            ap96(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(62u8);
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap99(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap99(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap101(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[5] = v[5].wrapping_add(1);
+        ap77(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap103(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap103(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap104(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap104(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b78(e, &pos, &v, 0) {
+            ap105(e, v, pos, r);
+        } else {
+            ap114(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap105(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(62u8);
-        let value = i128(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(0u8);
+        let value = i68(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap106(e, v, pos, r);
@@ -13171,8 +13235,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap106(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(8u8);
-        let value = i129(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(1u8);
+        let value = i69(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13180,12 +13244,12 @@ mod p9 {
         ap107(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap107(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(8u8);
-        let value = i130(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(2u8);
+        let value = i70(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap108(e, v, pos, r);
@@ -13193,8 +13257,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap108(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(7u8);
-        let value = i131(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(3u8);
+        let value = i71(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13204,10 +13268,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(6u8);
-        let value = i132(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(54u8);
+        let value = i72(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap110(e, v, pos, r);
@@ -13215,8 +13279,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap110(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(5u8);
-        let value = i133(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(55u8);
+        let value = i73(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13226,10 +13290,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap111(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(62u8);
-        let value = i134(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(56u8);
+        let value = i74(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap112(e, v, pos, r);
@@ -13237,43 +13301,30 @@ mod p9 {
 
     #[inline(always)]
     fn ap112(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(61u8);
-        let value = i135(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(57u8);
+        let value = i75(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap113(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(60u8);
-        let value = i136(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap114(e, v, pos, r);
+        ap124(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(59u8);
-        let value = i137(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap115(e, v, pos, r);
+        if b79(e, &pos, &v, 0) {
+            ap115(e, v, pos, r);
+        } else {
+            ap124(e, v, pos, r);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 65usize;
-        let value = i138(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(8u8);
+        let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap116(e, v, pos, r);
@@ -13281,10 +13332,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap116(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 66usize;
-        let value = i139(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(7u8);
+        let value = i77(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap117(e, v, pos, r);
@@ -13292,20 +13343,97 @@ mod p9 {
 
     #[inline(always)]
     fn ap117(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b106(e, &pos, &v, 0) {
-            ap118(e, v, pos, r);
-        } else {
-            ap119(e, v, pos, r);
-        }
+        let slot = 1usize + usize::from(6u8);
+        let value = i78(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap118(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap118(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(5u8);
+        let value = i79(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap119(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap119(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(62u8);
+        let value = i80(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap120(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap120(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(61u8);
+        let value = i81(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap121(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap121(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(60u8);
+        let value = i82(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap122(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap122(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(59u8);
+        let value = i83(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap124(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap124(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 64usize;
+        let value = i84(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap125(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap125(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b80(e, &pos, &v, 0) {
+            ap126(e, v, pos, r);
+        } else {
+            ap127(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap126(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
     }
 
     #[inline]
-    fn ap119(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap127(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
     #[inline]
@@ -13473,23 +13601,6 @@ mod p9 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s31(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b19(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -13497,26 +13608,52 @@ mod p9 {
     }
 
     #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
     fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s33(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s32(e, pos, v, x, cand)
-        }
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
     }
 
     #[inline]
     fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s35(e, pos, v, d, cand);
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s35(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20100804020000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b23(e, pos, v, c as u8) {
+            if !b24(e, pos, v, c as u8) {
                 out.remove(c);
             }
         }
@@ -13524,37 +13661,25 @@ mod p9 {
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
-    }
-
-    #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
-    }
-
-    #[inline]
     fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s39(e, pos, v, ALL, cand)) & d
+        CellSet::from_words([0x201008040200, 0x0]) & d
     }
 
     #[inline]
     fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        let x = s40(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b25(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20100804020000, 0x0]) & d
+        s39(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
     }
 
     #[inline]
@@ -13562,7 +13687,7 @@ mod p9 {
         let x = s42(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b30(e, pos, v, c as u8) {
+            if !b26(e, pos, v, c as u8) {
                 out.remove(c);
             }
         }
@@ -13571,49 +13696,45 @@ mod p9 {
 
     #[inline]
     fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x201008040200, 0x0]) & d
+        s37(e, pos, v, d, cand) | s43(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s44(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b31(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        d & pos.occupied
     }
 
     #[inline]
     fn s46(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s43(e, pos, v, d, cand) | s45(e, pos, v, d, cand)
+        let x = s44(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s45(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s47(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s46(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s48(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s47(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b34(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        CellSet::from_words([0x20100804020000, 0x0]) & d
     }
 
     #[inline]
     fn s49(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s46(e, pos, v, d, cand);
+        let x = s48(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b35(e, pos, v, c as u8) {
+            if !b28(e, pos, v, c as u8) {
                 out.remove(c);
             }
         }
@@ -13622,244 +13743,223 @@ mod p9 {
 
     #[inline]
     fn s50(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s41(e, pos, v, d, cand) | s49(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s50(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s51(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s40(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s52(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s54(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b38(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20100804020000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s56(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b40(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x201008040200, 0x0]) & d
     }
 
     #[inline]
-    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s58(e, pos, v, d, cand);
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s50(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b41(e, pos, v, c as u8) {
+            if !b29(e, pos, v, c as u8) {
                 out.remove(c);
             }
         }
         out
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s49(e, pos, v, d, cand) | s51(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s54(e, pos, v, d, cand) | s55(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s56(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s58(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s60(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s57(e, pos, v, d, cand) | s59(e, pos, v, d, cand)
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s59(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s61(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s62(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s61(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b45(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one & d
     }
 
     #[inline]
     fn s63(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        s61(e, pos, v, d, cand) | s62(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s64(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s63(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b50(e, pos, v, c as u8) {
-                out.remove(c);
-            }
+        let x = s60(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s63(e, pos, v, x, cand)
         }
-        out
     }
 
     #[inline]
     fn s65(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s66(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s65(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s64(e, pos, v, x, cand)
-        }
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
     }
 
     #[inline]
     fn s67(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
+        s65(e, pos, v, d, cand) | s66(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s68(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        one & d
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s67(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s67(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s69(e, pos, v, ALL, cand)) & d
+        let x = s68(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s69(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s71(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s70(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s72(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s70(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s71(e, pos, v, x, cand)
-        }
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
     }
 
     #[inline]
     fn s73(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s72(e, pos, v, ALL, cand)) & d
+        d & pos.occupied
     }
 
     #[inline]
     fn s74(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        let x = s72(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s73(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s75(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s74(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b55(e, pos, v, c as u8) {
-                out.remove(c);
-            }
+        let x = s71(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s74(e, pos, v, x, cand)
         }
-        out
     }
 
     #[inline]
     fn s76(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s73(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s75(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s77(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b58(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s76(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s78(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
     fn s81(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s79(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
+        let x = s79(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s80(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -13873,7 +13973,7 @@ mod p9 {
     fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
-            .get(usize::from(e.state.mover))
+            .get(usize::from((1 - e.state.mover)))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -13889,34 +13989,37 @@ mod p9 {
 
     #[inline]
     fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s84(e, pos, v, ALL, cand)) & d
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s86(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of.shifted(-9) & CellSet::from_words([0x3fffffffffffff, 0x0]));
+        d & x
     }
 
     #[inline]
     fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s88(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s86(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s87(e, pos, v, x, cand)
-        }
+        let of = s87(e, pos, v, ALL, cand);
+        let x = (of.shifted(9) & CellSet::from_words([0x7ffffffffffffe00, 0x0]));
+        d & x
     }
 
     #[inline]
     fn s89(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s85(e, pos, v, d, cand);
+        let x = s86(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -13926,72 +14029,75 @@ mod p9 {
 
     #[inline]
     fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s91(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s90(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b63(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        let of = s90(e, pos, v, ALL, cand);
+        let x = (of.shifted(-1) & CellSet::from_words([0x3fdfeff7fbfdfeff, 0x0]));
+        d & x
     }
 
     #[inline]
     fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s93(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s92(e, pos, v, ALL, cand);
+        let x = (of.shifted(1) & CellSet::from_words([0x7fbfdfeff7fbfdfe, 0x0]));
+        d & x
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s91(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s93(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s89(e, pos, v, d, cand) | s94(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s92(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s94(e, pos, v, ALL, cand)) & d
-    }
-
-    #[inline]
-    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s95(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s96(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
     fn s98(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s97(e, pos, v, ALL, cand)) & d
+        s96(e, pos, v, d, cand) | s97(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s99(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s98(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from((1 - e.state.mover)))
@@ -13999,68 +14105,55 @@ mod p9 {
     }
 
     #[inline]
-    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s98(e, pos, v, d, cand);
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s99(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s99(e, pos, v, x, cand)
+            s100(e, pos, v, x, cand)
         }
-    }
-
-    #[inline]
-    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s102(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let of = s101(e, pos, v, ALL, cand);
-        let x = (of.shifted(-9) & CellSet::from_words([0x3fffffffffffff, 0x0]));
-        d & x
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s103(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
     }
 
     #[inline]
     fn s104(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let of = s103(e, pos, v, ALL, cand);
-        let x = (of.shifted(9) & CellSet::from_words([0x7ffffffffffffe00, 0x0]));
-        d & x
+        s102(e, pos, v, d, cand) | s103(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s105(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s102(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s104(e, pos, v, x, cand)
-        }
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s104(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
-            .get(usize::from(e.state.mover))
+            .get(usize::from((1 - e.state.mover)))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s107(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let of = s106(e, pos, v, ALL, cand);
-        let x = (of.shifted(-1) & CellSet::from_words([0x3fdfeff7fbfdfeff, 0x0]));
-        d & x
+        let x = s105(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s106(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -14073,65 +14166,64 @@ mod p9 {
 
     #[inline]
     fn s109(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let of = s108(e, pos, v, ALL, cand);
-        let x = (of.shifted(1) & CellSet::from_words([0x7fbfdfeff7fbfdfe, 0x0]));
-        d & x
+        let rel = &e.program().relations[8];
+        let dir = Some(v[1]);
+        let run = Some(s108(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
     fn s110(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s107(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s109(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s105(e, pos, v, d, cand) | s110(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
+        one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s110(e, pos, v, d, cand) | s111(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s109(e, pos, v, d, cand) | s112(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s114(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s112(e, pos, v, d, cand) | s113(e, pos, v, d, cand)
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s113(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s114(e, pos, v, ALL, cand)) & d
-    }
-
-    #[inline]
-    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
-            .get(usize::from((1 - e.state.mover)))
+            .get(usize::from(e.state.mover))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = Some(v[1]);
+        let run = Some(s115(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+    }
+
+    #[inline]
     fn s117(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s115(e, pos, v, d, cand);
+        let x = s114(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s116(e, pos, v, x, cand)
+            x - s116(e, pos, v, x, cand)
         }
     }
 
@@ -14154,9 +14246,12 @@ mod p9 {
 
     #[inline]
     fn s121(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s120(e, pos, v, ALL, cand)) & d
+        let x = s117(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s120(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -14169,11 +14264,11 @@ mod p9 {
 
     #[inline]
     fn s123(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s121(e, pos, v, d, cand);
+        let x = s122(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s122(e, pos, v, x, cand)
+            s121(e, pos, v, x, cand)
         }
     }
 
@@ -14279,218 +14374,102 @@ mod p9 {
     fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
-            .get(usize::from((1 - e.state.mover)))
+            .get(usize::from(e.state.mover))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s139(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s138(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s137(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s140(e, pos, v, ALL, cand));
+        let run = Some(s138(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s140(e, pos, v, d, cand) | s141(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s139(e, pos, v, d, cand) | s142(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s144(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s142(e, pos, v, d, cand) | s143(e, pos, v, d, cand)
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s143(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
     fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s141(e, pos, v, d, cand) | s144(e, pos, v, d, cand)
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s146(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s145(e, pos, v, ALL, cand)) & d
+        let dir = Some(v[1]);
+        let run = Some(s145(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
     fn s147(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        let x = s144(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s146(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s148(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
-        let run = Some(s147(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s149(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s146(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s148(e, pos, v, x, cand)
-        }
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
     }
 
     #[inline]
     fn s150(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
+        s148(e, pos, v, d, cand) | s149(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s151(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
+        let x = s147(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s150(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s152(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s150(e, pos, v, d, cand) | s151(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s149(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s152(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
-        let run = Some(s154(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
-    }
-
-    #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-
-    #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s156(e, pos, v, d, cand) | s157(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s155(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = v[1];
-        rel.step_along(dir, s159(e, pos, v, ALL, cand)) & d
-    }
-
-    #[inline]
-    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
-        let run = Some(s161(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
-    }
-
-    #[inline]
-    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s160(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s162(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[3]));
-        one & d
-    }
-
-    #[inline]
-    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s164(e, pos, v, d, cand) | s165(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s163(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s166(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
@@ -14503,11 +14482,11 @@ mod p9 {
                 (i64::from(i) + -1).rem_euclid(8) as u8
             }
         };
-        rel.step_along(dir, s167(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s151(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14515,44 +14494,44 @@ mod p9 {
     }
 
     #[inline]
-    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s169(e, pos, v, ALL, cand));
+        let run = Some(s153(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s171(e, pos, v, d, cand) | s172(e, pos, v, d, cand)
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s155(e, pos, v, d, cand) | s156(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s170(e, pos, v, d, cand) | s173(e, pos, v, d, cand)
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s154(e, pos, v, d, cand) | s157(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = v[1];
-        rel.step_along(dir, s174(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s158(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14560,52 +14539,52 @@ mod p9 {
     }
 
     #[inline]
-    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s176(e, pos, v, ALL, cand));
+        let run = Some(s160(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s175(e, pos, v, d, cand);
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s159(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s177(e, pos, v, x, cand)
+            x - s161(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s179(e, pos, v, d, cand) | s180(e, pos, v, d, cand)
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s163(e, pos, v, d, cand) | s164(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s178(e, pos, v, d, cand);
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s162(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s181(e, pos, v, x, cand)
+            x - s165(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
@@ -14618,46 +14597,46 @@ mod p9 {
                 (i64::from(i) + 1).rem_euclid(8) as u8
             }
         };
-        rel.step_along(dir, s182(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s166(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s168(e, pos, v, d, cand) | s183(e, pos, v, d, cand)
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s152(e, pos, v, d, cand) | s167(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
     }
 
     #[inline]
-    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s185(e, pos, v, d, cand);
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s169(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s186(e, pos, v, x, cand)
+            x - s170(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s184(e, pos, v, d, cand);
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s168(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s187(e, pos, v, x, cand)
+            s171(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14665,44 +14644,44 @@ mod p9 {
     }
 
     #[inline]
-    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s189(e, pos, v, ALL, cand));
+        let run = Some(s173(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s191(e, pos, v, d, cand) | s192(e, pos, v, d, cand)
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s175(e, pos, v, d, cand) | s176(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s190(e, pos, v, d, cand) | s193(e, pos, v, d, cand)
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s174(e, pos, v, d, cand) | s177(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = v[1];
-        rel.step_along(dir, s194(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s178(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14710,52 +14689,52 @@ mod p9 {
     }
 
     #[inline]
-    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s196(e, pos, v, ALL, cand));
+        let run = Some(s180(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s195(e, pos, v, d, cand);
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s179(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s197(e, pos, v, x, cand)
+            x - s181(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s199(e, pos, v, d, cand) | s200(e, pos, v, d, cand)
+    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s183(e, pos, v, d, cand) | s184(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s198(e, pos, v, d, cand);
+    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s182(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s201(e, pos, v, x, cand)
+            x - s185(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
@@ -14768,11 +14747,11 @@ mod p9 {
                 (i64::from(i) + -2).rem_euclid(8) as u8
             }
         };
-        rel.step_along(dir, s202(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s186(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14780,44 +14759,44 @@ mod p9 {
     }
 
     #[inline]
-    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s204(e, pos, v, ALL, cand));
+        let run = Some(s188(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s206(e, pos, v, d, cand) | s207(e, pos, v, d, cand)
+    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s190(e, pos, v, d, cand) | s191(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s205(e, pos, v, d, cand) | s208(e, pos, v, d, cand)
+    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s189(e, pos, v, d, cand) | s192(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = v[1];
-        rel.step_along(dir, s209(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s193(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14825,52 +14804,52 @@ mod p9 {
     }
 
     #[inline]
-    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s211(e, pos, v, ALL, cand));
+        let run = Some(s195(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s210(e, pos, v, d, cand);
+    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s194(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s212(e, pos, v, x, cand)
+            x - s196(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s214(e, pos, v, d, cand) | s215(e, pos, v, d, cand)
+    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s198(e, pos, v, d, cand) | s199(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s213(e, pos, v, d, cand);
+    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s197(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s216(e, pos, v, x, cand)
+            x - s200(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
@@ -14883,46 +14862,46 @@ mod p9 {
                 (i64::from(i) + 2).rem_euclid(8) as u8
             }
         };
-        rel.step_along(dir, s217(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s201(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s203(e, pos, v, d, cand) | s218(e, pos, v, d, cand)
+    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s187(e, pos, v, d, cand) | s202(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
     }
 
     #[inline]
-    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s220(e, pos, v, d, cand);
+    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s204(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s221(e, pos, v, x, cand)
+            x - s205(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s219(e, pos, v, d, cand);
+    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s203(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s222(e, pos, v, x, cand)
+            s206(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14930,44 +14909,44 @@ mod p9 {
     }
 
     #[inline]
-    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s224(e, pos, v, ALL, cand));
+        let run = Some(s208(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s226(e, pos, v, d, cand) | s227(e, pos, v, d, cand)
+    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s210(e, pos, v, d, cand) | s211(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s225(e, pos, v, d, cand) | s228(e, pos, v, d, cand)
+    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s209(e, pos, v, d, cand) | s212(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = v[1];
-        rel.step_along(dir, s229(e, pos, v, ALL, cand)) & d
+        rel.step_along(dir, s213(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_player
             .get(usize::from(e.state.mover))
@@ -14975,53 +14954,53 @@ mod p9 {
     }
 
     #[inline]
-    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
-        let run = Some(s231(e, pos, v, ALL, cand));
+        let run = Some(s215(e, pos, v, ALL, cand));
         rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
-    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s230(e, pos, v, d, cand);
+    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s214(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s232(e, pos, v, x, cand)
+            x - s216(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s234(e, pos, v, d, cand) | s235(e, pos, v, d, cand)
+    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s218(e, pos, v, d, cand) | s219(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s233(e, pos, v, d, cand);
+    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s217(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s236(e, pos, v, x, cand)
+            x - s220(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let of = s237(e, pos, v, ALL, cand);
+    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s221(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0x3fdfeff7fbfdfeff, 0x0])).shifted(1)
             | (of & CellSet::from_words([0x3fffffffffffff, 0x0])).shifted(9)
             | (of & CellSet::from_words([0x1feff7fbfdfeff, 0x0])).shifted(10)
@@ -15034,280 +15013,258 @@ mod p9 {
     }
 
     #[inline]
-    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
+    }
+
+    #[inline]
+    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s222(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s223(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xfffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xfffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s228(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b57(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s229(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s230(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s232(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b75(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s233(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s234(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s236(e, pos, v, d, cand) | s237(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s240(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s238(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s239(e, pos, v, x, cand)
-        }
+        CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
     fn s241(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
     fn s242(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        CellSet::from_words([0x200000000000000, 0x0]) & d
     }
 
     #[inline]
     fn s243(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s242(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b82(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        CellSet::from_words([0x200000000000008, 0x0]) & d
     }
 
     #[inline]
     fn s244(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
+        CellSet::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
     fn s245(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s243(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s244(e, pos, v, x, cand)
-        }
+        CellSet::from_words([0x200000000000028, 0x0]) & d
     }
 
     #[inline]
     fn s246(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        CellSet::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
     fn s247(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s246(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b91(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
+        CellSet::from_words([0xa00000000000028, 0x0]) & d
     }
 
     #[inline]
     fn s248(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
+        CellSet::from_words([0x20100804020000, 0x0]) & d
     }
 
     #[inline]
     fn s249(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s247(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s248(e, pos, v, x, cand)
-        }
+        CellSet::from_words([0x201008040200, 0x0]) & d
     }
 
     #[inline]
     fn s250(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
-    }
-
-    #[inline]
-    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s250(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b102(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s251(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s252(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s255(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s254(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b109(e, pos, v, c as u8) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x8, 0x0]) & d
-    }
-
-    #[inline]
-    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x8, 0x0]) & d
-    }
-
-    #[inline]
-    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000008, 0x0]) & d
-    }
-
-    #[inline]
-    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20, 0x0]) & d
-    }
-
-    #[inline]
-    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000028, 0x0]) & d
-    }
-
-    #[inline]
-    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x800000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0xa00000000000028, 0x0]) & d
-    }
-
-    #[inline]
-    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20100804020000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x201008040200, 0x0]) & d
-    }
-
-    #[inline]
-    fn s267(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x2030180c060200, 0x0]) & d
     }
 
     #[inline]
-    fn s268(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s269(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
     }
 
     #[inline]
-    fn s270(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7fe030180c0603ff, 0x0]) & d
     }
 
     #[inline]
-    fn s271(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20100804020000, 0x0]) & d
     }
 
     #[inline]
-    fn s272(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s255(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7fc02010080403ff, 0x0]) & d
     }
 
     #[inline]
-    fn s273(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x201008040200, 0x0]) & d
     }
 
     #[inline]
-    fn s274(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7fc00000000001ff, 0x0]) & d
     }
 
     #[inline]
-    fn s275(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s276(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s277(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s278(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s279(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000008, 0x0]) & d
     }
 
     #[inline]
-    fn s280(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s281(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000028, 0x0]) & d
     }
 
     #[inline]
-    fn s282(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s283(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xa00000000000028, 0x0]) & d
     }
 
     #[inline]
-    fn s284(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s267(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x75c00000000001d7, 0x0]) & d
     }
 
@@ -15413,112 +15370,116 @@ mod p9 {
 
     #[inline]
     fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        i32::from(v[2])
     }
 
     #[inline]
     fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        i32::from(v[2])
     }
 
     #[inline]
     fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        i32::from(v[2])
     }
 
     #[inline]
     fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        i32::try_from(s107(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(v[3])
+    }
+
+    #[inline]
     fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        i32::try_from(s123(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        0
     }
 
     #[inline]
     fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        1
     }
 
     #[inline]
     fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[1usize + usize::from(0u8)]
     }
 
     #[inline]
     fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        pos.counters[1usize + usize::from(54u8)]
     }
 
     #[inline]
     fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        int_op(IntOp::Add, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
     fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        pos.counters[1usize + usize::from(8u8)]
     }
 
     #[inline]
     fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[1usize + usize::from(62u8)]
     }
 
     #[inline]
     fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        int_op(IntOp::Add, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
     fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        int_op(IntOp::Add, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
     fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        int_op(IntOp::Add, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
     fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(v[2])]
+        if b49(e, pos, v, cand) {
+            i36(e, pos, v, cand)
+        } else {
+            i37(e, pos, v, cand)
+        }
     }
 
     #[inline]
     fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(v[2])]
+        0
     }
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        1
     }
 
     #[inline]
@@ -15528,32 +15489,32 @@ mod p9 {
 
     #[inline]
     fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        7
     }
 
     #[inline]
     fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        0
     }
 
     #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1usize + usize::from(0u8)]
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        pos.counters[1usize + usize::from(54u8)]
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s66(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        1
     }
 
     #[inline]
@@ -15563,172 +15524,176 @@ mod p9 {
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[1usize + usize::from(8u8)]
     }
 
     #[inline]
     fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        pos.counters[1usize + usize::from(62u8)]
     }
 
     #[inline]
     fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1usize + usize::from(0u8)]
     }
 
     #[inline]
     fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        pos.counters[1usize + usize::from(54u8)]
     }
 
     #[inline]
     fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Add, i52(e, pos, v, cand), i53(e, pos, v, cand))
     }
 
     #[inline]
     fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        pos.counters[1usize + usize::from(8u8)]
     }
 
     #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[1usize + usize::from(62u8)]
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
+        int_op(IntOp::Add, i52(e, pos, v, cand), i53(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
+        int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
     fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        if b67(e, pos, v, cand) {
+            i58(e, pos, v, cand)
+        } else {
+            i59(e, pos, v, cand)
+        }
     }
 
     #[inline]
     fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
+        0
     }
 
     #[inline]
     fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s123(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        1
     }
 
     #[inline]
     fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s139(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
+        7
     }
 
     #[inline]
     fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(v[4])]
+        i32::try_from(s235(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(v[4])]
-    }
-
-    #[inline]
-    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(1u8)]
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(2u8)]
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(3u8)]
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(55u8)]
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(56u8)]
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(57u8)]
+    }
+
+    #[inline]
     fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
+        0
     }
 
     #[inline]
     fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(0u8)]
+        pos.counters[1usize + usize::from(7u8)]
     }
 
     #[inline]
     fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(54u8)]
+        pos.counters[1usize + usize::from(6u8)]
     }
 
     #[inline]
     fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i76(e, pos, v, cand), i77(e, pos, v, cand))
+        pos.counters[1usize + usize::from(5u8)]
     }
 
     #[inline]
     fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
+        0
     }
 
     #[inline]
     fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
+        pos.counters[1usize + usize::from(61u8)]
     }
 
     #[inline]
     fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(62u8)]
+        pos.counters[1usize + usize::from(60u8)]
     }
 
     #[inline]
     fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i80(e, pos, v, cand), i81(e, pos, v, cand))
+        pos.counters[1usize + usize::from(59u8)]
     }
 
     #[inline]
     fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        0
     }
 
     #[inline]
@@ -15738,307 +15703,12 @@ mod p9 {
 
     #[inline]
     fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
+        pos.counters[64]
     }
 
     #[inline]
     fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(0u8)]
-    }
-
-    #[inline]
-    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(54u8)]
-    }
-
-    #[inline]
-    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i89(e, pos, v, cand), i90(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s249(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(0u8)]
-    }
-
-    #[inline]
-    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(0u8)]
-    }
-
-    #[inline]
-    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Sub, i101(e, pos, v, cand), i102(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(1u8)]
-    }
-
-    #[inline]
-    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(2u8)]
-    }
-
-    #[inline]
-    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(3u8)]
-    }
-
-    #[inline]
-    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(55u8)]
-    }
-
-    #[inline]
-    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(56u8)]
-    }
-
-    #[inline]
-    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(57u8)]
-    }
-
-    #[inline]
-    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
-    }
-
-    #[inline]
-    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(62u8)]
-    }
-
-    #[inline]
-    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Add, i114(e, pos, v, cand), i115(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        7
-    }
-
-    #[inline]
-    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s253(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
-    }
-
-    #[inline]
-    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[65]
-    }
-
-    #[inline]
-    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
-    }
-
-    #[inline]
-    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        int_op(IntOp::Sub, i126(e, pos, v, cand), i127(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(7u8)]
-    }
-
-    #[inline]
-    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(6u8)]
-    }
-
-    #[inline]
-    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(5u8)]
-    }
-
-    #[inline]
-    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(61u8)]
-    }
-
-    #[inline]
-    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(60u8)]
-    }
-
-    #[inline]
-    fn i136(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(59u8)]
-    }
-
-    #[inline]
-    fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[66]
-    }
-
-    #[inline]
-    fn i141(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         200
-    }
-
-    #[inline]
-    fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[0]
-    }
-
-    #[inline]
-    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1]
     }
 
     #[inline]
@@ -16128,287 +15798,285 @@ mod p9 {
 
     #[inline]
     fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        !s31(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i22(e, pos, v, cand), i23(e, pos, v, cand))
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s32(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+        !b18(e, pos, v, cand)
     }
 
     #[inline]
     fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        b17(e, pos, v, cand) && b19(e, pos, v, cand)
     }
 
     #[inline]
     fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i28(e, pos, v, cand), i29(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b21(e, pos, v, cand) && b22(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s36(e, pos, v, one, cand).is_empty()
-    }
-
-    #[inline]
-    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        !b24(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b20(e, pos, v, cand) && b25(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let i = v[1];
         let mask = [0x38u64, 0x83u64][usize::from(e.state.mover & 1)];
         i < 64 && (mask >> i) & 1 == 1
     }
 
     #[inline]
-    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b26(e, pos, v, cand) && b27(e, pos, v, cand)
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b20(e, pos, v, cand) && b21(e, pos, v, cand)
     }
 
     #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        !b28(e, pos, v, cand)
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        !b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         (e.state.mover == 0u8) == true
     }
 
     #[inline]
-    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         (e.state.mover == 1u8) == true
     }
 
     #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == true
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s52(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
+    }
+
+    #[inline]
     fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i30(e, pos, v, cand), i31(e, pos, v, cand))
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        !s53(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i32(e, pos, v, cand), i33(e, pos, v, cand))
+        !b32(e, pos, v, cand)
     }
 
     #[inline]
     fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b32(e, pos, v, cand) && b33(e, pos, v, cand)
+        b31(e, pos, v, cand) && b33(e, pos, v, cand)
     }
 
     #[inline]
     fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s48(e, pos, v, one, cand).is_empty()
+        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
     fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
+        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
     }
 
     #[inline]
     fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
+        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
     fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b36(e, pos, v, cand) && b37(e, pos, v, cand)
+        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
     }
 
     #[inline]
     fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
-        !s55(e, pos, v, one, cand).is_empty()
+        !s95(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
     fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
     fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[2]));
-        !s60(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 
     #[inline]
     fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        !s225(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
+        ((1 - e.state.mover) == 0u8) == true
     }
 
     #[inline]
     fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b43(e, pos, v, cand) && b44(e, pos, v, cand)
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        !s226(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s62(e, pos, v, one, cand).is_empty()
+        ((1 - e.state.mover) == 1u8) == true
     }
 
     #[inline]
     fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        !b46(e, pos, v, cand)
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[4]));
+        !s227(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        false
     }
 
     #[inline]
     fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
+        (e.state.mover == 0u8) == true
     }
 
     #[inline]
     fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b48(e, pos, v, cand) && b49(e, pos, v, cand)
+        compare(CmpOp::Gt, i38(e, pos, v, cand), i39(e, pos, v, cand))
     }
 
     #[inline]
     fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i48(e, pos, v, cand), i49(e, pos, v, cand))
+        compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
     fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b47(e, pos, v, cand) && b51(e, pos, v, cand)
+        (e.state.mover == 0u8) == true
     }
 
     #[inline]
     fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+        b51(e, pos, v, cand) && b52(e, pos, v, cand)
     }
 
     #[inline]
     fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i52(e, pos, v, cand), i53(e, pos, v, cand))
+        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
     fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b53(e, pos, v, cand) && b54(e, pos, v, cand)
+        (e.state.mover == 1u8) == true
     }
 
     #[inline]
     fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        b54(e, pos, v, cand) && b55(e, pos, v, cand)
     }
 
     #[inline]
     fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
+        b53(e, pos, v, cand) || b56(e, pos, v, cand)
     }
 
     #[inline]
     fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b56(e, pos, v, cand) && b57(e, pos, v, cand)
+        (e.state.mover == 0u8) == true
     }
 
     #[inline]
     fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s78(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Gt, i46(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        !b59(e, pos, v, cand)
+        compare(CmpOp::Gt, i47(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i58(e, pos, v, cand), i59(e, pos, v, cand))
+        false
     }
 
     #[inline]
     fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
+        (e.state.mover == 1u8) == true
     }
 
     #[inline]
     fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b61(e, pos, v, cand) && b62(e, pos, v, cand)
+        compare(CmpOp::Gt, i50(e, pos, v, cand), i49(e, pos, v, cand))
     }
 
     #[inline]
     fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s91(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Gt, i51(e, pos, v, cand), i49(e, pos, v, cand))
     }
 
     #[inline]
     fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        !b64(e, pos, v, cand)
+        false
     }
 
     #[inline]
     fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s111(e, pos, v, one, cand).is_empty()
+        false
     }
 
     #[inline]
     fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i62(e, pos, v, cand), i63(e, pos, v, cand))
+        (e.state.mover == 0u8) == true
     }
 
     #[inline]
     fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
+        compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
     }
 
     #[inline]
     fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let mut one = CellSet::EMPTY;
-        one.insert(usize::from(v[4]));
-        !s241(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Eq, i62(e, pos, v, cand), i63(e, pos, v, cand))
     }
 
     #[inline]
@@ -16418,197 +16086,52 @@ mod p9 {
 
     #[inline]
     fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Le, i66(e, pos, v, cand), i67(e, pos, v, cand))
+        b69(e, pos, v, cand) && b70(e, pos, v, cand)
     }
 
     #[inline]
     fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Le, i70(e, pos, v, cand), i71(e, pos, v, cand))
+        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
     }
 
     #[inline]
     fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.state.mover == 1u8) == true
     }
 
     #[inline]
     fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i75(e, pos, v, cand), i78(e, pos, v, cand))
+        b72(e, pos, v, cand) && b73(e, pos, v, cand)
     }
 
     #[inline]
     fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Lt, i79(e, pos, v, cand), i82(e, pos, v, cand))
+        b71(e, pos, v, cand) || b74(e, pos, v, cand)
     }
 
     #[inline]
     fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i83(e, pos, v, cand), i84(e, pos, v, cand))
+        compare(CmpOp::Eq, i66(e, pos, v, cand), i67(e, pos, v, cand))
     }
 
     #[inline]
     fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        b68(e, pos, v, cand) || b76(e, pos, v, cand)
     }
 
     #[inline]
     fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b76(e, pos, v, cand) && b77(e, pos, v, cand)
+        (e.state.mover == 0u8) == true
     }
 
     #[inline]
     fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i85(e, pos, v, cand), i86(e, pos, v, cand))
+        (e.state.mover == 1u8) == true
     }
 
     #[inline]
     fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
-    }
-
-    #[inline]
-    fn b81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b79(e, pos, v, cand) && b80(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b78(e, pos, v, cand) || b81(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
-    }
-
-    #[inline]
-    fn b84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i88(e, pos, v, cand), i91(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i92(e, pos, v, cand), i93(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
-    }
-
-    #[inline]
-    fn b87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b85(e, pos, v, cand) && b86(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i94(e, pos, v, cand), i95(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
-    }
-
-    #[inline]
-    fn b90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b88(e, pos, v, cand) && b89(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b87(e, pos, v, cand) || b90(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i96(e, pos, v, cand), i97(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b84(e, pos, v, cand) || b92(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Le, i98(e, pos, v, cand), i99(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i113(e, pos, v, cand), i116(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i117(e, pos, v, cand), i118(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
-    }
-
-    #[inline]
-    fn b98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b96(e, pos, v, cand) && b97(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i119(e, pos, v, cand), i120(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
-    }
-
-    #[inline]
-    fn b101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b99(e, pos, v, cand) && b100(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b102(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b98(e, pos, v, cand) || b101(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b103(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i121(e, pos, v, cand), i122(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b104(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b95(e, pos, v, cand) || b103(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b105(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Le, i123(e, pos, v, cand), i124(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b106(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i140(e, pos, v, cand), i141(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b107(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i142(e, pos, v, cand), i143(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b108(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        compare(CmpOp::Eq, i144(e, pos, v, cand), i145(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b109(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        b107(e, pos, v, cand) && b108(e, pos, v, cand)
+        compare(CmpOp::Eq, i85(e, pos, v, cand), i86(e, pos, v, cand))
     }
 }
 
@@ -27517,8 +27040,1738 @@ mod p15 {
     }
 }
 
-/// Shove
+/// Relay
 mod p16 {
+    use super::*;
+
+    /// The position: piece codes, counter slots, `let` slots (and the sets earlier
+    /// rounds of unordered picks chose from).
+    type P = Pos<0, 26, 0>;
+
+    const ALL: CellSet = CellSet::from_words([0xffffff, 0x0]);
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [CellSet; 1] = [CellSet::from_words([0x7df7df, 0x0])];
+    static RI0: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+    ]];
+    static RIH0: [CellSet; 1] = [CellSet::from_words([0xfbefbe, 0x0])];
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [CellSet; 1] = [CellSet::from_words([0x3ffff, 0x0])];
+    static RI1: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ]];
+    static RIH1: [CellSet; 1] = [CellSet::from_words([0xffffc0, 0x0])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+    ]];
+    static RH2: [CellSet; 1] = [CellSet::from_words([0xfbefbe, 0x0])];
+    static RI2: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH2: [CellSet; 1] = [CellSet::from_words([0x7df7df, 0x0])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x1, 0x0]),
+        CellSet::from_words([0x2, 0x0]),
+        CellSet::from_words([0x4, 0x0]),
+        CellSet::from_words([0x8, 0x0]),
+        CellSet::from_words([0x10, 0x0]),
+        CellSet::from_words([0x20, 0x0]),
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+    ]];
+    static RH3: [CellSet; 1] = [CellSet::from_words([0xffffc0, 0x0])];
+    static RI3: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x40, 0x0]),
+        CellSet::from_words([0x80, 0x0]),
+        CellSet::from_words([0x100, 0x0]),
+        CellSet::from_words([0x200, 0x0]),
+        CellSet::from_words([0x400, 0x0]),
+        CellSet::from_words([0x800, 0x0]),
+        CellSet::from_words([0x1000, 0x0]),
+        CellSet::from_words([0x2000, 0x0]),
+        CellSet::from_words([0x4000, 0x0]),
+        CellSet::from_words([0x8000, 0x0]),
+        CellSet::from_words([0x10000, 0x0]),
+        CellSet::from_words([0x20000, 0x0]),
+        CellSet::from_words([0x40000, 0x0]),
+        CellSet::from_words([0x80000, 0x0]),
+        CellSet::from_words([0x100000, 0x0]),
+        CellSet::from_words([0x200000, 0x0]),
+        CellSet::from_words([0x400000, 0x0]),
+        CellSet::from_words([0x800000, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+        CellSet::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [CellSet; 1] = [CellSet::from_words([0x3ffff, 0x0])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x42, 0x0]),
+        CellSet::from_words([0x85, 0x0]),
+        CellSet::from_words([0x10a, 0x0]),
+        CellSet::from_words([0x214, 0x0]),
+        CellSet::from_words([0x428, 0x0]),
+        CellSet::from_words([0x810, 0x0]),
+        CellSet::from_words([0x1081, 0x0]),
+        CellSet::from_words([0x2142, 0x0]),
+        CellSet::from_words([0x4284, 0x0]),
+        CellSet::from_words([0x8508, 0x0]),
+        CellSet::from_words([0x10a10, 0x0]),
+        CellSet::from_words([0x20420, 0x0]),
+        CellSet::from_words([0x42040, 0x0]),
+        CellSet::from_words([0x85080, 0x0]),
+        CellSet::from_words([0x10a100, 0x0]),
+        CellSet::from_words([0x214200, 0x0]),
+        CellSet::from_words([0x428400, 0x0]),
+        CellSet::from_words([0x810800, 0x0]),
+        CellSet::from_words([0x81000, 0x0]),
+        CellSet::from_words([0x142000, 0x0]),
+        CellSet::from_words([0x284000, 0x0]),
+        CellSet::from_words([0x508000, 0x0]),
+        CellSet::from_words([0xa10000, 0x0]),
+        CellSet::from_words([0x420000, 0x0]),
+    ]];
+    static RH4: [CellSet; 1] = [CellSet::from_words([0xffffff, 0x0])];
+    static RI4: [[CellSet; 24]; 1] = [[
+        CellSet::from_words([0x42, 0x0]),
+        CellSet::from_words([0x85, 0x0]),
+        CellSet::from_words([0x10a, 0x0]),
+        CellSet::from_words([0x214, 0x0]),
+        CellSet::from_words([0x428, 0x0]),
+        CellSet::from_words([0x810, 0x0]),
+        CellSet::from_words([0x1081, 0x0]),
+        CellSet::from_words([0x2142, 0x0]),
+        CellSet::from_words([0x4284, 0x0]),
+        CellSet::from_words([0x8508, 0x0]),
+        CellSet::from_words([0x10a10, 0x0]),
+        CellSet::from_words([0x20420, 0x0]),
+        CellSet::from_words([0x42040, 0x0]),
+        CellSet::from_words([0x85080, 0x0]),
+        CellSet::from_words([0x10a100, 0x0]),
+        CellSet::from_words([0x214200, 0x0]),
+        CellSet::from_words([0x428400, 0x0]),
+        CellSet::from_words([0x810800, 0x0]),
+        CellSet::from_words([0x81000, 0x0]),
+        CellSet::from_words([0x142000, 0x0]),
+        CellSet::from_words([0x284000, 0x0]),
+        CellSet::from_words([0x508000, 0x0]),
+        CellSet::from_words([0xa10000, 0x0]),
+        CellSet::from_words([0x420000, 0x0]),
+    ]];
+    static RIH4: [CellSet; 1] = [CellSet::from_words([0xffffff, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 24] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 24] = [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        at0(e, [0; 16], pos, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        'first: {
+            let before = g.leaves();
+            if g.push(0) {
+                at1(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+            let before = g.leaves();
+            if g.push(1) {
+                at48(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let len = g.len();
+        if g.push(0) {
+            at2(e, v, pos, g);
+        }
+        g.truncate(len);
+        if g.push(1) {
+            at24(e, v, pos, g);
+        }
+        g.truncate(len);
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s14(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if g.push(c as u8) {
+                at3(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s22(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u8;
+            if g.push(c as u8) {
+                at4(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b3(e, &pos, &v, 0) {
+            at6(e, v, pos, g);
+        } else {
+            at18(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b4(e, &pos, &v, 0) {
+            at7(e, v, pos, g);
+        } else {
+            at12(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b6(e, &pos, &v, 0) {
+            at13(e, v, pos, g);
+        } else {
+            at15(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            return;
+        }
+        at18(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b20(e, &pos, &v, 0) {
+            return;
+        }
+        at25(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s30(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u8;
+            if g.push(c as u8) {
+                at26(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b28(e, &pos, &v, 0) {
+            at27(e, v, pos, g);
+        } else {
+            at35(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b29(e, &pos, &v, 0) {
+            at28(e, v, pos, g);
+        } else {
+            at30(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b30(e, &pos, &v, 0) {
+            at31(e, v, pos, g);
+        } else {
+            at33(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b31(e, &pos, &v, 0) {
+            return;
+        }
+        at42(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b32(e, &pos, &v, 0) {
+            at36(e, v, pos, g);
+        } else {
+            at41(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b33(e, &pos, &v, 0) {
+            at37(e, v, pos, g);
+        } else {
+            at39(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b34(e, &pos, &v, 0) {
+            return;
+        }
+        at42(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b35(e, &pos, &v, 0) {
+            return;
+        }
+        at42(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline(always)]
+    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at50(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap48(e, v, pos, r),
+            _ => ap63(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap2(e, v, pos, r),
+            1 => ap24(e, v, pos, r),
+            _ => ap63(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap18(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap7(e, v, pos, r);
+        } else {
+            ap12(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(18u8);
+        let value = i4(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b6(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(5u8);
+        let value = i5(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap18(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e, from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e, to, piece);
+        }
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b8(e, &pos, &v, 0) {
+            ap20(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i6(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b18(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap48(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.state.mover));
+    }
+
+    #[inline(always)]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b28(e, &pos, &v, 0) {
+            ap27(e, v, pos, r);
+        } else {
+            ap35(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b29(e, &pos, &v, 0) {
+            ap28(e, v, pos, r);
+        } else {
+            ap30(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(6u8);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b30(e, &pos, &v, 0) {
+            ap31(e, v, pos, r);
+        } else {
+            ap33(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(12u8);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b32(e, &pos, &v, 0) {
+            ap36(e, v, pos, r);
+        } else {
+            ap41(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b33(e, &pos, &v, 0) {
+            ap37(e, v, pos, r);
+        } else {
+            ap39(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(23u8);
+        let value = i27(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap42(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
+        ap48(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b36(e, &pos, &v, 0) {
+            ap49(e, v, pos, r);
+        } else {
+            ap54(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(6u8);
+        let value = i30(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap50(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap50(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i31(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap51(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(12u8);
+        let value = i32(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap52(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(18u8);
+        let value = i33(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap60(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b37(e, &pos, &v, 0) {
+            ap55(e, v, pos, r);
+        } else {
+            ap60(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(23u8);
+        let value = i34(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap56(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(17u8);
+        let value = i35(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap57(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(11u8);
+        let value = i36(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap58(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(5u8);
+        let value = i37(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap60(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 25usize;
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap61(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b38(e, &pos, &v, 0) {
+            ap62(e, v, pos, r);
+        } else {
+            ap63(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+    }
+
+    #[inline]
+    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x2, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x2, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x80002, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x10, 0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x10, 0x0]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x400000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x400010, 0x0]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s12(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s13(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let of = s17(e, pos, v, ALL, cand);
+        let x = (of & CellSet::from_words([0x7df7df, 0x0])).shifted(1)
+            | (of & CellSet::from_words([0x3ffff, 0x0])).shifted(6)
+            | (of & CellSet::from_words([0xfbefbe, 0x0])).shifted(-1)
+            | (of & CellSet::from_words([0xffffc0, 0x0])).shifted(-6);
+        x & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from((1 - e.state.mover)))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xfff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s25(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b16(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s27(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b27(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s28(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s29(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x79e79e, 0x0]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x861861, 0x0]) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(6u8)]
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(12u8)]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        if b19(e, pos, v, cand) {
+            i15(e, pos, v, cand)
+        } else {
+            i16(e, pos, v, cand)
+        }
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(6u8)]
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(12u8)]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(0u8)]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(18u8)]
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(17u8)]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(11u8)]
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(5u8)]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[25]
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        30
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(6u8)]
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(12u8)]
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(6u8)]
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(12u8)]
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i46(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[1usize + usize::from(23u8)]
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s23(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        ((1 - e.state.mover) == 0u8) == true
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s24(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        ((1 - e.state.mover) == 1u8) == true
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (v[1] == u8::try_from(pos.counters[0]).unwrap_or(0)) == true
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b10(e, pos, v, cand) && b11(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b13(e, pos, v, cand) && b14(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b12(e, pos, v, cand) || b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s26(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b9(e, pos, v, cand) && b17(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b21(e, pos, v, cand) && b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b24(e, pos, v, cand) && b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b23(e, pos, v, cand) || b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i25(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i26(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i29(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 0u8) == true
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.state.mover == 1u8) == true
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
+    }
+}
+
+/// Shove
+mod p17 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
@@ -28637,7 +29890,7 @@ mod p16 {
 }
 
 /// Terraces
-mod p17 {
+mod p18 {
     use super::*;
 
     /// The position: piece codes, counter slots, `let` slots (and the sets earlier
