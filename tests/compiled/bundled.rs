@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xb9896a7e382c658e,
+        fingerprint: 0xe92ac61a18cab3a0,
         generate: p9::generate,
         apply: p9::apply,
     },
@@ -11804,7 +11804,7 @@ mod p9 {
             }
             let before = g.leaves();
             if g.push(1) {
-                at75(e, v, pos, g);
+                at77(e, v, pos, g);
             }
             g.truncate(len);
             if g.leaves() != before {
@@ -11922,7 +11922,7 @@ mod p9 {
         if b30(e, &pos, &v, 0) {
             at11(e, v, pos, g);
         } else {
-            at75(e, v, pos, g);
+            at77(e, v, pos, g);
         }
     }
 
@@ -11970,7 +11970,7 @@ mod p9 {
         if b35(e, &pos, &v, 0) {
             at18(e, v, pos, g);
         } else {
-            at75(e, v, pos, g);
+            at77(e, v, pos, g);
         }
     }
 
@@ -11980,7 +11980,7 @@ mod p9 {
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
-        at75(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
@@ -12022,7 +12022,7 @@ mod p9 {
         if b37(e, &pos, &v, 0) {
             at25(e, v, pos, g);
         } else {
-            at75(e, v, pos, g);
+            at77(e, v, pos, g);
         }
     }
 
@@ -12032,7 +12032,7 @@ mod p9 {
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, value);
-        at75(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
@@ -12166,6 +12166,14 @@ mod p9 {
             if g.leaves() != before {
                 break 'first;
             }
+            let before = g.leaves();
+            if g.push(4) {
+                at55(e, v, pos, g);
+            }
+            g.truncate(len);
+            if g.leaves() != before {
+                break 'first;
+            }
         }
     }
 
@@ -12185,7 +12193,7 @@ mod p9 {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at55(e, w, pos, g);
+                at57(e, w, pos, g);
             }
             g.truncate(len);
         }
@@ -12199,7 +12207,7 @@ mod p9 {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at55(e, w, pos, g);
+                at57(e, w, pos, g);
             }
             g.truncate(len);
         }
@@ -12213,7 +12221,7 @@ mod p9 {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at55(e, w, pos, g);
+                at57(e, w, pos, g);
             }
             g.truncate(len);
         }
@@ -12227,317 +12235,321 @@ mod p9 {
             let mut w = v;
             w[4] = c as u8;
             if g.push(c as u8) {
-                at55(e, w, pos, g);
+                at57(e, w, pos, g);
+            }
+            g.truncate(len);
+        }
+    }
+
+    #[inline(always)]
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s238(e, &pos, &v, ALL, 0);
+        let len = g.len();
+        for c in set.iter() {
+            let mut w = v;
+            w[4] = c as u8;
+            if g.push(c as u8) {
+                at57(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b43(e, &pos, &v, 0) {
-            at56(e, v, pos, g);
-        } else {
             at58(e, v, pos, g);
+        } else {
+            at60(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add((1 - e.state.mover));
         pos.set_cell::<false>(e, usize::from(v[4]), piece);
-        at75(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b44(e, &pos, &v, 0) {
-            at59(e, v, pos, g);
+            at61(e, v, pos, g);
+        } else {
+            at66(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b45(e, &pos, &v, 0) {
+            at62(e, v, pos, g);
         } else {
             at64(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b45(e, &pos, &v, 0) {
-            at60(e, v, pos, g);
-        } else {
-            at62(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(3u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at75(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(57u8);
-        let value = i28(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at75(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(57u8);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at77(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b46(e, &pos, &v, 0) {
-            at65(e, v, pos, g);
+            at67(e, v, pos, g);
+        } else {
+            at72(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b47(e, &pos, &v, 0) {
+            at68(e, v, pos, g);
         } else {
             at70(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b47(e, &pos, &v, 0) {
-            at66(e, v, pos, g);
-        } else {
-            at68(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(5u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at75(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(59u8);
-        let value = i29(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
-        at75(e, v, pos, g);
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b48(e, &pos, &v, 0) {
-            return;
-        }
-        at75(e, v, pos, g);
-    }
-
-    #[inline]
-    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let saved = e.rt_distinct_enter(0);
-        at76(e, v, pos, g);
-        e.rt_distinct_leave(0, saved);
+        let slot = 1usize + usize::from(59u8);
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        at77(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        v[5] = 0;
+    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            return;
+        }
         at77(e, v, pos, g);
     }
 
     #[inline]
     fn at77(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let saved = e.rt_distinct_enter(0);
+        at78(e, v, pos, g);
+        e.rt_distinct_leave(0, saved);
+    }
+
+    #[inline(always)]
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        v[5] = 0;
+        at79(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rounds = v[5];
         match (rounds >= 0, rounds < 5) {
             (true, true) => {
                 let len = g.len();
                 if g.push(0) {
-                    at102(e, v, pos, g);
+                    at104(e, v, pos, g);
                 }
                 g.truncate(len);
                 if g.push(1) {
-                    at78(e, v, pos, g);
+                    at80(e, v, pos, g);
                 }
                 g.truncate(len);
             }
-            (true, false) => at102(e, v, pos, g),
-            _ => at78(e, v, pos, g),
+            (true, false) => at104(e, v, pos, g),
+            _ => at80(e, v, pos, g),
         }
     }
 
     #[inline]
-    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b50(e, &pos, &v, 0) {
             return;
         }
-        at79(e, v, pos, g);
+        at81(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let set = s231(e, &pos, &v, ALL, 0);
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let set = s247(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u8;
             if g.push(c as u8) {
-                at80(e, w, pos, g);
+                at82(e, w, pos, g);
             }
             g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b58(e, &pos, &v, 0) {
-            at81(e, v, pos, g);
+            at83(e, v, pos, g);
+        } else {
+            at91(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b59(e, &pos, &v, 0) {
+            at84(e, v, pos, g);
+        } else {
+            at86(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at101(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b60(e, &pos, &v, 0) {
+            at87(e, v, pos, g);
         } else {
             at89(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b59(e, &pos, &v, 0) {
-            at82(e, v, pos, g);
-        } else {
-            at84(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(0u8);
-        let value = i44(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
-        at99(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b60(e, &pos, &v, 0) {
-            at85(e, v, pos, g);
-        } else {
-            at87(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(54u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
-        at99(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b61(e, &pos, &v, 0) {
-            return;
-        }
-        at99(e, v, pos, g);
+        at101(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b61(e, &pos, &v, 0) {
+            return;
+        }
+        at101(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b62(e, &pos, &v, 0) {
-            at90(e, v, pos, g);
+            at92(e, v, pos, g);
+        } else {
+            at100(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b63(e, &pos, &v, 0) {
+            at93(e, v, pos, g);
+        } else {
+            at95(e, v, pos, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let slot = 1usize + usize::from(8u8);
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        at101(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if b64(e, &pos, &v, 0) {
+            at96(e, v, pos, g);
         } else {
             at98(e, v, pos, g);
         }
     }
 
     #[inline(always)]
-    fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b63(e, &pos, &v, 0) {
-            at91(e, v, pos, g);
-        } else {
-            at93(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(8u8);
-        let value = i48(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
-        at99(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if b64(e, &pos, &v, 0) {
-            at94(e, v, pos, g);
-        } else {
-            at96(e, v, pos, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(62u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
-        at99(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b65(e, &pos, &v, 0) {
-            return;
-        }
-        at99(e, v, pos, g);
-    }
-
-    #[inline(always)]
-    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b66(e, &pos, &v, 0) {
-            return;
-        }
-        at99(e, v, pos, g);
-    }
-
-    #[inline]
-    fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[6]), piece);
         at101(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        at77(e, v, pos, g);
+    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b65(e, &pos, &v, 0) {
+            return;
+        }
+        at101(e, v, pos, g);
+    }
+
+    #[inline(always)]
+    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !b66(e, &pos, &v, 0) {
+            return;
+        }
+        at101(e, v, pos, g);
     }
 
     #[inline]
-    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !e.rt_distinct_first(0, pos.hash) {
-            return;
-        }
+    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        pos.set_cell::<true>(e, usize::from(v[6]), piece);
         at103(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at103(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        if !b77(e, &pos, &v, 0) {
+        v[5] = v[5].wrapping_add(1);
+        at79(e, v, pos, g);
+    }
+
+    #[inline]
+    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at104(e, v, pos, g);
+        at105(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
-    }
-
-    #[inline]
     fn at105(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+        if !b77(e, &pos, &v, 0) {
+            return;
+        }
+        at106(e, v, pos, g);
     }
 
-    #[inline]
+    #[inline(always)]
     fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
@@ -12573,12 +12585,12 @@ mod p9 {
     }
 
     #[inline]
-    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
@@ -12618,12 +12630,12 @@ mod p9 {
     }
 
     #[inline]
-    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at125(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
@@ -12637,6 +12649,16 @@ mod p9 {
         g.leaf();
     }
 
+    #[inline]
+    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
+    #[inline]
+    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        g.leaf();
+    }
+
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
         let r = &mut Replay::new(m);
@@ -12647,8 +12669,8 @@ mod p9 {
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
-            1 => ap75(e, v, pos, r),
-            _ => ap127(e, v, pos, r),
+            1 => ap77(e, v, pos, r),
+            _ => ap129(e, v, pos, r),
         }
     }
 
@@ -12676,7 +12698,7 @@ mod p9 {
             1 => ap13(e, v, pos, r),
             2 => ap20(e, v, pos, r),
             3 => ap27(e, v, pos, r),
-            _ => ap127(e, v, pos, r),
+            _ => ap129(e, v, pos, r),
         }
     }
 
@@ -12725,7 +12747,7 @@ mod p9 {
         if b30(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
-            ap75(e, v, pos, r);
+            ap77(e, v, pos, r);
         }
     }
 
@@ -12764,7 +12786,7 @@ mod p9 {
         if b35(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
-            ap75(e, v, pos, r);
+            ap77(e, v, pos, r);
         }
     }
 
@@ -12776,7 +12798,7 @@ mod p9 {
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
@@ -12809,7 +12831,7 @@ mod p9 {
         if b37(e, &pos, &v, 0) {
             ap25(e, v, pos, r);
         } else {
-            ap75(e, v, pos, r);
+            ap77(e, v, pos, r);
         }
     }
 
@@ -12821,7 +12843,7 @@ mod p9 {
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
@@ -12834,7 +12856,7 @@ mod p9 {
         match r.decision() {
             0 => ap29(e, v, pos, r),
             1 => ap31(e, v, pos, r),
-            _ => ap127(e, v, pos, r),
+            _ => ap129(e, v, pos, r),
         }
     }
 
@@ -12901,7 +12923,8 @@ mod p9 {
             1 => ap44(e, v, pos, r),
             2 => ap48(e, v, pos, r),
             3 => ap52(e, v, pos, r),
-            _ => ap127(e, v, pos, r),
+            4 => ap55(e, v, pos, r),
+            _ => ap129(e, v, pos, r),
         }
     }
 
@@ -12913,343 +12936,327 @@ mod p9 {
     #[inline(always)]
     fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap55(e, v, pos, r);
+        ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap55(e, v, pos, r);
+        ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap55(e, v, pos, r);
+        ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[4] = r.decision();
-        ap55(e, v, pos, r);
+        ap57(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[4] = r.decision();
+        ap57(e, v, pos, r);
     }
 
     #[inline]
-    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b43(e, &pos, &v, 0) {
-            ap56(e, v, pos, r);
-        } else {
             ap58(e, v, pos, r);
+        } else {
+            ap60(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add((1 - e.state.mover));
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e, c, piece);
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b44(e, &pos, &v, 0) {
-            ap59(e, v, pos, r);
+            ap61(e, v, pos, r);
+        } else {
+            ap66(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b45(e, &pos, &v, 0) {
+            ap62(e, v, pos, r);
         } else {
             ap64(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap59(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b45(e, &pos, &v, 0) {
-            ap60(e, v, pos, r);
-        } else {
-            ap62(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(3u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(57u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap66(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b46(e, &pos, &v, 0) {
-            ap65(e, v, pos, r);
+            ap67(e, v, pos, r);
+        } else {
+            ap72(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap67(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b47(e, &pos, &v, 0) {
+            ap68(e, v, pos, r);
         } else {
             ap70(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b47(e, &pos, &v, 0) {
-            ap66(e, v, pos, r);
-        } else {
-            ap68(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap66(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(59u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap75(e, v, pos, r);
+        ap77(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap75(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap75(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap76(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap76(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = 0;
+    fn ap72(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap77(e, v, pos, r);
     }
 
     #[inline]
     fn ap77(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap78(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[5] = 0;
+        ap79(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let rounds = v[5];
         match (rounds >= 0, rounds < 5) {
             (true, true) => {
                 if r.decision() == 0 {
-                    ap102(e, v, pos, r);
+                    ap104(e, v, pos, r);
                 } else {
-                    ap78(e, v, pos, r);
+                    ap80(e, v, pos, r);
                 }
             }
-            (true, false) => ap102(e, v, pos, r),
-            _ => ap78(e, v, pos, r),
+            (true, false) => ap104(e, v, pos, r),
+            _ => ap80(e, v, pos, r),
         }
     }
 
     #[inline]
-    fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap79(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[6] = r.decision();
-        ap80(e, v, pos, r);
-    }
-
-    #[inline(always)]
     fn ap80(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap81(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[6] = r.decision();
+        ap82(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap82(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b58(e, &pos, &v, 0) {
-            ap81(e, v, pos, r);
+            ap83(e, v, pos, r);
+        } else {
+            ap91(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b59(e, &pos, &v, 0) {
+            ap84(e, v, pos, r);
+        } else {
+            ap86(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(0u8);
+        let value = i44(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap101(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap86(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b60(e, &pos, &v, 0) {
+            ap87(e, v, pos, r);
         } else {
             ap89(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b59(e, &pos, &v, 0) {
-            ap82(e, v, pos, r);
-        } else {
-            ap84(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap82(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
-        let value = i44(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap99(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b60(e, &pos, &v, 0) {
-            ap85(e, v, pos, r);
-        } else {
-            ap87(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(54u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap99(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap99(e, v, pos, r);
+        ap101(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap89(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b62(e, &pos, &v, 0) {
-            ap90(e, v, pos, r);
-        } else {
-            ap98(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b63(e, &pos, &v, 0) {
-            ap91(e, v, pos, r);
-        } else {
-            ap93(e, v, pos, r);
-        }
+        ap101(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b62(e, &pos, &v, 0) {
+            ap92(e, v, pos, r);
+        } else {
+            ap100(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap92(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b63(e, &pos, &v, 0) {
+            ap93(e, v, pos, r);
+        } else {
+            ap95(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(8u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap99(e, v, pos, r);
+        ap101(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap95(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b64(e, &pos, &v, 0) {
-            ap94(e, v, pos, r);
-        } else {
             ap96(e, v, pos, r);
+        } else {
+            ap98(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(62u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap99(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap99(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap99(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap99(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        let c = usize::from(v[6]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
         ap101(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = v[5].wrapping_add(1);
-        ap77(e, v, pos, r);
+    fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap101(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap100(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap101(e, v, pos, r);
     }
 
     #[inline]
-    fn ap102(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.state.mover);
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e, c, piece);
         ap103(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap103(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap104(e, v, pos, r);
+        v[5] = v[5].wrapping_add(1);
+        ap79(e, v, pos, r);
     }
 
-    #[inline(always)]
+    #[inline]
     fn ap104(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b78(e, &pos, &v, 0) {
-            ap105(e, v, pos, r);
-        } else {
-            ap114(e, v, pos, r);
-        }
+        ap105(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap105(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
-        let value = i68(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
         ap106(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap106(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(1u8);
-        let value = i69(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap107(e, v, pos, r);
+        if b78(e, &pos, &v, 0) {
+            ap107(e, v, pos, r);
+        } else {
+            ap116(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap107(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(2u8);
-        let value = i70(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(0u8);
+        let value = i68(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap108(e, v, pos, r);
@@ -13257,8 +13264,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap108(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(3u8);
-        let value = i71(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(1u8);
+        let value = i69(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13268,10 +13275,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(54u8);
-        let value = i72(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(2u8);
+        let value = i70(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap110(e, v, pos, r);
@@ -13279,8 +13286,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap110(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(55u8);
-        let value = i73(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(3u8);
+        let value = i71(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13290,10 +13297,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap111(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(56u8);
-        let value = i74(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(54u8);
+        let value = i72(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap112(e, v, pos, r);
@@ -13301,52 +13308,52 @@ mod p9 {
 
     #[inline(always)]
     fn ap112(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(55u8);
+        let value = i73(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap113(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(56u8);
+        let value = i74(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap114(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(57u8);
         let value = i75(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap124(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b79(e, &pos, &v, 0) {
-            ap115(e, v, pos, r);
-        } else {
-            ap124(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap115(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(8u8);
-        let value = i76(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap116(e, v, pos, r);
+        ap126(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap116(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(7u8);
-        let value = i77(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap117(e, v, pos, r);
+        if b79(e, &pos, &v, 0) {
+            ap117(e, v, pos, r);
+        } else {
+            ap126(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap117(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(6u8);
-        let value = i78(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(8u8);
+        let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap118(e, v, pos, r);
@@ -13354,8 +13361,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap118(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(5u8);
-        let value = i79(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(7u8);
+        let value = i77(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13365,10 +13372,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap119(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(62u8);
-        let value = i80(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(6u8);
+        let value = i78(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap120(e, v, pos, r);
@@ -13376,8 +13383,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap120(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(61u8);
-        let value = i81(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(5u8);
+        let value = i79(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13387,10 +13394,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap121(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(60u8);
-        let value = i82(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(62u8);
+        let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = value;
+        let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
         ap122(e, v, pos, r);
@@ -13398,8 +13405,19 @@ mod p9 {
 
     #[inline(always)]
     fn ap122(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(59u8);
-        let value = i83(e, &pos, &v, 0);
+        let slot = 1usize + usize::from(61u8);
+        let value = i81(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap123(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap123(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(60u8);
+        let value = i82(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -13407,33 +13425,44 @@ mod p9 {
         ap124(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap124(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize + usize::from(59u8);
+        let value = i83(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap126(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap126(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 64usize;
         let value = i84(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap125(e, v, pos, r);
+        ap127(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap125(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap127(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b80(e, &pos, &v, 0) {
-            ap126(e, v, pos, r);
+            ap128(e, v, pos, r);
         } else {
-            ap127(e, v, pos, r);
+            ap129(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap126(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap128(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
     }
 
     #[inline]
-    fn ap127(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap129(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
     }
 
     #[inline]
@@ -15029,27 +15058,140 @@ mod p9 {
 
     #[inline]
     fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s226(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0xfffffffff, 0x0]) & d
+        let rel = &e.program().relations[8];
+        let dir = Some(v[1]);
+        let run = Some(s225(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
     fn s227(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0xfffffffff, 0x0]) & d
+        CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
     fn s228(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
     }
 
     #[inline]
     fn s229(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s228(e, pos, v, d, cand);
+        s227(e, pos, v, d, cand) | s228(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s226(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = v[1];
+        rel.step_along(dir, s230(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos
+            .by_player
+            .get(usize::from(e.state.mover))
+            .map_or(CellSet::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let rel = &e.program().relations[8];
+        let dir = Some(v[1]);
+        let run = Some(s232(e, pos, v, ALL, cand));
+        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+    }
+
+    #[inline]
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s231(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s233(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let mut one = CellSet::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        s235(e, pos, v, d, cand) | s236(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s234(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s237(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s239(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s240(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xfffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xfffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s244(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b57(e, pos, v, c as u8) {
@@ -15060,28 +15202,28 @@ mod p9 {
     }
 
     #[inline]
-    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s229(e, pos, v, d, cand);
+    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s245(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s230(e, pos, v, x, cand)
+            x - s246(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
     }
 
     #[inline]
-    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s232(e, pos, v, d, cand);
+    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s248(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b75(e, pos, v, c as u8) {
@@ -15092,179 +15234,179 @@ mod p9 {
     }
 
     #[inline]
-    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let x = s233(e, pos, v, d, cand);
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        let x = s249(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s234(e, pos, v, x, cand)
+            x - s250(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        s236(e, pos, v, d, cand) | s237(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x0, 0x0]) & d
-    }
-
-    #[inline]
-    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x8, 0x0]) & d
-    }
-
-    #[inline]
-    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x8, 0x0]) & d
-    }
-
-    #[inline]
-    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000008, 0x0]) & d
-    }
-
-    #[inline]
-    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20, 0x0]) & d
-    }
-
-    #[inline]
-    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x200000000000028, 0x0]) & d
-    }
-
-    #[inline]
-    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x800000000000000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0xa00000000000028, 0x0]) & d
-    }
-
-    #[inline]
-    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20100804020000, 0x0]) & d
-    }
-
-    #[inline]
-    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x201008040200, 0x0]) & d
-    }
-
-    #[inline]
-    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x2030180c060200, 0x0]) & d
-    }
-
-    #[inline]
-    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
-    }
-
-    #[inline]
-    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fe030180c0603ff, 0x0]) & d
-    }
-
-    #[inline]
     fn s254(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x20100804020000, 0x0]) & d
+        s252(e, pos, v, d, cand) | s253(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s255(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fc02010080403ff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x201008040200, 0x0]) & d
-    }
-
-    #[inline]
-    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        CellSet::from_words([0x7fc00000000001ff, 0x0]) & d
-    }
-
-    #[inline]
-    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000008, 0x0]) & d
     }
 
     #[inline]
-    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x200000000000028, 0x0]) & d
     }
 
     #[inline]
-    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xa00000000000028, 0x0]) & d
     }
 
     #[inline]
+    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20100804020000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x201008040200, 0x0]) & d
+    }
+
+    #[inline]
+    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x2030180c060200, 0x0]) & d
+    }
+
+    #[inline]
     fn s267(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7fffffffffffffff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s268(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x1fcfe7f3f9fc00, 0x0]) & d
+    }
+
+    #[inline]
+    fn s269(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7fe030180c0603ff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s270(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20100804020000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s271(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7fc02010080403ff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s272(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x201008040200, 0x0]) & d
+    }
+
+    #[inline]
+    fn s273(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x7fc00000000001ff, 0x0]) & d
+    }
+
+    #[inline]
+    fn s274(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s275(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s276(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s277(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x200000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s278(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x200000000000008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s279(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x20, 0x0]) & d
+    }
+
+    #[inline]
+    fn s280(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x200000000000028, 0x0]) & d
+    }
+
+    #[inline]
+    fn s281(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0x800000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s282(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        CellSet::from_words([0xa00000000000028, 0x0]) & d
+    }
+
+    #[inline]
+    fn s283(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x75c00000000001d7, 0x0]) & d
     }
 
@@ -15608,7 +15750,7 @@ mod p9 {
 
     #[inline]
     fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::try_from(s235(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s251(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -15942,7 +16084,7 @@ mod p9 {
     fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[4]));
-        !s225(e, pos, v, one, cand).is_empty()
+        !s241(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
@@ -15954,7 +16096,7 @@ mod p9 {
     fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[4]));
-        !s226(e, pos, v, one, cand).is_empty()
+        !s242(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
@@ -15966,7 +16108,7 @@ mod p9 {
     fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[4]));
-        !s227(e, pos, v, one, cand).is_empty()
+        !s243(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
