@@ -1410,14 +1410,15 @@ impl<'a> Lowerer<'a> {
             }
         }
         if fail {
-            let never = self.push_bool(BoolExpr::Const(false));
-            ops.push(Op::Require(never));
+            self.fail(ops);
         }
-        let end = pc(ops.len())?;
-        for j in ends {
-            ops[j] = Op::Jump(end);
-        }
-        Ok(())
+        patch_jumps(ops, &ends)
+    }
+
+    /// Ends this way through the program.
+    fn fail(&mut self, ops: &mut Vec<Op>) {
+        let never = self.push_bool(BoolExpr::Const(false));
+        ops.push(Op::Require(never));
     }
 
     /// `enter`: one more piece on the entry of player `p`'s lane nearest to `near` (squared
@@ -1436,8 +1437,7 @@ impl<'a> Lowerer<'a> {
             .filter_map(|(_, cells)| cells.first().copied())
             .collect();
         if entries.is_empty() {
-            let never = self.push_bool(BoolExpr::Const(false));
-            ops.push(Op::Require(never));
+            self.fail(ops);
             return Ok(());
         }
         let axes = self.prog.board.axes.len();
@@ -1488,11 +1488,7 @@ impl<'a> Lowerer<'a> {
                 };
             }
         }
-        let end = pc(ops.len())?;
-        for j in ends {
-            ops[j] = Op::Jump(end);
-        }
-        Ok(())
+        patch_jumps(ops, &ends)
     }
 
     /// `advance` on one lane: the end gains the field before it, each field takes the one
@@ -1563,13 +1559,8 @@ impl<'a> Lowerer<'a> {
                 target: pc(ops.len())?,
             };
         }
-        let never = self.push_bool(BoolExpr::Const(false));
-        ops.push(Op::Require(never));
-        let end = pc(ops.len())?;
-        for j in ends {
-            ops[j] = Op::Jump(end);
-        }
-        Ok(())
+        self.fail(ops);
+        patch_jumps(ops, &ends)
     }
 
     /// `waiting(T, p)`: how many of `p`'s pieces wait at the ends of `p`'s lanes.
@@ -2631,6 +2622,15 @@ fn id16(n: usize) -> Result<u16> {
     u16::try_from(n).map_err(|_| LowerError {
         message: "too many declarations".into(),
     })
+}
+
+/// Points the placeholder jumps at `ends` to the next op.
+fn patch_jumps(ops: &mut [Op], ends: &[usize]) -> Result<()> {
+    let end = pc(ops.len())?;
+    for &j in ends {
+        ops[j] = Op::Jump(end);
+    }
+    Ok(())
 }
 
 fn pc(n: usize) -> Result<u32> {
