@@ -11,7 +11,7 @@ pub enum GameResult {
 }
 
 /// A position. Piece code 0 is an empty cell; code `1 + 2 * kind + owner` is a piece.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub board: Vec<u8>,
     pub occupied: CellSet,
@@ -24,6 +24,36 @@ pub struct State {
     pub hash: u64,
     /// Turns played so far.
     pub ply: u32,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            board: self.board.clone(),
+            occupied: self.occupied,
+            by_player: self.by_player,
+            by_code: self.by_code.clone(),
+            counters: self.counters.clone(),
+            mover: self.mover,
+            result: self.result,
+            hash: self.hash,
+            ply: self.ply,
+        }
+    }
+
+    /// Copies into the existing buffers: playouts save and restore the start position once
+    /// each, and the derived version would allocate three vectors every time.
+    fn clone_from(&mut self, source: &State) {
+        self.board.clone_from(&source.board);
+        self.occupied = source.occupied;
+        self.by_player = source.by_player;
+        self.by_code.clone_from(&source.by_code);
+        self.counters.clone_from(&source.counters);
+        self.mover = source.mover;
+        self.result = source.result;
+        self.hash = source.hash;
+        self.ply = source.ply;
+    }
 }
 
 /// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position:
