@@ -1402,12 +1402,7 @@ impl<'a> Lowerer<'a> {
             body(self, p, ops)?;
             ends.push(ops.len());
             ops.push(Op::Jump(0));
-            if let Some((at, cond)) = guard {
-                ops[at] = Op::Unless {
-                    cond,
-                    target: pc(ops.len())?,
-                };
-            }
+            patch_guard(ops, guard)?;
         }
         if fail {
             self.fail(ops);
@@ -1481,12 +1476,7 @@ impl<'a> Lowerer<'a> {
                 ends.push(ops.len());
                 ops.push(Op::Jump(0));
             }
-            if let Some((at, cond)) = guard {
-                ops[at] = Op::Unless {
-                    cond,
-                    target: pc(ops.len())?,
-                };
-            }
+            patch_guard(ops, guard)?;
         }
         patch_jumps(ops, &ends)
     }
@@ -2622,6 +2612,17 @@ fn id16(n: usize) -> Result<u16> {
     u16::try_from(n).map_err(|_| LowerError {
         message: "too many declarations".into(),
     })
+}
+
+/// Points a placeholder `unless` (its index and condition) past the ops after it.
+fn patch_guard(ops: &mut [Op], guard: Option<(usize, BoolId)>) -> Result<()> {
+    if let Some((at, cond)) = guard {
+        ops[at] = Op::Unless {
+            cond,
+            target: pc(ops.len())?,
+        };
+    }
+    Ok(())
 }
 
 /// Points the placeholder jumps at `ends` to the next op.

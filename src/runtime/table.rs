@@ -350,6 +350,18 @@ impl<'p> TableMatch<'p> {
         (!stones.is_empty()).then_some((stones, f.max_speed))
     }
 
+    /// The top speed of the shot `card` allows with `stone`, when that shot is a choice now.
+    fn shot_limit(&self, card: Option<usize>, stone: usize) -> Option<f64> {
+        self.choices().iter().find_map(|c| match c {
+            Choice::Shot {
+                card: c,
+                stone: s,
+                max_speed,
+            } if *c == card && *s == stone => Some(*max_speed),
+            _ => None,
+        })
+    }
+
     /// Every decision the mover may take now (penalties and `time` aside).
     #[must_use]
     pub fn choices(&self) -> Vec<Choice> {
@@ -830,16 +842,7 @@ impl<'p> TableMatch<'p> {
         stone: usize,
         speed: Option<f64>,
     ) -> Result<(), Illegal> {
-        let choices = self.choices();
-        let found = choices.iter().find_map(|c| match c {
-            Choice::Shot {
-                card: c,
-                stone: s,
-                max_speed,
-            } if *c == card && *s == stone => Some(*max_speed),
-            _ => None,
-        });
-        let Some(max) = found else {
+        let Some(max) = self.shot_limit(card, stone) else {
             let what = self.shot_head(card, stone);
             let why = match card {
                 Some(c)
@@ -1303,14 +1306,7 @@ impl<'p> TableMatch<'p> {
         let degrees = libm::atan2(to.y - from.y, aim_x - from.x).to_degrees();
         #[allow(clippy::cast_possible_truncation)]
         let angle = (degrees.round() as i32).rem_euclid(360);
-        let top = self.choices().iter().find_map(|c| match c {
-            Choice::Shot {
-                card: c,
-                stone: s,
-                max_speed,
-            } if *c == card && *s == stone => Some(*max_speed),
-            _ => None,
-        });
+        let top = self.shot_limit(card, stone);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let speed = top.map_or(speed, |m| {
             let tenths = (m * 10.0).floor().max(0.0) as u32;
