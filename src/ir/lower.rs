@@ -756,15 +756,15 @@ impl<'a> Lowerer<'a> {
         };
         let rays = vectors
             .iter()
-            .map(|(v, who)| Ray {
-                owner: *who,
-                next: (0..self.geo.len())
+            .map(|(v, who)| {
+                let next = (0..self.geo.len())
                     .map(|c| {
                         self.geo
                             .offset(c, v)
                             .map_or(NO_CELL, |t| u8::try_from(t).unwrap_or(NO_CELL))
                     })
-                    .collect(),
+                    .collect();
+                Ray::new(*who, next)
             })
             .collect();
         let opposite = vectors

@@ -245,6 +245,8 @@ pub struct Ray {
     /// The player whose vector this is (`... for White`); `None` for both.
     pub owner: Option<u8>,
     pub next: Vec<u8>,
+    /// [`Ray::as_shift`], kept: set-wide walks use it.
+    pub shift: Option<(i32, CellSet)>,
 }
 
 /// "No cell" in [`Ray::next`].
@@ -327,19 +329,78 @@ impl Relation {
     #[must_use]
     pub fn brackets(&self, player: u8, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
         let mut out = CellSet::EMPTY;
-        for c in domain.iter() {
-            if self
-                .rays_for(player)
-                .any(|ray| ray.closed_run(c, run, end).is_some())
-            {
-                out.insert(c);
-            }
+        for ray in self.rays_for(player) {
+            out |= ray.brackets(domain - out, run, end);
         }
         out
     }
 }
 
 impl Ray {
+    #[must_use]
+    pub fn new(owner: Option<u8>, next: Vec<u8>) -> Ray {
+        let mut ray = Ray {
+            owner,
+            next,
+            shift: None,
+        };
+        ray.shift = ray.as_shift();
+        ray
+    }
+
+    /// The cells of `domain` whose next cell starts a closed run of `run` (see
+    /// [`Ray::closed_run`]). As a shift, the runs grow backwards from `end` (only `end - run`
+    /// closes one: a run stops at its first cell outside `run`) until they stop growing.
+    #[must_use]
+    pub fn brackets(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
+        let Some((k, has)) = self.shift else {
+            let mut out = CellSet::EMPTY;
+            for c in domain.iter() {
+                if self.closed_run(c, run, end).is_some() {
+                    out.insert(c);
+                }
+            }
+            return out;
+        };
+        let on = run & has;
+        let mut x = (end - run).shifted(-k) & on;
+        if x.is_empty() {
+            return x;
+        }
+        loop {
+            let y = x | (x.shifted(-k) & on);
+            if y == x {
+                break;
+            }
+            x = y;
+        }
+        x.shifted(-k) & has & domain
+    }
+
+    /// The ray as one cell-index offset, when it is one: `Some((k, has))` when every cell of
+    /// `has` (the cells with a next cell) steps to `c + k`. On boards numbered row by row every
+    /// straight vector is, and then a whole set walks the ray with one shift.
+    #[must_use]
+    pub fn as_shift(&self) -> Option<(i32, CellSet)> {
+        let mut offset = None;
+        let mut has = CellSet::EMPTY;
+        for (c, &t) in self.next.iter().enumerate() {
+            if t == NO_CELL {
+                continue;
+            }
+            let k = i32::from(t) - i32::try_from(c).ok()?;
+            if *offset.get_or_insert(k) != k {
+                return None;
+            }
+            has.insert(c);
+        }
+        match offset {
+            // A zero vector never leaves its cell: no walk may treat it as a shift.
+            Some(0) => None,
+            k => Some((k.unwrap_or(0), has)),
+        }
+    }
+
     /// The cells after `from` while they are in `run`, if there is at least one and the
     /// next cell is in `end`.
     #[must_use]

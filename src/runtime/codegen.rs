@@ -635,6 +635,116 @@ impl<'a> Emitter<'a> {
         Some(self.per_side(relation, &sides))
     }
 
+    /// The relation's vectors as cell-index shifts ([`crate::ir::Ray::as_shift`]), per side: the vectors
+    /// each player moves along when some vector belongs to one player, else one side with all.
+    fn ray_shifts(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
+        let rel = &self.p.relations[usize::from(relation)];
+        let sides: Vec<Option<u8>> = if rel.per_player.is_empty() {
+            vec![None]
+        } else {
+            vec![Some(0), Some(1)]
+        };
+        sides
+            .iter()
+            .map(|side| {
+                rel.rays
+                    .iter()
+                    .filter(|r| side.is_none_or(|p| r.owner.is_none_or(|o| o == p)))
+                    .map(|r| r.shift)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `brackets(R, run, end)` by shifts: per vector, the closed runs are grown backwards from
+    /// `end` through `run` until they stop growing, and a cell brackets when its next cell
+    /// starts one. A run stops at the first cell outside `run`, so only `end - run` closes it.
+    fn brackets_by_shifts(&self, relation: u16, run: u16, end: u16) -> String {
+        let sides: Vec<String> = self
+            .ray_shifts(relation)
+            .unwrap_or_default()
+            .iter()
+            .map(|rays| {
+                let mut body = String::from("{
+    let mut out = CellSet::EMPTY;
+");
+                for (k, has) in rays {
+                    let has = set_literal(*has);
+                    let back = -k;
+                    let _ = write!(
+                        body,
+                        "    let on = run & {has};
+    let mut x = end.shifted({back}) & on;
+    if !x.is_empty() {{
+        loop {{
+            let y = x | (x.shifted({back}) & on);
+            if y == x {{
+                break;
+            }}
+            x = y;
+        }}
+        out |= x.shifted({back}) & {has};
+    }}
+"
+                    );
+                }
+                body.push_str("    out
+}");
+                body
+            })
+            .collect();
+        format!(
+            "let run = s{run}(e, pos, v, ALL, cand);
+let end = s{end}(e, pos, v, ALL, cand) - run;
+let out = {};
+out & d",
+            self.per_side(relation, &sides)
+        )
+    }
+
+    /// `between(R, from, run, end)` by shifts: per vector, a walk of one cell from `from`.
+    fn between_by_shifts(&self, relation: u16, from: CellRef, run: u16, end: u16) -> String {
+        let sides: Vec<String> = self
+            .ray_shifts(relation)
+            .unwrap_or_default()
+            .iter()
+            .map(|rays| {
+                let mut body = String::from("{
+    let mut out = CellSet::EMPTY;
+");
+                for (k, has) in rays {
+                    let has = set_literal(*has);
+                    let _ = write!(
+                        body,
+                        "    let mut line = CellSet::EMPTY;
+    let mut at = (start & {has}).shifted({k});
+    while at.intersects(&run) {{
+        line |= at;
+        at = (at & {has}).shifted({k});
+    }}
+    if !line.is_empty() && at.intersects(&end) {{
+        out |= line;
+    }}
+"
+                    );
+                }
+                body.push_str("    out
+}");
+                body
+            })
+            .collect();
+        format!(
+            "let run = s{run}(e, pos, v, ALL, cand);
+let end = s{end}(e, pos, v, ALL, cand);
+let mut start = CellSet::EMPTY;
+start.insert(usize::from({}));
+let out = {};
+out & d",
+            cell(from, "cand"),
+            self.per_side(relation, &sides)
+        )
+    }
+
     /// `all`, `none` or `any` over a relation. Cells without neighbours are decided at once
     /// (they pass `all` and `none`, fail `any`); for `none` and `any` the rest is computed from
     /// the set's side (union of inverse neighbourhoods) when that side has fewer cells.
@@ -1154,6 +1264,15 @@ impl<'a> Emitter<'a> {
                     self.side(*relation)
                 ),
             },
+            SetExpr::Between {
+                relation,
+                from,
+                run,
+                end,
+            } if self.ray_shifts(*relation).is_some() => self.between_by_shifts(*relation, *from, *run, *end),
+            SetExpr::Brackets { relation, run, end } if self.ray_shifts(*relation).is_some() => {
+                self.brackets_by_shifts(*relation, *run, *end)
+            }
             SetExpr::Between {
                 relation,
                 from,

@@ -15,115 +15,115 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 19] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x66f5833dc8006200,
+        fingerprint: 0x8b60332720c3a751,
         generate: p0::generate,
         apply: p0::apply,
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xc69c5ddb7df5962e,
+        fingerprint: 0xe1b48b3edd9d6bed,
         generate: p1::generate,
         apply: p1::apply,
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x666133a2aba74c4f,
+        fingerprint: 0x43dfca58069d4ceb,
         generate: p2::generate,
         apply: p2::apply,
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x95d54b1189c524b4,
+        fingerprint: 0x25918fc3dcf78b96,
         generate: p3::generate,
         apply: p3::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0xf70b38551a85f917,
+        fingerprint: 0xe8c3b1b4462a7c63,
         generate: p4::generate,
         apply: p4::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xbf31dde7a305b1b3,
+        fingerprint: 0xfe03d78d9cb9bc47,
         generate: p5::generate,
         apply: p5::apply,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x0e9d24bad2b6f4d7,
+        fingerprint: 0x06a36f2b3f2db4d3,
         generate: p6::generate,
         apply: p6::apply,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x8e91c1136d31e2cd,
+        fingerprint: 0x092720f546670401,
         generate: p7::generate,
         apply: p7::apply,
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x30746228533079bb,
+        fingerprint: 0xe2a7994c8c2d923c,
         generate: p8::generate,
         apply: p8::apply,
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xe92ac61a18cab3a0,
+        fingerprint: 0xff377d6131ffcb80,
         generate: p9::generate,
         apply: p9::apply,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x3810b8a5fe9a97f7,
+        fingerprint: 0x7c76fbba8c05880d,
         generate: p10::generate,
         apply: p10::apply,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xe5bf93ce118c5e72,
+        fingerprint: 0xc8afb31f7a212238,
         generate: p11::generate,
         apply: p11::apply,
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x41c35a8f45c1983d,
+        fingerprint: 0x0716ef95408479a4,
         generate: p12::generate,
         apply: p12::apply,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xa86f3f8fc5466c6b,
+        fingerprint: 0x43873fb7c551963c,
         generate: p13::generate,
         apply: p13::apply,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0xe534f010ab81c37f,
+        fingerprint: 0x447e2e91f61b3da9,
         generate: p14::generate,
         apply: p14::apply,
     },
     CompiledTurn {
         label: "Rebound",
-        fingerprint: 0x61251bbd426d5239,
+        fingerprint: 0x5d0c793738ce6cc3,
         generate: p15::generate,
         apply: p15::apply,
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0x29213baf15abd675,
+        fingerprint: 0x57bd014a52fda835,
         generate: p16::generate,
         apply: p16::apply,
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0x64cba7070a135fd9,
+        fingerprint: 0x6e86c77844f1ddbd,
         generate: p17::generate,
         apply: p17::apply,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0x0b213265914bb377,
+        fingerprint: 0x04d88684faa90d69,
         generate: p18::generate,
         apply: p18::apply,
     },
@@ -8543,8 +8543,108 @@ mod p7 {
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s11(e, pos, v, ALL, cand);
-        let end = s12(e, pos, v, ALL, cand);
-        e.program().relations[0].brackets(e.state.mover, d, run, end)
+        let end = s12(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = CellSet::EMPTY;
+            let on = run & CellSet::from_words([0xffffffffffffff, 0x0]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & CellSet::from_words([0xffffffffffffff, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xffffffffffffff00, 0x0]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & CellSet::from_words([0xffffffffffffff00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefe00, 0x0]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & CellSet::from_words([0xfefefefefefefe00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefefe, 0x0]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & CellSet::from_words([0xfefefefefefefefe, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefe, 0x0]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & CellSet::from_words([0xfefefefefefefe, 0x0]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
@@ -8577,7 +8677,85 @@ mod p7 {
     fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s15(e, pos, v, ALL, cand);
         let end = s16(e, pos, v, ALL, cand);
-        e.program().relations[0].between(e.state.mover, usize::from(v[0]), run, end) & d
+        let mut start = CellSet::EMPTY;
+        start.insert(usize::from(v[0]));
+        let out = {
+            let mut out = CellSet::EMPTY;
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xffffffffffffff, 0x0])).shifted(8);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xffffffffffffff, 0x0])).shifted(8);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0])).shifted(9);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0])).shifted(9);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])).shifted(1);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])).shifted(1);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0])).shifted(-7);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0])).shifted(-7);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xffffffffffffff00, 0x0])).shifted(-8);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xffffffffffffff00, 0x0])).shifted(-8);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xfefefefefefefe00, 0x0])).shifted(-9);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xfefefefefefefe00, 0x0])).shifted(-9);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xfefefefefefefefe, 0x0])).shifted(-1);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xfefefefefefefefe, 0x0])).shifted(-1);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xfefefefefefefe, 0x0])).shifted(7);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xfefefefefefefe, 0x0])).shifted(7);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
@@ -8616,8 +8794,108 @@ mod p7 {
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s21(e, pos, v, ALL, cand);
-        let end = s22(e, pos, v, ALL, cand);
-        e.program().relations[0].brackets(e.state.mover, d, run, end)
+        let end = s22(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = CellSet::EMPTY;
+            let on = run & CellSet::from_words([0xffffffffffffff, 0x0]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & CellSet::from_words([0xffffffffffffff, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xffffffffffffff00, 0x0]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & CellSet::from_words([0xffffffffffffff00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefe00, 0x0]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & CellSet::from_words([0xfefefefefefefe00, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefefe, 0x0]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & CellSet::from_words([0xfefefefefefefefe, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfefefefefefefe, 0x0]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & CellSet::from_words([0xfefefefefefefe, 0x0]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
@@ -25292,8 +25570,84 @@ mod p13 {
     #[inline]
     fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s1(e, pos, v, ALL, cand);
-        let end = s2(e, pos, v, ALL, cand);
-        e.program().relations[0].brackets(e.state.mover, d, run, end)
+        let end = s2(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = CellSet::EMPTY;
+            let on = run & CellSet::from_words([0xfff, 0x0]);
+            let mut x = end.shifted(-4) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-4) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-4) & CellSet::from_words([0xfff, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xfff0, 0x0]);
+            let mut x = end.shifted(4) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(4) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(4) & CellSet::from_words([0xfff0, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7777, 0x0]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & CellSet::from_words([0x7777, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xeeee, 0x0]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & CellSet::from_words([0xeeee, 0x0]);
+            }
+            let on = run & CellSet::from_words([0xeee, 0x0]);
+            let mut x = end.shifted(-3) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-3) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-3) & CellSet::from_words([0xeee, 0x0]);
+            }
+            let on = run & CellSet::from_words([0x7770, 0x0]);
+            let mut x = end.shifted(3) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(3) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(3) & CellSet::from_words([0x7770, 0x0]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
@@ -25326,7 +25680,67 @@ mod p13 {
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s5(e, pos, v, ALL, cand);
         let end = s6(e, pos, v, ALL, cand);
-        e.program().relations[0].between(e.state.mover, usize::from(v[0]), run, end) & d
+        let mut start = CellSet::EMPTY;
+        start.insert(usize::from(v[0]));
+        let out = {
+            let mut out = CellSet::EMPTY;
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xfff, 0x0])).shifted(4);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xfff, 0x0])).shifted(4);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xfff0, 0x0])).shifted(-4);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xfff0, 0x0])).shifted(-4);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0x7777, 0x0])).shifted(1);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0x7777, 0x0])).shifted(1);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xeeee, 0x0])).shifted(-1);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xeeee, 0x0])).shifted(-1);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0xeee, 0x0])).shifted(3);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0xeee, 0x0])).shifted(3);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            let mut line = CellSet::EMPTY;
+            let mut at = (start & CellSet::from_words([0x7770, 0x0])).shifted(-3);
+            while at.intersects(&run) {
+                line |= at;
+                at = (at & CellSet::from_words([0x7770, 0x0])).shifted(-3);
+            }
+            if !line.is_empty() && at.intersects(&end) {
+                out |= line;
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
