@@ -40,20 +40,33 @@ impl CellSet {
         CellSet(words)
     }
 
+    /// The one-cell set, built without indexing a word by the cell: sets changed and read
+    /// this way can stay in registers (a word picked at run time must live in memory).
+    #[inline]
+    #[must_use]
+    pub fn single(cell: usize) -> CellSet {
+        let bit = 1u64 << (cell & 63);
+        if cell < 64 {
+            CellSet([bit, 0])
+        } else {
+            CellSet([0, bit])
+        }
+    }
+
     #[inline]
     pub fn insert(&mut self, cell: usize) {
-        self.0[cell >> 6] |= 1 << (cell & 63);
+        *self = *self | CellSet::single(cell);
     }
 
     #[inline]
     pub fn remove(&mut self, cell: usize) {
-        self.0[cell >> 6] &= !(1 << (cell & 63));
+        *self = *self - CellSet::single(cell);
     }
 
     #[inline]
     #[must_use]
     pub fn contains(&self, cell: usize) -> bool {
-        self.0[cell >> 6] >> (cell & 63) & 1 != 0
+        self.intersects(&CellSet::single(cell))
     }
 
     #[inline]

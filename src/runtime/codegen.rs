@@ -862,12 +862,10 @@ out & d",
                         rounds = u.rounds
                     );
                 }
-                head.push_str("let len = g.len();\n");
                 if code.decided[pc + 1] {
-                    format!(
-                        "{head}for c in set.iter() {{\n    if g.push(c as u8) {{\n        g.leaf();\n    }}\n    g.truncate(len);\n}}"
-                    )
+                    format!("{head}for c in set.iter() {{\n    g.leaf_with(c as u8);\n}}")
                 } else {
+                    head.push_str("let len = g.len();\n");
                     format!(
                         "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u8;\n    if g.push(c as u8) {{\n        {};\n    }}\n    g.truncate(len);\n}}",
                         at(code, pc + 1, "w")
@@ -1229,15 +1227,11 @@ out & d",
             SetExpr::Const(c) => format!("{} & d", set_literal(*c)),
             SetExpr::Empty => "d - pos.occupied".to_string(),
             SetExpr::Occupied => "d & pos.occupied".to_string(),
-            SetExpr::PlayerPieces(pl) => format!(
-                "pos\n    .by_player\n    .get(usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
-                player(*pl, "cand")
-            ),
+            SetExpr::PlayerPieces(pl) => format!("pos.of_player({}) & d", player(*pl, "cand")),
             // One piece kind: its pieces are the player's.
-            SetExpr::Pieces { player: pl, .. } if self.p.pieces.len() == 1 => format!(
-                "pos\n    .by_player\n    .get(usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
-                player(*pl, "cand")
-            ),
+            SetExpr::Pieces { player: pl, .. } if self.p.pieces.len() == 1 => {
+                format!("pos.of_player({}) & d", player(*pl, "cand"))
+            }
             SetExpr::Pieces { code, player: pl } => format!(
                 "pos\n    .by_code\n    .get({}usize + usize::from({}))\n    .map_or(CellSet::EMPTY, |b| *b & d)",
                 code - 1,

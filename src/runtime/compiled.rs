@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use super::engine::DistinctOuter;
 use super::state::move_bits;
-use super::{Engine, Move};
+use super::{Engine, Move, MAX_DECISIONS};
 use crate::ir::{CellSet, Program};
 
 /// Lists the legal moves of the engine's position into the walk.
@@ -128,6 +128,23 @@ impl<'o> Gen<'o> {
         self.out.push(self.current);
     }
 
+    /// The move built so far with one more decision is complete. The move is copied as it
+    /// is and the decision written into the copy: the copy reads bytes last written when the
+    /// walk's prefix changed, not one just written, which the processor would have to wait for
+    /// before a wide read (a store-forwarding stall, once per listed move).
+    #[inline]
+    pub fn leaf_with(&mut self, decision: u8) {
+        if self.current.len() >= MAX_DECISIONS {
+            self.overflow = true;
+            return;
+        }
+        self.leaves += 1;
+        self.out.push(self.current);
+        if let Some(m) = self.out.last_mut() {
+            m.push(decision);
+        }
+    }
+
     /// Moves completed so far (a `first` branch is used when it added some).
     #[inline]
     #[must_use]
@@ -163,6 +180,18 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
             counters: std::array::from_fn(|k| s.counters.get(k).copied().unwrap_or_default()),
             hash: s.hash,
             locals: [CellSet::EMPTY; L],
+        }
+    }
+
+    /// A player's pieces (none for any other value), picked by a branch so that the position
+    /// can stay in registers.
+    #[inline]
+    #[must_use]
+    pub fn of_player(&self, player: u8) -> CellSet {
+        match player {
+            0 => self.by_player[0],
+            1 => self.by_player[1],
+            _ => CellSet::EMPTY,
         }
     }
 

@@ -71,18 +71,29 @@ pub(crate) fn move_bits(
     if old == code {
         return;
     }
+    // The player's set is picked by a branch, not an index, so that a position held in
+    // registers stays there (see `CellSet::single`).
+    let one = CellSet::single(cell);
     if old != 0 {
-        occupied.remove(cell);
-        by_player[usize::from((old - 1) & 1)].remove(cell);
+        *occupied = *occupied - one;
+        if (old - 1) & 1 == 0 {
+            by_player[0] = by_player[0] - one;
+        } else {
+            by_player[1] = by_player[1] - one;
+        }
         if let Some(b) = by_code.get_mut(usize::from(old) - 1) {
-            b.remove(cell);
+            *b = *b - one;
         }
     }
     if code != 0 {
-        occupied.insert(cell);
-        by_player[usize::from((code - 1) & 1)].insert(cell);
+        *occupied = *occupied | one;
+        if (code - 1) & 1 == 0 {
+            by_player[0] = by_player[0] | one;
+        } else {
+            by_player[1] = by_player[1] | one;
+        }
         if let Some(b) = by_code.get_mut(usize::from(code) - 1) {
-            b.insert(cell);
+            *b = *b | one;
         }
     }
 }

@@ -712,24 +712,16 @@ mod p0 {
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -868,10 +860,7 @@ mod p0 {
 
     #[inline]
     fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -927,10 +916,7 @@ mod p0 {
 
     #[inline]
     fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -955,10 +941,7 @@ mod p0 {
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -1493,12 +1476,8 @@ mod p1 {
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -1590,34 +1569,22 @@ mod p1 {
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -2839,12 +2806,8 @@ mod p2 {
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s179(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -3088,18 +3051,12 @@ mod p2 {
 
     #[inline]
     fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3143,10 +3100,7 @@ mod p2 {
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3205,10 +3159,7 @@ mod p2 {
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3244,10 +3195,7 @@ mod p2 {
 
     #[inline]
     fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3291,10 +3239,7 @@ mod p2 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3358,10 +3303,7 @@ mod p2 {
 
     #[inline]
     fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3426,10 +3368,7 @@ mod p2 {
 
     #[inline]
     fn s48(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3480,10 +3419,7 @@ mod p2 {
 
     #[inline]
     fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3515,10 +3451,7 @@ mod p2 {
 
     #[inline]
     fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3545,10 +3478,7 @@ mod p2 {
 
     #[inline]
     fn s62(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3580,10 +3510,7 @@ mod p2 {
 
     #[inline]
     fn s66(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3615,10 +3542,7 @@ mod p2 {
 
     #[inline]
     fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3681,10 +3605,7 @@ mod p2 {
 
     #[inline]
     fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3716,10 +3637,7 @@ mod p2 {
 
     #[inline]
     fn s82(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3782,10 +3700,7 @@ mod p2 {
 
     #[inline]
     fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3859,10 +3774,7 @@ mod p2 {
 
     #[inline]
     fn s98(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3912,10 +3824,7 @@ mod p2 {
 
     #[inline]
     fn s103(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -3930,10 +3839,7 @@ mod p2 {
 
     #[inline]
     fn s105(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -3994,10 +3900,7 @@ mod p2 {
 
     #[inline]
     fn s114(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4039,10 +3942,7 @@ mod p2 {
 
     #[inline]
     fn s120(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4093,10 +3993,7 @@ mod p2 {
 
     #[inline]
     fn s127(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4128,10 +4025,7 @@ mod p2 {
 
     #[inline]
     fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -4158,10 +4052,7 @@ mod p2 {
 
     #[inline]
     fn s134(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4193,10 +4084,7 @@ mod p2 {
 
     #[inline]
     fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -4228,10 +4116,7 @@ mod p2 {
 
     #[inline]
     fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4294,10 +4179,7 @@ mod p2 {
 
     #[inline]
     fn s150(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -4329,10 +4211,7 @@ mod p2 {
 
     #[inline]
     fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -4395,10 +4274,7 @@ mod p2 {
 
     #[inline]
     fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -4445,10 +4321,7 @@ mod p2 {
 
     #[inline]
     fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -5129,12 +5002,8 @@ mod p3 {
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -5244,10 +5113,7 @@ mod p3 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -5262,10 +5128,7 @@ mod p3 {
 
     #[inline]
     fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -5753,12 +5616,8 @@ mod p4 {
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -5784,12 +5643,8 @@ mod p4 {
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -5958,10 +5813,7 @@ mod p4 {
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -6057,26 +5909,17 @@ mod p4 {
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -6912,10 +6755,7 @@ mod p5 {
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -7011,34 +6851,22 @@ mod p5 {
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -7912,10 +7740,7 @@ mod p6 {
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -8011,34 +7836,22 @@ mod p6 {
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -8402,12 +8215,8 @@ mod p7 {
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -8526,18 +8335,12 @@ mod p7 {
 
     #[inline]
     fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -8659,18 +8462,12 @@ mod p7 {
 
     #[inline]
     fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -8777,18 +8574,12 @@ mod p7 {
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -8910,34 +8701,22 @@ mod p7 {
 
     #[inline]
     fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -10386,10 +10165,7 @@ mod p8 {
 
     #[inline]
     fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -10404,10 +10180,7 @@ mod p8 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -13885,10 +13658,7 @@ mod p9 {
 
     #[inline]
     fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -13908,10 +13678,7 @@ mod p9 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14174,10 +13941,7 @@ mod p9 {
 
     #[inline]
     fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14253,10 +14017,7 @@ mod p9 {
 
     #[inline]
     fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -14278,10 +14039,7 @@ mod p9 {
 
     #[inline]
     fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -14296,10 +14054,7 @@ mod p9 {
 
     #[inline]
     fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14311,10 +14066,7 @@ mod p9 {
 
     #[inline]
     fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14336,10 +14088,7 @@ mod p9 {
 
     #[inline]
     fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14351,10 +14100,7 @@ mod p9 {
 
     #[inline]
     fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14405,10 +14151,7 @@ mod p9 {
 
     #[inline]
     fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -14447,10 +14190,7 @@ mod p9 {
 
     #[inline]
     fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -14465,10 +14205,7 @@ mod p9 {
 
     #[inline]
     fn s108(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14510,10 +14247,7 @@ mod p9 {
 
     #[inline]
     fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14563,10 +14297,7 @@ mod p9 {
 
     #[inline]
     fn s122(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -14581,10 +14312,7 @@ mod p9 {
 
     #[inline]
     fn s124(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14626,10 +14354,7 @@ mod p9 {
 
     #[inline]
     fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14679,10 +14404,7 @@ mod p9 {
 
     #[inline]
     fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14724,10 +14446,7 @@ mod p9 {
 
     #[inline]
     fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14794,10 +14513,7 @@ mod p9 {
 
     #[inline]
     fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14839,10 +14555,7 @@ mod p9 {
 
     #[inline]
     fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14944,10 +14657,7 @@ mod p9 {
 
     #[inline]
     fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -14989,10 +14699,7 @@ mod p9 {
 
     #[inline]
     fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15059,10 +14766,7 @@ mod p9 {
 
     #[inline]
     fn s188(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15104,10 +14808,7 @@ mod p9 {
 
     #[inline]
     fn s195(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15209,10 +14910,7 @@ mod p9 {
 
     #[inline]
     fn s208(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15254,10 +14952,7 @@ mod p9 {
 
     #[inline]
     fn s215(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15336,10 +15031,7 @@ mod p9 {
 
     #[inline]
     fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -15381,10 +15073,7 @@ mod p9 {
 
     #[inline]
     fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -24419,12 +24108,8 @@ mod p11 {
     #[inline(always)]
     fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -24494,34 +24179,22 @@ mod p11 {
 
     #[inline]
     fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -25112,10 +24785,7 @@ mod p12 {
 
     #[inline]
     fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -25152,26 +24822,17 @@ mod p12 {
 
     #[inline]
     fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -25447,12 +25108,8 @@ mod p13 {
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -25469,12 +25126,8 @@ mod p13 {
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -25553,18 +25206,12 @@ mod p13 {
 
     #[inline]
     fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -25662,18 +25309,12 @@ mod p13 {
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -25750,34 +25391,22 @@ mod p13 {
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
     fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -25992,12 +25621,8 @@ mod p14 {
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -26034,12 +25659,8 @@ mod p14 {
     #[inline(always)]
     fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
-            if g.push(c as u8) {
-                g.leaf();
-            }
-            g.truncate(len);
+            g.leaf_with(c as u8);
         }
     }
 
@@ -26266,10 +25887,7 @@ mod p14 {
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -26343,10 +25961,7 @@ mod p14 {
 
     #[inline]
     fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -27240,18 +26855,12 @@ mod p15 {
 
     #[inline]
     fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(0u8))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(0u8) & d
     }
 
     #[inline]
     fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(1u8))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(1u8) & d
     }
 
     #[inline]
@@ -28690,10 +28299,7 @@ mod p16 {
 
     #[inline]
     fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -28745,10 +28351,7 @@ mod p16 {
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -28773,10 +28376,7 @@ mod p16 {
 
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -30099,18 +29699,12 @@ mod p17 {
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
     fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -30126,10 +29720,7 @@ mod p17 {
 
     #[inline]
     fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -30223,10 +29814,7 @@ mod p17 {
 
     #[inline]
     fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
@@ -30783,10 +30371,7 @@ mod p18 {
 
     #[inline]
     fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from((1 - e.state.mover)))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player((1 - e.state.mover)) & d
     }
 
     #[inline]
@@ -30801,10 +30386,7 @@ mod p18 {
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos
-            .by_player
-            .get(usize::from(e.state.mover))
-            .map_or(CellSet::EMPTY, |b| *b & d)
+        pos.of_player(e.state.mover) & d
     }
 
     #[inline]
