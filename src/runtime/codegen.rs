@@ -556,7 +556,7 @@ impl<'a> Emitter<'a> {
     /// has few offsets: then `c`'s neighbours are `c + k` for the cells `has` of each offset
     /// `k`, and a whole set moves along the relation with a few shifts instead of a loop.
     fn shift_forms(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
-        const MOST_SHIFTS: usize = 8;
+        const MOST_SHIFTS: usize = 16;
         let rel = &self.p.relations[usize::from(relation)];
         rel.tables()
             .iter()

@@ -5785,15 +5785,23 @@ mod p4 {
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s3(e, pos, v, ALL, cand);
-        let near = d & RH0[0];
-        let masks = &R0[0];
-        let mut out = d - near;
-        for c in near.iter() {
-            if masks[c].is_subset(&of) {
-                out.insert(c);
-            }
-        }
-        out
+        let x = (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(16))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(15))
+            & (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(12))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(11))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(14))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(10))
+            & (CellSet::from_words([0x3e3fffff, 0x0]) | of.shifted(13))
+            & (CellSet::from_words([0x383fffff, 0x0]) | of.shifted(9))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(8))
+            & (CellSet::from_words([0x39ffffff, 0x0]) | of.shifted(6))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(5))
+            & (CellSet::from_words([0x27ffffff, 0x0]) | of.shifted(7))
+            & (CellSet::from_words([0x7ffffff, 0x0]) | of.shifted(4))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(3))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(2))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(1));
+        d & x
     }
 
     #[inline]
@@ -5824,24 +5832,23 @@ mod p4 {
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s8(e, pos, v, ALL, cand);
-        let near = d & RH1[0];
-        let masks = &R1[0];
-        let reach = of & RIH1[0];
-        let mut out = d - near;
-        if near.len() <= reach.len() {
-            for c in near.iter() {
-                if !masks[c].intersects(&of) {
-                    out.insert(c);
-                }
-            }
-        } else {
-            let mut seen = CellSet::EMPTY;
-            for x in reach.iter() {
-                seen |= RI1[0][x];
-            }
-            out |= near - seen;
-        }
-        out
+        let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
+            | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
+            | (of.shifted(-12) & CellSet::from_words([0x70, 0x0]))
+            | (of.shifted(-11) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-14) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-10) & CellSet::from_words([0x7e00, 0x0]))
+            | (of.shifted(-13) & CellSet::from_words([0xe00, 0x0]))
+            | (of.shifted(-9) & CellSet::from_words([0x3e000, 0x0]))
+            | (of.shifted(-8) & CellSet::from_words([0x1e0000, 0x0]))
+            | (of.shifted(-6) & CellSet::from_words([0x180000, 0x0]))
+            | (of.shifted(-5) & CellSet::from_words([0xf00000, 0x0]))
+            | (of.shifted(-7) & CellSet::from_words([0x300000, 0x0]))
+            | (of.shifted(-4) & CellSet::from_words([0x3800000, 0x0]))
+            | (of.shifted(-3) & CellSet::from_words([0x4000000, 0x0]))
+            | (of.shifted(-2) & CellSet::from_words([0x8000000, 0x0]))
+            | (of.shifted(-1) & CellSet::from_words([0x10000000, 0x0]));
+        d - x
     }
 
     #[inline]
@@ -5868,13 +5875,24 @@ mod p4 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = (of & CellSet::from_words([0x7, 0x0])).shifted(16)
+            | (of & CellSet::from_words([0x7e, 0x0])).shifted(15)
+            | (of & CellSet::from_words([0x70, 0x0])).shifted(12)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(11)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(14)
+            | (of & CellSet::from_words([0x7e00, 0x0])).shifted(10)
+            | (of & CellSet::from_words([0xe00, 0x0])).shifted(13)
+            | (of & CellSet::from_words([0x3e000, 0x0])).shifted(9)
+            | (of & CellSet::from_words([0x1e0000, 0x0])).shifted(8)
+            | (of & CellSet::from_words([0x180000, 0x0])).shifted(6)
+            | (of & CellSet::from_words([0xf00000, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0x300000, 0x0])).shifted(7)
+            | (of & CellSet::from_words([0x3800000, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x4000000, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x8000000, 0x0])).shifted(2)
+            | (of & CellSet::from_words([0x10000000, 0x0])).shifted(1);
+        x & d
     }
 
     #[inline]
@@ -6727,15 +6745,23 @@ mod p5 {
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s3(e, pos, v, ALL, cand);
-        let near = d & RH0[0];
-        let masks = &R0[0];
-        let mut out = d - near;
-        for c in near.iter() {
-            if masks[c].is_subset(&of) {
-                out.insert(c);
-            }
-        }
-        out
+        let x = (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(16))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(15))
+            & (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(12))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(11))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(14))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(10))
+            & (CellSet::from_words([0x3e3fffff, 0x0]) | of.shifted(13))
+            & (CellSet::from_words([0x383fffff, 0x0]) | of.shifted(9))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(8))
+            & (CellSet::from_words([0x39ffffff, 0x0]) | of.shifted(6))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(5))
+            & (CellSet::from_words([0x27ffffff, 0x0]) | of.shifted(7))
+            & (CellSet::from_words([0x7ffffff, 0x0]) | of.shifted(4))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(3))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(2))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(1));
+        d & x
     }
 
     #[inline]
@@ -6766,24 +6792,23 @@ mod p5 {
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s8(e, pos, v, ALL, cand);
-        let near = d & RH1[0];
-        let masks = &R1[0];
-        let reach = of & RIH1[0];
-        let mut out = d - near;
-        if near.len() <= reach.len() {
-            for c in near.iter() {
-                if !masks[c].intersects(&of) {
-                    out.insert(c);
-                }
-            }
-        } else {
-            let mut seen = CellSet::EMPTY;
-            for x in reach.iter() {
-                seen |= RI1[0][x];
-            }
-            out |= near - seen;
-        }
-        out
+        let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
+            | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
+            | (of.shifted(-12) & CellSet::from_words([0x70, 0x0]))
+            | (of.shifted(-11) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-14) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-10) & CellSet::from_words([0x7e00, 0x0]))
+            | (of.shifted(-13) & CellSet::from_words([0xe00, 0x0]))
+            | (of.shifted(-9) & CellSet::from_words([0x3e000, 0x0]))
+            | (of.shifted(-8) & CellSet::from_words([0x1e0000, 0x0]))
+            | (of.shifted(-6) & CellSet::from_words([0x180000, 0x0]))
+            | (of.shifted(-5) & CellSet::from_words([0xf00000, 0x0]))
+            | (of.shifted(-7) & CellSet::from_words([0x300000, 0x0]))
+            | (of.shifted(-4) & CellSet::from_words([0x3800000, 0x0]))
+            | (of.shifted(-3) & CellSet::from_words([0x4000000, 0x0]))
+            | (of.shifted(-2) & CellSet::from_words([0x8000000, 0x0]))
+            | (of.shifted(-1) & CellSet::from_words([0x10000000, 0x0]));
+        d - x
     }
 
     #[inline]
@@ -6810,13 +6835,24 @@ mod p5 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = (of & CellSet::from_words([0x7, 0x0])).shifted(16)
+            | (of & CellSet::from_words([0x7e, 0x0])).shifted(15)
+            | (of & CellSet::from_words([0x70, 0x0])).shifted(12)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(11)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(14)
+            | (of & CellSet::from_words([0x7e00, 0x0])).shifted(10)
+            | (of & CellSet::from_words([0xe00, 0x0])).shifted(13)
+            | (of & CellSet::from_words([0x3e000, 0x0])).shifted(9)
+            | (of & CellSet::from_words([0x1e0000, 0x0])).shifted(8)
+            | (of & CellSet::from_words([0x180000, 0x0])).shifted(6)
+            | (of & CellSet::from_words([0xf00000, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0x300000, 0x0])).shifted(7)
+            | (of & CellSet::from_words([0x3800000, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x4000000, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x8000000, 0x0])).shifted(2)
+            | (of & CellSet::from_words([0x10000000, 0x0])).shifted(1);
+        x & d
     }
 
     #[inline]
@@ -6877,24 +6913,23 @@ mod p5 {
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s22(e, pos, v, ALL, cand);
-        let near = d & RH1[0];
-        let masks = &R1[0];
-        let reach = of & RIH1[0];
-        let mut out = d - near;
-        if near.len() <= reach.len() {
-            for c in near.iter() {
-                if !masks[c].intersects(&of) {
-                    out.insert(c);
-                }
-            }
-        } else {
-            let mut seen = CellSet::EMPTY;
-            for x in reach.iter() {
-                seen |= RI1[0][x];
-            }
-            out |= near - seen;
-        }
-        out
+        let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
+            | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
+            | (of.shifted(-12) & CellSet::from_words([0x70, 0x0]))
+            | (of.shifted(-11) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-14) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-10) & CellSet::from_words([0x7e00, 0x0]))
+            | (of.shifted(-13) & CellSet::from_words([0xe00, 0x0]))
+            | (of.shifted(-9) & CellSet::from_words([0x3e000, 0x0]))
+            | (of.shifted(-8) & CellSet::from_words([0x1e0000, 0x0]))
+            | (of.shifted(-6) & CellSet::from_words([0x180000, 0x0]))
+            | (of.shifted(-5) & CellSet::from_words([0xf00000, 0x0]))
+            | (of.shifted(-7) & CellSet::from_words([0x300000, 0x0]))
+            | (of.shifted(-4) & CellSet::from_words([0x3800000, 0x0]))
+            | (of.shifted(-3) & CellSet::from_words([0x4000000, 0x0]))
+            | (of.shifted(-2) & CellSet::from_words([0x8000000, 0x0]))
+            | (of.shifted(-1) & CellSet::from_words([0x10000000, 0x0]));
+        d - x
     }
 
     #[inline]
@@ -7712,15 +7747,23 @@ mod p6 {
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s3(e, pos, v, ALL, cand);
-        let near = d & RH0[0];
-        let masks = &R0[0];
-        let mut out = d - near;
-        for c in near.iter() {
-            if masks[c].is_subset(&of) {
-                out.insert(c);
-            }
-        }
-        out
+        let x = (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(16))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(15))
+            & (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(12))
+            & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(11))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(14))
+            & (CellSet::from_words([0x3e07ffff, 0x0]) | of.shifted(10))
+            & (CellSet::from_words([0x3e3fffff, 0x0]) | of.shifted(13))
+            & (CellSet::from_words([0x383fffff, 0x0]) | of.shifted(9))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(8))
+            & (CellSet::from_words([0x39ffffff, 0x0]) | of.shifted(6))
+            & (CellSet::from_words([0x21ffffff, 0x0]) | of.shifted(5))
+            & (CellSet::from_words([0x27ffffff, 0x0]) | of.shifted(7))
+            & (CellSet::from_words([0x7ffffff, 0x0]) | of.shifted(4))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(3))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(2))
+            & (CellSet::from_words([0x1fffffff, 0x0]) | of.shifted(1));
+        d & x
     }
 
     #[inline]
@@ -7751,24 +7794,23 @@ mod p6 {
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s8(e, pos, v, ALL, cand);
-        let near = d & RH1[0];
-        let masks = &R1[0];
-        let reach = of & RIH1[0];
-        let mut out = d - near;
-        if near.len() <= reach.len() {
-            for c in near.iter() {
-                if !masks[c].intersects(&of) {
-                    out.insert(c);
-                }
-            }
-        } else {
-            let mut seen = CellSet::EMPTY;
-            for x in reach.iter() {
-                seen |= RI1[0][x];
-            }
-            out |= near - seen;
-        }
-        out
+        let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
+            | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
+            | (of.shifted(-12) & CellSet::from_words([0x70, 0x0]))
+            | (of.shifted(-11) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-14) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-10) & CellSet::from_words([0x7e00, 0x0]))
+            | (of.shifted(-13) & CellSet::from_words([0xe00, 0x0]))
+            | (of.shifted(-9) & CellSet::from_words([0x3e000, 0x0]))
+            | (of.shifted(-8) & CellSet::from_words([0x1e0000, 0x0]))
+            | (of.shifted(-6) & CellSet::from_words([0x180000, 0x0]))
+            | (of.shifted(-5) & CellSet::from_words([0xf00000, 0x0]))
+            | (of.shifted(-7) & CellSet::from_words([0x300000, 0x0]))
+            | (of.shifted(-4) & CellSet::from_words([0x3800000, 0x0]))
+            | (of.shifted(-3) & CellSet::from_words([0x4000000, 0x0]))
+            | (of.shifted(-2) & CellSet::from_words([0x8000000, 0x0]))
+            | (of.shifted(-1) & CellSet::from_words([0x10000000, 0x0]));
+        d - x
     }
 
     #[inline]
@@ -7795,13 +7837,24 @@ mod p6 {
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        let masks = &R1[0];
         let of = s12(e, pos, v, ALL, cand);
-        let mut out = CellSet::EMPTY;
-        for c in of.iter() {
-            out |= masks[c];
-        }
-        out & d
+        let x = (of & CellSet::from_words([0x7, 0x0])).shifted(16)
+            | (of & CellSet::from_words([0x7e, 0x0])).shifted(15)
+            | (of & CellSet::from_words([0x70, 0x0])).shifted(12)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(11)
+            | (of & CellSet::from_words([0x7e0, 0x0])).shifted(14)
+            | (of & CellSet::from_words([0x7e00, 0x0])).shifted(10)
+            | (of & CellSet::from_words([0xe00, 0x0])).shifted(13)
+            | (of & CellSet::from_words([0x3e000, 0x0])).shifted(9)
+            | (of & CellSet::from_words([0x1e0000, 0x0])).shifted(8)
+            | (of & CellSet::from_words([0x180000, 0x0])).shifted(6)
+            | (of & CellSet::from_words([0xf00000, 0x0])).shifted(5)
+            | (of & CellSet::from_words([0x300000, 0x0])).shifted(7)
+            | (of & CellSet::from_words([0x3800000, 0x0])).shifted(4)
+            | (of & CellSet::from_words([0x4000000, 0x0])).shifted(3)
+            | (of & CellSet::from_words([0x8000000, 0x0])).shifted(2)
+            | (of & CellSet::from_words([0x10000000, 0x0])).shifted(1);
+        x & d
     }
 
     #[inline]
@@ -7862,24 +7915,23 @@ mod p6 {
     #[inline]
     fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s22(e, pos, v, ALL, cand);
-        let near = d & RH1[0];
-        let masks = &R1[0];
-        let reach = of & RIH1[0];
-        let mut out = d - near;
-        if near.len() <= reach.len() {
-            for c in near.iter() {
-                if !masks[c].intersects(&of) {
-                    out.insert(c);
-                }
-            }
-        } else {
-            let mut seen = CellSet::EMPTY;
-            for x in reach.iter() {
-                seen |= RI1[0][x];
-            }
-            out |= near - seen;
-        }
-        out
+        let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
+            | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
+            | (of.shifted(-12) & CellSet::from_words([0x70, 0x0]))
+            | (of.shifted(-11) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-14) & CellSet::from_words([0x7e0, 0x0]))
+            | (of.shifted(-10) & CellSet::from_words([0x7e00, 0x0]))
+            | (of.shifted(-13) & CellSet::from_words([0xe00, 0x0]))
+            | (of.shifted(-9) & CellSet::from_words([0x3e000, 0x0]))
+            | (of.shifted(-8) & CellSet::from_words([0x1e0000, 0x0]))
+            | (of.shifted(-6) & CellSet::from_words([0x180000, 0x0]))
+            | (of.shifted(-5) & CellSet::from_words([0xf00000, 0x0]))
+            | (of.shifted(-7) & CellSet::from_words([0x300000, 0x0]))
+            | (of.shifted(-4) & CellSet::from_words([0x3800000, 0x0]))
+            | (of.shifted(-3) & CellSet::from_words([0x4000000, 0x0]))
+            | (of.shifted(-2) & CellSet::from_words([0x8000000, 0x0]))
+            | (of.shifted(-1) & CellSet::from_words([0x10000000, 0x0]));
+        d - x
     }
 
     #[inline]
