@@ -406,7 +406,16 @@ impl<'p> Engine<'p> {
         self.state.result = Some(result);
     }
 
+    /// Takes back the trail's changes above `mark` (most calls find none: compiled move
+    /// generation and unlogged play leave no trail).
+    #[inline]
     fn rollback(&mut self, mark: usize) {
+        if self.trail.len() > mark {
+            self.rollback_changes(mark);
+        }
+    }
+
+    fn rollback_changes(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let Some(change) = self.trail.pop() else {
                 break;
