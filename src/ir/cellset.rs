@@ -55,7 +55,7 @@ impl CellSet {
 
     #[inline]
     pub fn insert(&mut self, cell: usize) {
-        *self = *self | CellSet::single(cell);
+        *self |= CellSet::single(cell);
     }
 
     #[inline]

@@ -1052,3 +1052,61 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
     memo[pc] = Some(d);
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// A ray on a `w` × `h` board numbered row by row, by vector `(dx, dy)`.
+    fn ray(w: i32, h: i32, dx: i32, dy: i32) -> Ray {
+        let next = (0..w * h)
+            .map(|c| {
+                let (x, y) = (c % w + dx, c / w + dy);
+                if (0..w).contains(&x) && (0..h).contains(&y) {
+                    u8::try_from(y * w + x).unwrap_or(NO_CELL)
+                } else {
+                    NO_CELL
+                }
+            })
+            .collect();
+        Ray::new(None, next)
+    }
+
+    #[test]
+    fn straight_rays_are_shifts_and_bracket_as_the_cell_walk_does() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for (dx, dy) in [(1, 0), (1, 1), (0, -1), (-1, 1), (2, 1)] {
+            let r = ray(8, 7, dx, dy);
+            let (k, has) = r.shift.expect("a straight vector on a grid is one offset");
+            assert_eq!(k, dy * 8 + dx);
+            assert_eq!(has.len(), r.next.iter().filter(|&&t| t != NO_CELL).count());
+            let walk = Ray {
+                shift: None,
+                ..r.clone()
+            };
+            for _ in 0..200 {
+                let mut run = CellSet::EMPTY;
+                let mut end = CellSet::EMPTY;
+                for c in 0..56 {
+                    match rng.gen_range(0..4) {
+                        0 | 1 => run.insert(c),
+                        2 => end.insert(c),
+                        _ => {}
+                    }
+                }
+                // Overlapping `run` and `end` too: a run stops at its first cell outside `run`.
+                if rng.gen_bool(0.3) {
+                    end |= run;
+                }
+                let all = CellSet::first_n(56);
+                assert_eq!(r.brackets(all, run, end), walk.brackets(all, run, end));
+            }
+        }
+    }
+
+    #[test]
+    fn a_zero_vector_is_no_shift() {
+        assert!(ray(4, 4, 0, 0).shift.is_none());
+    }
+}

@@ -665,9 +665,11 @@ impl<'a> Emitter<'a> {
             .unwrap_or_default()
             .iter()
             .map(|rays| {
-                let mut body = String::from("{
+                let mut body = String::from(
+                    "{
     let mut out = CellSet::EMPTY;
-");
+",
+                );
                 for (k, has) in rays {
                     let has = set_literal(*has);
                     let back = -k;
@@ -688,8 +690,10 @@ impl<'a> Emitter<'a> {
 "
                     );
                 }
-                body.push_str("    out
-}");
+                body.push_str(
+                    "    out
+}",
+                );
                 body
             })
             .collect();
@@ -709,9 +713,11 @@ out & d",
             .unwrap_or_default()
             .iter()
             .map(|rays| {
-                let mut body = String::from("{
+                let mut body = String::from(
+                    "{
     let mut out = CellSet::EMPTY;
-");
+",
+                );
                 for (k, has) in rays {
                     let has = set_literal(*has);
                     let _ = write!(
@@ -728,8 +734,10 @@ out & d",
 "
                     );
                 }
-                body.push_str("    out
-}");
+                body.push_str(
+                    "    out
+}",
+                );
                 body
             })
             .collect();

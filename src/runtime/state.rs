@@ -86,14 +86,14 @@ pub(crate) fn move_bits(
         }
     }
     if code != 0 {
-        *occupied = *occupied | one;
+        *occupied |= one;
         if (code - 1) & 1 == 0 {
-            by_player[0] = by_player[0] | one;
+            by_player[0] |= one;
         } else {
-            by_player[1] = by_player[1] | one;
+            by_player[1] |= one;
         }
         if let Some(b) = by_code.get_mut(usize::from(code) - 1) {
-            *b = *b | one;
+            *b |= one;
         }
     }
 }
