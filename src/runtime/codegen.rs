@@ -635,8 +635,8 @@ impl<'a> Emitter<'a> {
         Some(self.per_side(relation, &sides))
     }
 
-    /// The relation's vectors as cell-index shifts ([`crate::ir::Ray::as_shift`]), per side: the vectors
-    /// each player moves along when some vector belongs to one player, else one side with all.
+    /// The relation's vectors as cell-index shifts ([`crate::ir::Ray::as_shift`]), per side:
+    /// the vectors each player moves along when some vector is one player's, else all.
     fn ray_shifts(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
         let rel = &self.p.relations[usize::from(relation)];
         let sides: Vec<Option<u8>> = if rel.per_player.is_empty() {
@@ -656,100 +656,52 @@ impl<'a> Emitter<'a> {
             .collect()
     }
 
-    /// `brackets(R, run, end)` by shifts: per vector, the closed runs are grown backwards from
-    /// `end` through `run` until they stop growing, and a cell brackets when its next cell
-    /// starts one. A run stops at the first cell outside `run`, so only `end - run` closes it.
-    fn brackets_by_shifts(&self, relation: u16, run: u16, end: u16) -> String {
+    /// `{ let mut out = CellSet::EMPTY; ... out }` per side of the relation, with `per_ray`'s
+    /// code for each vector `(k, has)` (see [`Self::ray_shifts`]), chosen by the mover.
+    fn union_over_rays(&self, relation: u16, per_ray: impl Fn(i32, &str) -> String) -> String {
         let sides: Vec<String> = self
             .ray_shifts(relation)
             .unwrap_or_default()
             .iter()
             .map(|rays| {
-                let mut body = String::from(
-                    "{
-    let mut out = CellSet::EMPTY;
-",
-                );
+                let mut body = String::from("{\n    let mut out = CellSet::EMPTY;\n");
                 for (k, has) in rays {
-                    let has = set_literal(*has);
-                    let back = -k;
-                    let _ = write!(
-                        body,
-                        "    let on = run & {has};
-    let mut x = end.shifted({back}) & on;
-    if !x.is_empty() {{
-        loop {{
-            let y = x | (x.shifted({back}) & on);
-            if y == x {{
-                break;
-            }}
-            x = y;
-        }}
-        out |= x.shifted({back}) & {has};
-    }}
-"
-                    );
+                    for line in per_ray(*k, &set_literal(*has)).lines() {
+                        let _ = writeln!(body, "    {line}");
+                    }
                 }
-                body.push_str(
-                    "    out
-}",
-                );
+                body.push_str("    out\n}");
                 body
             })
             .collect();
+        self.per_side(relation, &sides)
+    }
+
+    /// `brackets(R, run, end)` by shifts: per vector, the closed runs are grown backwards from
+    /// `end` through `run` until they stop growing, and a cell brackets when its next cell
+    /// starts one. A run stops at the first cell outside `run`, so only `end - run` closes it.
+    fn brackets_by_shifts(&self, relation: u16, run: u16, end: u16) -> String {
+        let out = self.union_over_rays(relation, |k, has| {
+            let back = -k;
+            format!(
+                "let on = run & {has};\nlet mut x = end.shifted({back}) & on;\nif !x.is_empty() {{\n    loop {{\n        let y = x | (x.shifted({back}) & on);\n        if y == x {{\n            break;\n        }}\n        x = y;\n    }}\n    out |= x.shifted({back}) & {has};\n}}"
+            )
+        });
         format!(
-            "let run = s{run}(e, pos, v, ALL, cand);
-let end = s{end}(e, pos, v, ALL, cand) - run;
-let out = {};
-out & d",
-            self.per_side(relation, &sides)
+            "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand) - run;\nlet out = {out};\nout & d"
         )
     }
 
     /// `between(R, from, run, end)` by shifts: per vector, a walk of one cell from `from`.
     fn between_by_shifts(&self, relation: u16, from: CellRef, run: u16, end: u16) -> String {
-        let sides: Vec<String> = self
-            .ray_shifts(relation)
-            .unwrap_or_default()
-            .iter()
-            .map(|rays| {
-                let mut body = String::from(
-                    "{
-    let mut out = CellSet::EMPTY;
-",
-                );
-                for (k, has) in rays {
-                    let has = set_literal(*has);
-                    let _ = write!(
-                        body,
-                        "    let mut line = CellSet::EMPTY;
-    let mut at = (start & {has}).shifted({k});
-    while at.intersects(&run) {{
-        line |= at;
-        at = (at & {has}).shifted({k});
-    }}
-    if !line.is_empty() && at.intersects(&end) {{
-        out |= line;
-    }}
-"
-                    );
-                }
-                body.push_str(
-                    "    out
-}",
-                );
-                body
-            })
-            .collect();
+        let out = self.union_over_rays(relation, |k, has| {
+            format!(
+                "let mut line = CellSet::EMPTY;\nlet mut at = (start & {has}).shifted({k});\nwhile at.intersects(&run) {{\n    line |= at;\n    at = (at & {has}).shifted({k});\n}}\nif !line.is_empty() && at.intersects(&end) {{\n    out |= line;\n}}"
+            )
+        });
         format!(
-            "let run = s{run}(e, pos, v, ALL, cand);
-let end = s{end}(e, pos, v, ALL, cand);
-let mut start = CellSet::EMPTY;
-start.insert(usize::from({}));
-let out = {};
-out & d",
-            cell(from, "cand"),
-            self.per_side(relation, &sides)
+            "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nlet mut start = CellSet::EMPTY;\nstart.insert(usize::from({}));\nlet out = {out};\nout & d",
+            cell(from, "cand")
         )
     }
 
