@@ -72,7 +72,6 @@ pub fn fingerprint(program: &Program) -> u64 {
 pub struct Gen<'o> {
     out: &'o mut Vec<Move>,
     current: Move,
-    leaves: u64,
     /// Set when a turn needed more decisions than a move holds.
     pub(super) overflow: bool,
     /// Set when a `roll` was passed.
@@ -84,7 +83,6 @@ impl<'o> Gen<'o> {
         Gen {
             out,
             current: Move::default(),
-            leaves: 0,
             overflow: false,
             chance: false,
         }
@@ -124,7 +122,6 @@ impl<'o> Gen<'o> {
     /// The move built so far is complete.
     #[inline]
     pub fn leaf(&mut self) {
-        self.leaves += 1;
         self.out.push(self.current);
     }
 
@@ -138,7 +135,6 @@ impl<'o> Gen<'o> {
             self.overflow = true;
             return;
         }
-        self.leaves += 1;
         self.out.push(self.current);
         if let Some(m) = self.out.last_mut() {
             m.push(decision);
@@ -149,7 +145,8 @@ impl<'o> Gen<'o> {
     #[inline]
     #[must_use]
     pub fn leaves(&self) -> u64 {
-        self.leaves
+        // Only differences are read, and the walk only appends to the list.
+        self.out.len() as u64
     }
 }
 
