@@ -245,7 +245,9 @@ pub struct Ray {
     /// The player whose vector this is (`... for White`); `None` for both.
     pub owner: Option<u8>,
     pub next: Vec<u8>,
-    /// [`Ray::as_shift`], kept: set-wide walks use it.
+    /// The ray as one cell-index offset, when it is one: `Some((k, has))` when every cell of
+    /// `has` (the cells with a next cell) steps to `c + k`. On boards numbered row by row every
+    /// straight vector is, and then a whole set walks the ray with one shift.
     pub shift: Option<(i32, CellSet)>,
 }
 
@@ -377,11 +379,8 @@ impl Ray {
         x.shifted(-k) & has & domain
     }
 
-    /// The ray as one cell-index offset, when it is one: `Some((k, has))` when every cell of
-    /// `has` (the cells with a next cell) steps to `c + k`. On boards numbered row by row every
-    /// straight vector is, and then a whole set walks the ray with one shift.
-    #[must_use]
-    pub fn as_shift(&self) -> Option<(i32, CellSet)> {
+    /// [`Ray::shift`], found from the table.
+    fn as_shift(&self) -> Option<(i32, CellSet)> {
         let mut offset = None;
         let mut has = CellSet::EMPTY;
         for (c, &t) in self.next.iter().enumerate() {

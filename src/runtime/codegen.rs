@@ -635,7 +635,7 @@ impl<'a> Emitter<'a> {
         Some(self.per_side(relation, &sides))
     }
 
-    /// The relation's vectors as cell-index shifts ([`crate::ir::Ray::as_shift`]), per side:
+    /// The relation's vectors as cell-index shifts ([`crate::ir::Ray::shift`]), per side:
     /// the vectors each player moves along when some vector is one player's, else all.
     fn ray_shifts(&self, relation: u16) -> Option<Vec<Vec<(i32, CellSet)>>> {
         let rel = &self.p.relations[usize::from(relation)];
