@@ -16,7 +16,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::ir::Program;
 use rulestone::runtime::codegen::{emit, Unit};
-use rulestone::runtime::perft::{perft, perft_with_rolls};
+use rulestone::runtime::perft::{perft, perft_by_engine, perft_with_rolls};
+use rulestone::runtime::playout::random_game;
 use rulestone::runtime::{compiled, Engine, Move};
 
 const GENERATED: &str = "tests/compiled/bundled.rs";
@@ -132,4 +133,36 @@ fn compiled_perft_matches_the_tables() {
         }
     }
     assert!(checked > 0, "no perft line ran compiled");
+}
+
+/// Whole searches on the compiled position value (copy-make, no trail) count and play as the
+/// engine does: perft against apply/undo through the engine, seeded random games against the
+/// interpreter's, ply for ply and result for result.
+#[test]
+fn runs_on_the_position_value_match_the_engine() {
+    register();
+    for (label, program) in units() {
+        let mut fast = Engine::new(&program);
+        let mut slow = Engine::interpreted(&program);
+        for depth in 0..=3 {
+            let nodes = perft(&mut fast, depth);
+            assert_eq!(
+                nodes,
+                perft_by_engine(&mut fast, depth),
+                "{label}: perft {depth}"
+            );
+            if nodes > 20_000 {
+                break;
+            }
+        }
+        let start = fast.state.clone();
+        let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
+        let (mut moves, mut undos) = (Vec::new(), Vec::new());
+        for game in 0..20 {
+            let x = random_game(&mut fast, &mut a, 200, &mut moves, &mut undos);
+            let y = random_game(&mut slow, &mut b, 200, &mut moves, &mut undos);
+            assert_eq!(x, y, "{label}: random game {game}");
+            assert_eq!(fast.state, start, "{label}: the start is restored");
+        }
+    }
 }

@@ -12,6 +12,9 @@ pub struct CellSet([u64; WORDS]);
 impl CellSet {
     pub const EMPTY: CellSet = CellSet([0; WORDS]);
 
+    /// How many cell ids a set has room for.
+    pub const CAPACITY: usize = 64 * WORDS;
+
     /// The set whose bit `64 * w + b` is bit `b` of `words[w]` (generated code spells constant
     /// sets this way).
     #[must_use]

@@ -35,7 +35,10 @@ pub fn emit(units: &[Unit<'_>]) -> String {
          #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]\n\n\
          use rulestone::ir::lower::{compare, int_op};\n\
          use rulestone::ir::{CellSet, CmpOp, IntOp};\n\
-         use rulestone::runtime::compiled::{memo_key, CompiledTurn, Gen, Pos, Replay};\n\
+         use rulestone::runtime::compiled::{\n    \
+         fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,\n    \
+         Replay,\n\
+         };\n\
          use rulestone::runtime::{Engine, GameResult, Move};\n\n\
          /// The turn variables: picked cells and loop counters.\n\
          type V = [u8; 16];\n\n",
@@ -44,9 +47,14 @@ pub fn emit(units: &[Unit<'_>]) -> String {
     for (i, u) in units.iter().enumerate() {
         let _ = writeln!(
             out,
-            "    CompiledTurn {{\n        label: {:?},\n        fingerprint: {:#018x},\n        generate: p{i}::generate,\n        apply: p{i}::apply,\n    }},",
+            "    CompiledTurn {{\n        label: {:?},\n        fingerprint: {:#018x},\n        generate: p{i}::generate,\n        apply: p{i}::apply,\n        fast: {},\n    }},",
             u.label,
-            fingerprint(u.program)
+            fingerprint(u.program),
+            if runs_fast(u.program) {
+                format!("Some(FastRuns {{\n            perft: fast_perft::<p{i}::Turn>,\n            play: fast_play::<p{i}::Turn>,\n        }})")
+            } else {
+                "None".to_string()
+            }
         );
     }
     out.push_str("];\n");
@@ -102,6 +110,14 @@ enum Effect {
     Hashed,
 }
 
+/// A set of the last cell index a `CellSet` has room for: padding that no position holds on a
+/// board with fewer cells.
+fn never_held() -> CellSet {
+    let mut s = CellSet::EMPTY;
+    s.insert(CellSet::CAPACITY - 1);
+    s
+}
+
 fn set_literal(s: CellSet) -> String {
     let words: Vec<String> = s.words().iter().map(|w| format!("{w:#x}")).collect();
     format!("CellSet::from_words([{}])", words.join(", "))
@@ -119,8 +135,8 @@ fn cell(c: CellRef, cand: &str) -> String {
 
 fn player(p: PlayerRef, cand: &str) -> String {
     match p {
-        PlayerRef::Mover => "e.state.mover".to_string(),
-        PlayerRef::Opponent => "(1 - e.state.mover)".to_string(),
+        PlayerRef::Mover => "e.rt_mover()".to_string(),
+        PlayerRef::Opponent => "(1 - e.rt_mover())".to_string(),
         PlayerRef::Const(i) => format!("{i}u8"),
         PlayerRef::Owner(c) => format!("pos.owner(usize::from({}))", cell(c, cand)),
     }
@@ -394,6 +410,18 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The generic parameter and host type of generated functions: any [`Host`] for programs
+    /// that can run on the position value alone, the engine itself for the others.
+    ///
+    /// [`Host`]: super::compiled::Host
+    fn host(&self) -> (&'static str, &'static str) {
+        if runs_fast(self.p) {
+            ("<'p, H: Host<'p, P>>", "H")
+        } else {
+            ("", "Engine<'_>")
+        }
+    }
+
     fn program(&self, out: &mut String) {
         let code = &self.p.turn;
         let locals = self.first_extra_local + self.unordered.len() + self.placed_slots();
@@ -426,9 +454,10 @@ impl<'a> Emitter<'a> {
                 column.join(", ")
             );
         }
+        let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        {}\n    }}",
+            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: P, g: &mut Gen<'_>) {{\n        {}\n    }}",
             at(code, 0, "[0; 16]")
         );
         for pc in 0..code.ops.len() {
@@ -438,14 +467,24 @@ impl<'a> Emitter<'a> {
         }
         let _ = writeln!(
             out,
-            "\n    pub fn apply(e: &mut Engine<'_>, m: &Move) {{\n        let pos = P::of(e);\n        let r = &mut Replay::new(m);\n        {}\n    }}",
+            "\n    pub fn apply(e: &mut Engine<'_>, m: &Move) {{\n        let pos = P::of(e);\n        replay(e, pos, m)\n    }}\n\n    #[inline(always)]\n    fn replay{generic}(e: &mut {host}, pos: P, m: &Move) {{\n        let r = &mut Replay::new(m);\n        {}\n    }}",
             replay_at(code, 0, "[0; 16]")
         );
+        if runs_fast(self.p) {
+            out.push_str(
+                "\n    /// The turn on the position value alone (see `FastTurn`).\n    pub struct Turn;\n\n    \
+                 impl FastTurn for Turn {\n        type P = P;\n\n        \
+                 fn of(e: &Engine<'_>) -> P {\n            P::of(e)\n        }\n\n        \
+                 fn store(pos: &P, e: &mut Engine<'_>) {\n            pos.store(e);\n        }\n\n        \
+                 #[inline]\n        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {\n            let pos = e.pos;\n            walk(e, pos, g);\n        }\n\n        \
+                 #[inline]\n        fn apply(e: &mut Fast<'_, P>, m: &Move) {\n            let pos = e.pos;\n            replay(e, pos, m);\n        }\n    }\n",
+            );
+        }
         for pc in 0..code.ops.len() {
             if code.busy[pc] as usize == pc {
                 let _ = writeln!(
                     out,
-                    "\n    #[inline]\n    fn ap{pc}(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {{"
+                    "\n    #[inline]\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, r: &mut Replay<'_>) {{"
                 );
                 indent(out, &self.replay_body(code, pc));
             }
@@ -523,9 +562,32 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Each pattern's instances per cell baked in: `PI{p}[PO{p}[c]..PO{p}[c + 1]]` contain `c`.
+    /// Each pattern's instances per cell baked in: `PI{p}[PO{p}[c]..PO{p}[c + 1]]` contain `c`;
+    /// or, when every cell has a few, `PW{p}[c]`: a fixed row per cell, padded with a set that
+    /// no position holds (so a test is a short unrolled loop, with no ranges to read).
     fn pattern_tables(&self, out: &mut String) {
         for (i, pat) in self.p.patterns.iter().enumerate() {
+            if let Some(width) = self.pattern_width(i) {
+                let rows: Vec<String> = (0..self.p.board.len())
+                    .map(|c| {
+                        let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
+                        let mut row: Vec<String> = pat.instances[a..b]
+                            .iter()
+                            .map(|m| set_literal(*m))
+                            .collect();
+                        row.resize(width, set_literal(never_held()));
+                        format!("[{}]", row.join(", "))
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    /// Pattern `{}`: the instances holding each cell, padded with a set no position holds.\n    static PW{i}: [[CellSet; {width}]; {}] = [\n        {},\n    ];\n",
+                    pat.name,
+                    rows.len(),
+                    rows.join(",\n        ")
+                );
+                continue;
+            }
             let offsets: Vec<String> = pat.offsets.iter().map(u32::to_string).collect();
             let instances: Vec<String> = pat.instances.iter().map(|m| set_literal(*m)).collect();
             let _ = writeln!(
@@ -540,6 +602,19 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The row length of pattern `i`'s fixed table (`PW`), if it has one: when no cell lies in
+    /// more than a few instances and the board leaves a cell index free for the padding.
+    fn pattern_width(&self, i: usize) -> Option<usize> {
+        const MOST_PER_CELL: usize = 4;
+        let pat = &self.p.patterns[i];
+        let width = pat
+            .offsets
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()?;
+        (width <= MOST_PER_CELL && self.p.board.len() < CellSet::CAPACITY).then_some(width.max(1))
+    }
+
     /// Which of a relation's baked tables applies: the mover's when it is player-relative.
     fn side(&self, relation: u16) -> &'static str {
         if self.p.relations[usize::from(relation)]
@@ -548,7 +623,7 @@ impl<'a> Emitter<'a> {
         {
             "0"
         } else {
-            "usize::from(e.state.mover)"
+            "usize::from(e.rt_mover())"
         }
     }
 
@@ -604,7 +679,7 @@ impl<'a> Emitter<'a> {
                     format!("    {pat} => {e},")
                 })
                 .collect();
-            format!("match e.state.mover {{\n{}\n}}", arms.join("\n"))
+            format!("match e.rt_mover() {{\n{}\n}}", arms.join("\n"))
         }
     }
 
@@ -744,9 +819,10 @@ impl<'a> Emitter<'a> {
 
     /// The function for the walk arriving at `pc` (a `busy` op).
     fn op(&self, out: &mut String, code: &Code, pc: usize) {
+        let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn at{pc}(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {{"
+            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, g: &mut Gen<'_>) {{"
         );
         let body = if code.decided[pc] {
             "g.leaf();".to_string()
@@ -781,7 +857,7 @@ impl<'a> Emitter<'a> {
                     effect => {
                         let hashed = matches!(effect, Effect::Hashed);
                         format!(
-                            "for part in parts {{\n    pos.set_counter::<{hashed}>(e, {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<{hashed}>(e, stock, pos.counters[stock] - 1);\n"
+                            "for part in parts {{\n    pos.set_counter::<{hashed}>(e.zobrist(), {layer}usize + usize::from(part.cell), z + i32::from(part.top));\n}}\npos.set_counter::<{hashed}>(e.zobrist(), stock, pos.counters[stock] - 1);\n"
                         )
                     }
                 };
@@ -808,7 +884,7 @@ impl<'a> Emitter<'a> {
                     format!("let mut w = v;\n        w[{var}] = i as u8;\n        {};", at(code, pc + 1, "w"))
                 };
                 format!(
-                    "let rel = &e.program().relations[{relation}];\nlet len = g.len();\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.state.mover) {{\n        continue;\n    }}\n    if g.push(i as u8) {{\n        {then}\n    }}\n    g.truncate(len);\n}}"
+                    "let rel = &e.program().relations[{relation}];\nlet len = g.len();\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if g.push(i as u8) {{\n        {then}\n    }}\n    g.truncate(len);\n}}"
                 )
             }
             Op::Pick { var, from } => {
@@ -1003,7 +1079,7 @@ impl<'a> Emitter<'a> {
     fn replay_body(&self, code: &Code, pc: usize) -> String {
         let next = replay_at(code, pc + 1, "v");
         let both = |cell: &str, piece: &str| {
-            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e, {cell}, {piece});")
+            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e.zobrist(), {cell}, {piece});")
         };
         match &code.ops[pc] {
             Op::Pick { var, .. } | Op::PickDir { var, .. } => {
@@ -1017,7 +1093,7 @@ impl<'a> Emitter<'a> {
                 layer,
                 ..
             } => format!(
-                "let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e, slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e, stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = inst.cells;\n{next};",
+                "let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = inst.cells;\n{next};",
                 player(*who, "0u8"),
                 self.placed_local(*slot)
             ),
@@ -1108,9 +1184,9 @@ impl<'a> Emitter<'a> {
                     }
                     Finish::Draw => "GameResult::Draw".to_string(),
                 };
-                format!("e.rt_finish({result});")
+                format!("e.rt_finish({result});\ne.rt_end(&pos);")
             }
-            Op::Done => String::new(),
+            Op::Done => "e.rt_end(&pos);".to_string(),
             Op::Roll { slot, lo, .. } => format!(
                 "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\npos.counters[{slot}] = value;\n{next};"
             ),
@@ -1169,14 +1245,14 @@ impl<'a> Emitter<'a> {
             }
             Effect::Unhashed => {
                 let code = code
-                    .replace("SET_CELL(", "pos.set_cell::<false>(e, ")
-                    .replace("SET_COUNTER(", "pos.set_counter::<false>(e, ");
+                    .replace("SET_CELL(", "pos.set_cell::<false>(e.zobrist(), ")
+                    .replace("SET_COUNTER(", "pos.set_counter::<false>(e.zobrist(), ");
                 format!("{code}\n{next};")
             }
             Effect::Hashed => {
                 let code = code
-                    .replace("SET_CELL(", "pos.set_cell::<true>(e, ")
-                    .replace("SET_COUNTER(", "pos.set_counter::<true>(e, ");
+                    .replace("SET_CELL(", "pos.set_cell::<true>(e.zobrist(), ")
+                    .replace("SET_COUNTER(", "pos.set_counter::<true>(e.zobrist(), ");
                 format!("{code}\n{next};")
             }
         }
@@ -1233,11 +1309,11 @@ impl<'a> Emitter<'a> {
                 run,
                 end,
             } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].between(e.state.mover, usize::from({}), run, end) & d",
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].between(e.rt_mover(), usize::from({}), run, end) & d",
                 cell(*from, "cand")
             ),
             SetExpr::Brackets { relation, run, end } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.state.mover, d, run, end)"
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.rt_mover(), d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::StepDir { relation, dir, of } => format!(
@@ -1250,7 +1326,7 @@ impl<'a> Emitter<'a> {
                 from,
                 run,
             } => format!(
-                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.state.mover, dir, usize::from({}), run) & d",
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.rt_mover(), dir, usize::from({}), run) & d",
                 dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x, "pos, v, cand"))),
                 run.map_or_else(|| "None".to_string(), |r| format!("Some(s{r}(e, pos, v, ALL, cand))")),
                 cell(*from, "cand")
@@ -1265,9 +1341,10 @@ impl<'a> Emitter<'a> {
                 "let x = s{base}(e, pos, v, d, cand);\nlet mut out = x;\nfor c in x.iter() {{\n    if !b{cond}(e, pos, v, c as u8) {{\n        out.remove(c);\n    }}\n}}\nout"
             ),
         };
+        let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn s{id}(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {{"
+            "\n    #[inline]\n    fn s{id}{generic}(e: &{host}, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {{"
         );
         indent(out, &body);
     }
@@ -1294,7 +1371,7 @@ impl<'a> Emitter<'a> {
                 player(*pl, "cand")
             ),
             IntExpr::Won(pl) => format!(
-                "i32::from(e.state.result == Some(GameResult::Win({})))",
+                "i32::from(e.rt_result() == Some(GameResult::Win({})))",
                 player(*pl, "cand")
             ),
             IntExpr::DirIndex { relation, dir } => format!(
@@ -1314,9 +1391,10 @@ impl<'a> Emitter<'a> {
                 format!("int_op(IntOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")
             }
         };
+        let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn i{id}(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {{"
+            "\n    #[inline]\n    fn i{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u8) -> i32 {{"
         );
         indent(out, &body);
     }
@@ -1329,7 +1407,7 @@ impl<'a> Emitter<'a> {
                 dir,
                 members,
             } => format!(
-                "let i = {};\nlet mask = [{:#x}u64, {:#x}u64][usize::from(e.state.mover & 1)];\ni < 64 && (mask >> i) & 1 == 1",
+                "let i = {};\nlet mask = [{:#x}u64, {:#x}u64][usize::from(e.rt_mover() & 1)];\ni < 64 && (mask >> i) & 1 == 1",
                 self.dir_code(*relation, dir, "pos, v, cand"),
                 members[0],
                 members[1]
@@ -1356,10 +1434,16 @@ impl<'a> Emitter<'a> {
                 pattern,
                 cell: c,
                 set,
-            } => format!(
-                "let c = usize::from({});\nlet (a, b) = (PO{pattern}[c] as usize, PO{pattern}[c + 1] as usize);\nif a == b {{\n    return false;\n}}\nlet s = s{set}(e, pos, v, ALL, cand);\nPI{pattern}[a..b].iter().any(|inst| inst.is_subset(&s))",
-                cell(*c, "cand")
-            ),
+            } => match self.pattern_width(usize::from(*pattern)) {
+                Some(_) => format!(
+                    "let c = usize::from({});\nlet s = s{set}(e, pos, v, ALL, cand);\nPW{pattern}.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))",
+                    cell(*c, "cand")
+                ),
+                None => format!(
+                    "let c = usize::from({});\nlet (a, b) = (PO{pattern}[c] as usize, PO{pattern}[c + 1] as usize);\nif a == b {{\n    return false;\n}}\nlet s = s{set}(e, pos, v, ALL, cand);\nPI{pattern}[a..b].iter().any(|inst| inst.is_subset(&s))",
+                    cell(*c, "cand")
+                ),
+            },
             BoolExpr::Connected {
                 relation,
                 through,
@@ -1375,9 +1459,10 @@ impl<'a> Emitter<'a> {
                 )
             }
         };
+        let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn b{id}(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {{"
+            "\n    #[inline]\n    fn b{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u8) -> bool {{"
         );
         indent(out, &body);
     }
@@ -1474,13 +1559,26 @@ fn inline_single_callers(module: &str, ops: usize) -> String {
     let mut out = module.to_string();
     for prefix in ["at", "ap"] {
         for pc in 0..ops {
-            let def = format!("#[inline]\n    fn {prefix}{pc}(");
-            if module.contains(&def) && module.matches(&format!("{prefix}{pc}(e,")).count() == 1 {
-                out = out.replace(&def, &format!("#[inline(always)]\n    fn {prefix}{pc}("));
+            for generic in ["(", "<"] {
+                let def = format!("#[inline]\n    fn {prefix}{pc}{generic}");
+                if module.contains(&def) && module.matches(&format!("{prefix}{pc}(e,")).count() == 1
+                {
+                    out = out.replace(
+                        &def,
+                        &format!("#[inline(always)]\n    fn {prefix}{pc}{generic}"),
+                    );
+                }
             }
         }
     }
     out
+}
+
+/// Whether a program's moves need nothing of the engine but the position, so that searches
+/// can run on the position value ([`FastTurn`](super::compiled::FastTurn)): `distinct` blocks
+/// need the engine's sets of seen positions.
+fn runs_fast(p: &Program) -> bool {
+    p.distinct_blocks == 0
 }
 
 /// Indents every line of a block by one level.

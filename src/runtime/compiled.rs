@@ -9,9 +9,12 @@
 
 use std::sync::OnceLock;
 
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
 use super::engine::DistinctOuter;
 use super::state::move_bits;
-use super::{Engine, Move, MAX_DECISIONS};
+use super::{Engine, GameResult, Move, Zobrist, MAX_DECISIONS};
 use crate::ir::{CellSet, Program};
 
 /// Lists the legal moves of the engine's position into the walk.
@@ -30,6 +33,28 @@ pub struct CompiledTurn {
     pub fingerprint: u64,
     pub generate: GenerateFn,
     pub apply: ApplyFn,
+    /// Whole searches on the position value alone, for programs whose moves need nothing of
+    /// the engine but the position (no `distinct` block).
+    pub fast: Option<FastRuns>,
+}
+
+/// perft and random play on the compiled position value: copy-make, no trail, no per-cell
+/// board, for the turns [`FastTurn`] describes.
+#[derive(Clone, Copy, Debug)]
+pub struct FastRuns {
+    pub perft: fn(&mut Engine<'_>, u32) -> u64,
+    pub play: fn(&mut Engine<'_>, &mut ChaCha8Rng, u32, &mut Vec<Move>, bool) -> FastPlay,
+}
+
+/// How a random game on the position value stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastPlay {
+    pub plies: u32,
+    /// The player to move had no legal move (the game's `on no moves` decides).
+    pub stuck: bool,
+    pub result: Option<GameResult>,
+    /// Whether the engine holds the end position (and [`Engine::restore`] its start).
+    pub stored: bool,
 }
 
 static REGISTRY: OnceLock<&'static [CompiledTurn]> = OnceLock::new();
@@ -225,7 +250,30 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
 
     /// Puts piece `code` on a cell (0 clears it); `HASHED`: whether the hash follows.
     #[inline]
-    pub fn set_cell<const HASHED: bool>(&mut self, e: &Engine<'_>, cell: usize, code: u8) {
+    pub fn set_cell<const HASHED: bool>(&mut self, z: &Zobrist, cell: usize, code: u8) {
+        if !HASHED {
+            // Without the hash the old code is not needed: the cell leaves every set, then
+            // joins the new code's (no lookups, and a constant `code` folds away).
+            let one = CellSet::single(cell);
+            self.occupied = self.occupied - one;
+            self.by_player[0] = self.by_player[0] - one;
+            self.by_player[1] = self.by_player[1] - one;
+            for b in &mut self.by_code {
+                *b = *b - one;
+            }
+            if code != 0 {
+                self.occupied |= one;
+                if (code - 1) & 1 == 0 {
+                    self.by_player[0] |= one;
+                } else {
+                    self.by_player[1] |= one;
+                }
+                if let Some(b) = self.by_code.get_mut(usize::from(code) - 1) {
+                    *b |= one;
+                }
+            }
+            return;
+        }
         let old = self.code(cell);
         if old == code {
             return;
@@ -239,18 +287,278 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
             code,
         );
         if HASHED {
-            let z = e.zobrist();
             self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);
         }
     }
 
     #[inline]
-    pub fn set_counter<const HASHED: bool>(&mut self, e: &Engine<'_>, slot: usize, value: i32) {
+    pub fn set_counter<const HASHED: bool>(&mut self, z: &Zobrist, slot: usize, value: i32) {
         if HASHED {
-            let z = e.zobrist();
             self.hash ^= z.counter(slot, self.counters[slot]) ^ z.counter(slot, value);
         }
         self.counters[slot] = value;
+    }
+
+    /// Makes the engine's position this one (cells, counters and hash; unlogged, as after
+    /// [`Engine::play_unlogged`]).
+    pub fn store(&self, e: &mut Engine<'_>) {
+        let (state, z) = e.state_and_zobrist();
+        for cell in 0..state.board.len() {
+            state.set_cell(z, cell, self.code(cell));
+        }
+        for (slot, value) in self.counters.iter().enumerate() {
+            state.set_counter(z, slot, *value);
+        }
+    }
+}
+
+/// What generated code reads and changes besides its own copy of the position `P`: the
+/// program's tables, whose turn it is, and the real position its moves change. The engine is
+/// one host (every change logged on its trail); [`Fast`] is the other, for whole searches on
+/// the position value alone.
+pub trait Host<'p, P> {
+    /// The program, borrowed apart from the host so that its tables can be read while the
+    /// position changes.
+    fn program(&self) -> &'p Program;
+    fn zobrist(&self) -> &Zobrist;
+    fn rt_mover(&self) -> u8;
+    fn rt_result(&self) -> Option<GameResult>;
+    /// Changes a cell of the real position, or not: a host may take the whole position at
+    /// [`Host::rt_end`] instead.
+    fn rt_set_cell(&mut self, cell: usize, code: u8);
+    fn rt_set_counter(&mut self, slot: usize, value: i32);
+    fn rt_finish(&mut self, result: GameResult);
+    /// `again`: the mover keeps the turn after this move.
+    fn rt_again(&mut self);
+    /// The move's changes are all made: `pos` is the position after it.
+    fn rt_end(&mut self, pos: &P);
+}
+
+impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>> for Engine<'p> {
+    #[inline]
+    fn program(&self) -> &'p Program {
+        Engine::program(self)
+    }
+    #[inline]
+    fn zobrist(&self) -> &Zobrist {
+        Engine::zobrist(self)
+    }
+    #[inline]
+    fn rt_mover(&self) -> u8 {
+        self.state.mover
+    }
+    #[inline]
+    fn rt_result(&self) -> Option<GameResult> {
+        self.state.result
+    }
+    #[inline]
+    fn rt_set_cell(&mut self, cell: usize, code: u8) {
+        self.set_cell(cell, code);
+    }
+    #[inline]
+    fn rt_set_counter(&mut self, slot: usize, value: i32) {
+        self.set_counter(slot, value);
+    }
+    #[inline]
+    fn rt_finish(&mut self, result: GameResult) {
+        self.finish(result);
+    }
+    #[inline]
+    fn rt_again(&mut self) {
+        self.set_again();
+    }
+    #[inline]
+    fn rt_end(&mut self, _pos: &Pos<K, C, L>) {}
+}
+
+/// The host of whole searches on the position value: the position, the player to move and
+/// the result, copied whole to take a move back (copy-make). The engine's position stays as
+/// it was until [`Fast::store`].
+pub struct Fast<'p, P> {
+    program: &'p Program,
+    zobrist: &'p Zobrist,
+    pub pos: P,
+    pub mover: u8,
+    pub result: Option<GameResult>,
+    again: bool,
+    /// Set when a turn needed more decisions than a move holds.
+    overflow: bool,
+}
+
+impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>>
+    for Fast<'p, Pos<K, C, L>>
+{
+    #[inline]
+    fn program(&self) -> &'p Program {
+        self.program
+    }
+    #[inline]
+    fn zobrist(&self) -> &Zobrist {
+        self.zobrist
+    }
+    #[inline]
+    fn rt_mover(&self) -> u8 {
+        self.mover
+    }
+    #[inline]
+    fn rt_result(&self) -> Option<GameResult> {
+        self.result
+    }
+    // The position is taken whole at the end of the move (`rt_end`).
+    #[inline]
+    fn rt_set_cell(&mut self, _cell: usize, _code: u8) {}
+    #[inline]
+    fn rt_set_counter(&mut self, _slot: usize, _value: i32) {}
+    #[inline]
+    fn rt_finish(&mut self, result: GameResult) {
+        self.result = Some(result);
+    }
+    #[inline]
+    fn rt_again(&mut self) {
+        self.again = true;
+    }
+    #[inline]
+    fn rt_end(&mut self, pos: &Pos<K, C, L>) {
+        // The hash was not kept: only `distinct` blocks read it, and their programs have no
+        // fast runs. `let` sets start empty in every walk.
+        self.pos = Pos {
+            locals: [CellSet::EMPTY; L],
+            ..*pos
+        };
+    }
+}
+
+/// A compiled turn that can run on [`Fast`]: generated for each program without `distinct`.
+pub trait FastTurn {
+    type P: Copy;
+    fn of(e: &Engine<'_>) -> Self::P;
+    /// Makes the engine's position the value's (unlogged).
+    fn store(pos: &Self::P, e: &mut Engine<'_>);
+    fn generate(h: &mut Fast<'_, Self::P>, g: &mut Gen<'_>);
+    /// Makes the move's changes to `h.pos` and notes a result or `again` (the caller passes
+    /// the turn).
+    fn apply(h: &mut Fast<'_, Self::P>, m: &Move);
+}
+
+impl<'p, P: Copy> Fast<'p, P> {
+    fn new(program: &'p Program, zobrist: &'p Zobrist, pos: P, mover: u8) -> Fast<'p, P> {
+        Fast {
+            program,
+            zobrist,
+            pos,
+            mover,
+            result: None,
+            again: false,
+            overflow: false,
+        }
+    }
+
+    /// Lists the legal moves (none once the game is over), as [`Engine::legal_moves`].
+    #[inline]
+    fn legal_moves<T: FastTurn<P = P>>(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.result.is_some() {
+            return;
+        }
+        let mut g = Gen::new(out);
+        T::generate(self, &mut g);
+        self.overflow |= g.overflow;
+    }
+
+    /// Plays a move and passes the turn, as [`Engine::apply`].
+    #[inline]
+    fn play<T: FastTurn<P = P>>(&mut self, m: &Move) {
+        self.again = false;
+        T::apply(self, m);
+        if self.result.is_none() && !self.again {
+            self.mover = 1 - self.mover;
+        }
+    }
+}
+
+/// [`perft`](super::perft::perft) on the position value: every move applied to a copy.
+pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
+    if e.state.result.is_some() {
+        return u64::from(depth == 0);
+    }
+    let pos = T::of(e);
+    let program = e.program();
+    let mut host = Fast::new(program, e.zobrist(), pos, e.state.mover);
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    let nodes = fast_count::<T>(&mut host, &mut buffers);
+    let overflow = host.overflow;
+    e.overflowed |= overflow;
+    nodes
+}
+
+fn fast_count<T: FastTurn>(h: &mut Fast<'_, T::P>, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((moves, deeper)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    h.legal_moves::<T>(moves);
+    let (pos, mover) = (h.pos, h.mover);
+    if deeper.is_empty() {
+        // The last ply: each move is still applied, without a call for its count of one.
+        for m in moves.iter() {
+            h.play::<T>(m);
+            h.pos = pos;
+            h.mover = mover;
+            h.result = None;
+        }
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for m in moves.iter() {
+        h.play::<T>(m);
+        nodes += fast_count::<T>(h, deeper);
+        h.pos = pos;
+        h.mover = mover;
+        h.result = None;
+    }
+    nodes
+}
+
+/// Plays uniformly random moves on the position value until the game ends, the player to
+/// move is stuck or `max_plies` were played. Draws from `rng` exactly as the engine's own loop
+/// in [`random_game`](super::playout::random_game). When the player to move is stuck, or when
+/// asked to `keep` it, the end position goes to the engine (unlogged, as
+/// [`Engine::play_unlogged`] would) after [`Engine::save`]; otherwise the engine is untouched.
+pub fn fast_play<T: FastTurn>(
+    e: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    keep: bool,
+) -> FastPlay {
+    let pos = T::of(e);
+    let program = e.program();
+    let mut host = Fast::new(program, e.zobrist(), pos, e.state.mover);
+    host.result = e.state.result;
+    let mut plies = 0;
+    let mut stuck = false;
+    while plies < max_plies && host.result.is_none() {
+        host.legal_moves::<T>(moves);
+        if moves.is_empty() {
+            stuck = true;
+            break;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        host.play::<T>(&m);
+        plies += 1;
+    }
+    let (pos, mover, result, overflow) = (host.pos, host.mover, host.result, host.overflow);
+    e.overflowed |= overflow;
+    let stored = stuck || keep;
+    if stored {
+        e.save();
+        T::store(&pos, e);
+        e.finish_unlogged(mover, result, plies);
+    }
+    FastPlay {
+        plies,
+        stuck,
+        result,
+        stored,
     }
 }
 
@@ -280,6 +588,20 @@ pub struct DistinctSaved(DistinctOuter);
 
 #[doc(hidden)]
 impl Engine<'_> {
+    /// The player to move (generated code for programs with `distinct` calls the engine by
+    /// name; other programs go through [`Host`]).
+    #[inline]
+    #[must_use]
+    pub fn rt_mover(&self) -> u8 {
+        self.state.mover
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn rt_result(&self) -> Option<GameResult> {
+        self.state.result
+    }
+
     /// Changes a cell of the real position, on the trail.
     #[inline]
     pub fn rt_set_cell(&mut self, cell: usize, code: u8) {

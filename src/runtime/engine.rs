@@ -289,6 +289,24 @@ impl<'p> Engine<'p> {
         self.logging = true;
     }
 
+    /// The position and the hash keys, apart (the compiled backend writes a position back).
+    pub(super) fn state_and_zobrist(&mut self) -> (&mut State, &Zobrist) {
+        (&mut self.state, &self.zobrist)
+    }
+
+    /// Ends a run of `plies` moves played elsewhere (on the compiled position value, whose
+    /// cells and counters are already stored): the player to move and the result, unlogged.
+    pub(super) fn finish_unlogged(&mut self, mover: u8, result: Option<GameResult>, plies: u32) {
+        self.state.set_mover(&self.zobrist, mover);
+        self.state.result = result;
+        self.state.ply += plies;
+    }
+
+    /// The compiled whole-search runs for this program, if it has them.
+    pub(super) fn fast_runs(&self) -> Option<super::compiled::FastRuns> {
+        self.compiled.and_then(|c| c.fast)
+    }
+
     /// Takes back the move that returned `undo`.
     pub fn undo(&mut self, undo: Undo) {
         self.rollback(undo.trail as usize);

@@ -3,8 +3,18 @@
 use super::{Engine, Move};
 
 /// Counts leaf nodes `depth` plies below the current position, applying every move (no bulk
-/// counting, so the count also measures apply/undo speed).
+/// counting, so the count also measures apply/undo speed). Compiled programs without
+/// `distinct` blocks count on the position value (copy-make); others through the engine.
 pub fn perft(engine: &mut Engine<'_>, depth: u32) -> u64 {
+    match engine.fast_runs() {
+        Some(fast) => (fast.perft)(engine, depth),
+        None => perft_by_engine(engine, depth),
+    }
+}
+
+/// [`perft`] through [`Engine::apply`] and [`Engine::undo`] whatever the backend (tests hold
+/// the two ways to one count).
+pub fn perft_by_engine(engine: &mut Engine<'_>, depth: u32) -> u64 {
     let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     count(engine, &mut buffers)
 }

@@ -27,35 +27,56 @@ pub fn random_game(
     undos: &mut Vec<super::Undo>,
 ) -> Playout {
     undos.clear();
-    engine.save();
-    let mut result = None;
-    let mut plies = 0;
-    while plies < max_plies {
-        if let Some(r) = engine.state.result {
-            result = Some(r);
-            break;
+    let scored = engine.program().score.is_some();
+    let (plies, stuck, result, stored) = match engine.fast_runs() {
+        Some(fast) => {
+            let run = (fast.play)(engine, rng, max_plies, moves, scored);
+            (run.plies, run.stuck, run.result, run.stored)
         }
-        engine.legal_moves(moves);
-        if moves.is_empty() {
-            result = Some(engine.stuck_result());
-            break;
+        None => {
+            engine.save();
+            let (plies, stuck) = play_by_engine(engine, rng, max_plies, moves);
+            (plies, stuck, engine.state.result, true)
         }
-        let m = moves[rng.gen_range(0..moves.len())];
-        engine.play_unlogged(&m);
-        plies += 1;
-    }
-    if result.is_none() {
-        result = engine.state.result;
-    }
-    let scores = if result.is_some() && engine.program().score.is_some() {
+    };
+    // When the game ended stuck or has scores, the engine holds its end position.
+    let result = if stuck {
+        Some(engine.stuck_result())
+    } else {
+        result
+    };
+    let scores = if result.is_some() && scored {
         engine.scores()
     } else {
         None
     };
-    engine.restore();
+    if stored {
+        engine.restore();
+    }
     Playout {
         plies,
         result,
         scores,
     }
+}
+
+/// The moves of [`random_game`] through [`Engine::play_unlogged`]: the plies played and
+/// whether the player to move was left with no legal move.
+fn play_by_engine(
+    engine: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+) -> (u32, bool) {
+    let mut plies = 0;
+    while plies < max_plies && engine.state.result.is_none() {
+        engine.legal_moves(moves);
+        if moves.is_empty() {
+            return (plies, true);
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        engine.play_unlogged(&m);
+        plies += 1;
+    }
+    (plies, false)
 }

@@ -6,7 +6,10 @@
 
 use rulestone::ir::lower::{compare, int_op};
 use rulestone::ir::{CellSet, CmpOp, IntOp};
-use rulestone::runtime::compiled::{memo_key, CompiledTurn, Gen, Pos, Replay};
+use rulestone::runtime::compiled::{
+    fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
+    Replay,
+};
 use rulestone::runtime::{Engine, GameResult, Move};
 
 /// The turn variables: picked cells and loop counters.
@@ -18,114 +21,175 @@ pub static TURNS: [CompiledTurn; 19] = [
         fingerprint: 0x8b60332720c3a751,
         generate: p0::generate,
         apply: p0::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p0::Turn>,
+            play: fast_play::<p0::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Connect Four",
         fingerprint: 0xe1b48b3edd9d6bed,
         generate: p1::generate,
         apply: p1::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p1::Turn>,
+            play: fast_play::<p1::Turn>,
+        }),
     },
     CompiledTurn {
         label: "English draughts",
         fingerprint: 0x43dfca58069d4ceb,
         generate: p2::generate,
         apply: p2::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p2::Turn>,
+            play: fast_play::<p2::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Hex",
         fingerprint: 0x25918fc3dcf78b96,
         generate: p3::generate,
         apply: p3::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p3::Turn>,
+            play: fast_play::<p3::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
         fingerprint: 0xe8c3b1b4462a7c63,
         generate: p4::generate,
         apply: p4::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p4::Turn>,
+            play: fast_play::<p4::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
         fingerprint: 0xfe03d78d9cb9bc47,
         generate: p5::generate,
         apply: p5::apply,
+        fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
         fingerprint: 0x06a36f2b3f2db4d3,
         generate: p6::generate,
         apply: p6::apply,
+        fast: None,
     },
     CompiledTurn {
         label: "Reversi",
         fingerprint: 0x092720f546670401,
         generate: p7::generate,
         apply: p7::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p7::Turn>,
+            play: fast_play::<p7::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Steinplatz",
         fingerprint: 0xe2a7994c8c2d923c,
         generate: p8::generate,
         apply: p8::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p8::Turn>,
+            play: fast_play::<p8::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Stoneball",
         fingerprint: 0xff377d6131ffcb80,
         generate: p9::generate,
         apply: p9::apply,
+        fast: None,
     },
     CompiledTurn {
         label: "Tankball",
         fingerprint: 0x7c76fbba8c05880d,
         generate: p10::generate,
         apply: p10::apply,
+        fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
         fingerprint: 0xc8afb31f7a212238,
         generate: p11::generate,
         apply: p11::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p11::Turn>,
+            play: fast_play::<p11::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Capture Lines",
         fingerprint: 0x0716ef95408479a4,
         generate: p12::generate,
         apply: p12::apply,
+        fast: None,
     },
     CompiledTurn {
         label: "Custodian",
         fingerprint: 0x43873fb7c551963c,
         generate: p13::generate,
         apply: p13::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p13::Turn>,
+            play: fast_play::<p13::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Nudge",
         fingerprint: 0x447e2e91f61b3da9,
         generate: p14::generate,
         apply: p14::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p14::Turn>,
+            play: fast_play::<p14::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Rebound",
         fingerprint: 0x5d0c793738ce6cc3,
         generate: p15::generate,
         apply: p15::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p15::Turn>,
+            play: fast_play::<p15::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Relay",
         fingerprint: 0x57bd014a52fda835,
         generate: p16::generate,
         apply: p16::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p16::Turn>,
+            play: fast_play::<p16::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Shove",
         fingerprint: 0x6e86c77844f1ddbd,
         generate: p17::generate,
         apply: p17::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p17::Turn>,
+            play: fast_play::<p17::Turn>,
+        }),
     },
     CompiledTurn {
         label: "Terraces",
         fingerprint: 0x04d88684faa90d69,
         generate: p18::generate,
         apply: p18::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p18::Turn>,
+            play: fast_play::<p18::Turn>,
+        }),
     },
 ];
 
@@ -679,11 +743,16 @@ mod p0 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -697,7 +766,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
             at2(e, v, pos, g);
@@ -710,7 +779,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -718,7 +787,7 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -726,44 +795,76 @@ mod p0 {
     }
 
     #[inline]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap4(e, v, pos, r),
@@ -772,36 +873,36 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap6(e, v, pos, r);
     }
 
     #[inline]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b12(e, &pos, &v, 0) {
             ap10(e, v, pos, r);
         } else {
@@ -810,70 +911,72 @@ mod p0 {
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8080808080808080, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x101010101010101, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x303030303030303, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xc0c0c0c0c0c0c0c0, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s9(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x7f7f7f7f7f7f7f7f, 0x0])).shifted(1),
             _ => (of & CellSet::from_words([0xfefefefefefefefe, 0x0])).shifted(-1),
         };
@@ -881,12 +984,12 @@ mod p0 {
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -896,16 +999,16 @@ mod p0 {
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s13(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x7f7f7f7f7f7f7f, 0x0])).shifted(9)
             | (of & CellSet::from_words([0x7f7f7f7f7f7f7f00, 0x0])).shifted(-7),
             _ => (of & CellSet::from_words([0xfefefefefefefe, 0x0])).shifted(7)
@@ -915,12 +1018,12 @@ mod p0 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -930,136 +1033,136 @@ mod p0 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8080808080808080, 0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x101010101010101, 0x0]) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         7
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         6
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         !s18(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b6(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b10(e, pos, v, cand) || b11(e, pos, v, cand)
     }
 }
@@ -1166,300 +1269,188 @@ mod p1 {
     ]];
     static RIH0: [CellSet; 1] = [CellSet::from_words([0x1f7df7df7df, 0x0])];
 
-    /// Pattern `across`: instances by cell.
-    static PO0: [u32; 43] = [0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 21, 24, 27, 30, 33, 36, 40, 44, 48, 52, 56, 60, 63, 66, 69, 72, 75, 78, 80, 82, 84, 86, 88, 90, 91, 92, 93, 94, 95, 96];
-    static PI0: [CellSet; 96] = [
-        CellSet::from_words([0x41041, 0x0]),
-        CellSet::from_words([0x82082, 0x0]),
-        CellSet::from_words([0x104104, 0x0]),
-        CellSet::from_words([0x208208, 0x0]),
-        CellSet::from_words([0x410410, 0x0]),
-        CellSet::from_words([0x820820, 0x0]),
-        CellSet::from_words([0x41041, 0x0]),
-        CellSet::from_words([0x1041040, 0x0]),
-        CellSet::from_words([0x82082, 0x0]),
-        CellSet::from_words([0x2082080, 0x0]),
-        CellSet::from_words([0x104104, 0x0]),
-        CellSet::from_words([0x4104100, 0x0]),
-        CellSet::from_words([0x208208, 0x0]),
-        CellSet::from_words([0x8208200, 0x0]),
-        CellSet::from_words([0x410410, 0x0]),
-        CellSet::from_words([0x10410400, 0x0]),
-        CellSet::from_words([0x820820, 0x0]),
-        CellSet::from_words([0x20820800, 0x0]),
-        CellSet::from_words([0x41041, 0x0]),
-        CellSet::from_words([0x1041040, 0x0]),
-        CellSet::from_words([0x41041000, 0x0]),
-        CellSet::from_words([0x82082, 0x0]),
-        CellSet::from_words([0x2082080, 0x0]),
-        CellSet::from_words([0x82082000, 0x0]),
-        CellSet::from_words([0x104104, 0x0]),
-        CellSet::from_words([0x4104100, 0x0]),
-        CellSet::from_words([0x104104000, 0x0]),
-        CellSet::from_words([0x208208, 0x0]),
-        CellSet::from_words([0x8208200, 0x0]),
-        CellSet::from_words([0x208208000, 0x0]),
-        CellSet::from_words([0x410410, 0x0]),
-        CellSet::from_words([0x10410400, 0x0]),
-        CellSet::from_words([0x410410000, 0x0]),
-        CellSet::from_words([0x820820, 0x0]),
-        CellSet::from_words([0x20820800, 0x0]),
-        CellSet::from_words([0x820820000, 0x0]),
-        CellSet::from_words([0x41041, 0x0]),
-        CellSet::from_words([0x1041040, 0x0]),
-        CellSet::from_words([0x41041000, 0x0]),
-        CellSet::from_words([0x1041040000, 0x0]),
-        CellSet::from_words([0x82082, 0x0]),
-        CellSet::from_words([0x2082080, 0x0]),
-        CellSet::from_words([0x82082000, 0x0]),
-        CellSet::from_words([0x2082080000, 0x0]),
-        CellSet::from_words([0x104104, 0x0]),
-        CellSet::from_words([0x4104100, 0x0]),
-        CellSet::from_words([0x104104000, 0x0]),
-        CellSet::from_words([0x4104100000, 0x0]),
-        CellSet::from_words([0x208208, 0x0]),
-        CellSet::from_words([0x8208200, 0x0]),
-        CellSet::from_words([0x208208000, 0x0]),
-        CellSet::from_words([0x8208200000, 0x0]),
-        CellSet::from_words([0x410410, 0x0]),
-        CellSet::from_words([0x10410400, 0x0]),
-        CellSet::from_words([0x410410000, 0x0]),
-        CellSet::from_words([0x10410400000, 0x0]),
-        CellSet::from_words([0x820820, 0x0]),
-        CellSet::from_words([0x20820800, 0x0]),
-        CellSet::from_words([0x820820000, 0x0]),
-        CellSet::from_words([0x20820800000, 0x0]),
-        CellSet::from_words([0x1041040, 0x0]),
-        CellSet::from_words([0x41041000, 0x0]),
-        CellSet::from_words([0x1041040000, 0x0]),
-        CellSet::from_words([0x2082080, 0x0]),
-        CellSet::from_words([0x82082000, 0x0]),
-        CellSet::from_words([0x2082080000, 0x0]),
-        CellSet::from_words([0x4104100, 0x0]),
-        CellSet::from_words([0x104104000, 0x0]),
-        CellSet::from_words([0x4104100000, 0x0]),
-        CellSet::from_words([0x8208200, 0x0]),
-        CellSet::from_words([0x208208000, 0x0]),
-        CellSet::from_words([0x8208200000, 0x0]),
-        CellSet::from_words([0x10410400, 0x0]),
-        CellSet::from_words([0x410410000, 0x0]),
-        CellSet::from_words([0x10410400000, 0x0]),
-        CellSet::from_words([0x20820800, 0x0]),
-        CellSet::from_words([0x820820000, 0x0]),
-        CellSet::from_words([0x20820800000, 0x0]),
-        CellSet::from_words([0x41041000, 0x0]),
-        CellSet::from_words([0x1041040000, 0x0]),
-        CellSet::from_words([0x82082000, 0x0]),
-        CellSet::from_words([0x2082080000, 0x0]),
-        CellSet::from_words([0x104104000, 0x0]),
-        CellSet::from_words([0x4104100000, 0x0]),
-        CellSet::from_words([0x208208000, 0x0]),
-        CellSet::from_words([0x8208200000, 0x0]),
-        CellSet::from_words([0x410410000, 0x0]),
-        CellSet::from_words([0x10410400000, 0x0]),
-        CellSet::from_words([0x820820000, 0x0]),
-        CellSet::from_words([0x20820800000, 0x0]),
-        CellSet::from_words([0x1041040000, 0x0]),
-        CellSet::from_words([0x2082080000, 0x0]),
-        CellSet::from_words([0x4104100000, 0x0]),
-        CellSet::from_words([0x8208200000, 0x0]),
-        CellSet::from_words([0x10410400000, 0x0]),
-        CellSet::from_words([0x20820800000, 0x0]),
+    /// Pattern `across`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 4]; 42] = [
+        [CellSet::from_words([0x41041, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x82082, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x104104, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x208208, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x410410, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x820820, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x41041, 0x0]), CellSet::from_words([0x1041040, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x82082, 0x0]), CellSet::from_words([0x2082080, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x104104, 0x0]), CellSet::from_words([0x4104100, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x208208, 0x0]), CellSet::from_words([0x8208200, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x410410, 0x0]), CellSet::from_words([0x10410400, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x820820, 0x0]), CellSet::from_words([0x20820800, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x41041, 0x0]), CellSet::from_words([0x1041040, 0x0]), CellSet::from_words([0x41041000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x82082, 0x0]), CellSet::from_words([0x2082080, 0x0]), CellSet::from_words([0x82082000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x104104, 0x0]), CellSet::from_words([0x4104100, 0x0]), CellSet::from_words([0x104104000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x208208, 0x0]), CellSet::from_words([0x8208200, 0x0]), CellSet::from_words([0x208208000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x410410, 0x0]), CellSet::from_words([0x10410400, 0x0]), CellSet::from_words([0x410410000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x820820, 0x0]), CellSet::from_words([0x20820800, 0x0]), CellSet::from_words([0x820820000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x41041, 0x0]), CellSet::from_words([0x1041040, 0x0]), CellSet::from_words([0x41041000, 0x0]), CellSet::from_words([0x1041040000, 0x0])],
+        [CellSet::from_words([0x82082, 0x0]), CellSet::from_words([0x2082080, 0x0]), CellSet::from_words([0x82082000, 0x0]), CellSet::from_words([0x2082080000, 0x0])],
+        [CellSet::from_words([0x104104, 0x0]), CellSet::from_words([0x4104100, 0x0]), CellSet::from_words([0x104104000, 0x0]), CellSet::from_words([0x4104100000, 0x0])],
+        [CellSet::from_words([0x208208, 0x0]), CellSet::from_words([0x8208200, 0x0]), CellSet::from_words([0x208208000, 0x0]), CellSet::from_words([0x8208200000, 0x0])],
+        [CellSet::from_words([0x410410, 0x0]), CellSet::from_words([0x10410400, 0x0]), CellSet::from_words([0x410410000, 0x0]), CellSet::from_words([0x10410400000, 0x0])],
+        [CellSet::from_words([0x820820, 0x0]), CellSet::from_words([0x20820800, 0x0]), CellSet::from_words([0x820820000, 0x0]), CellSet::from_words([0x20820800000, 0x0])],
+        [CellSet::from_words([0x1041040, 0x0]), CellSet::from_words([0x41041000, 0x0]), CellSet::from_words([0x1041040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x2082080, 0x0]), CellSet::from_words([0x82082000, 0x0]), CellSet::from_words([0x2082080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4104100, 0x0]), CellSet::from_words([0x104104000, 0x0]), CellSet::from_words([0x4104100000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8208200, 0x0]), CellSet::from_words([0x208208000, 0x0]), CellSet::from_words([0x8208200000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x10410400, 0x0]), CellSet::from_words([0x410410000, 0x0]), CellSet::from_words([0x10410400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x20820800, 0x0]), CellSet::from_words([0x820820000, 0x0]), CellSet::from_words([0x20820800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x41041000, 0x0]), CellSet::from_words([0x1041040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x82082000, 0x0]), CellSet::from_words([0x2082080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x104104000, 0x0]), CellSet::from_words([0x4104100000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x208208000, 0x0]), CellSet::from_words([0x8208200000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x410410000, 0x0]), CellSet::from_words([0x10410400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x820820000, 0x0]), CellSet::from_words([0x20820800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1041040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x2082080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4104100000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8208200000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x10410400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x20820800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `up`: instances by cell.
-    static PO1: [u32; 43] = [0, 1, 3, 6, 9, 11, 12, 13, 15, 18, 21, 23, 24, 25, 27, 30, 33, 35, 36, 37, 39, 42, 45, 47, 48, 49, 51, 54, 57, 59, 60, 61, 63, 66, 69, 71, 72, 73, 75, 78, 81, 83, 84];
-    static PI1: [CellSet; 84] = [
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0x1e, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0x1e, 0x0]),
-        CellSet::from_words([0x3c, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0x1e, 0x0]),
-        CellSet::from_words([0x3c, 0x0]),
-        CellSet::from_words([0x1e, 0x0]),
-        CellSet::from_words([0x3c, 0x0]),
-        CellSet::from_words([0x3c, 0x0]),
-        CellSet::from_words([0x3c0, 0x0]),
-        CellSet::from_words([0x3c0, 0x0]),
-        CellSet::from_words([0x780, 0x0]),
-        CellSet::from_words([0x3c0, 0x0]),
-        CellSet::from_words([0x780, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0x3c0, 0x0]),
-        CellSet::from_words([0x780, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0x780, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x1e000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x1e000, 0x0]),
-        CellSet::from_words([0x3c000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x1e000, 0x0]),
-        CellSet::from_words([0x3c000, 0x0]),
-        CellSet::from_words([0x1e000, 0x0]),
-        CellSet::from_words([0x3c000, 0x0]),
-        CellSet::from_words([0x3c000, 0x0]),
-        CellSet::from_words([0x3c0000, 0x0]),
-        CellSet::from_words([0x3c0000, 0x0]),
-        CellSet::from_words([0x780000, 0x0]),
-        CellSet::from_words([0x3c0000, 0x0]),
-        CellSet::from_words([0x780000, 0x0]),
-        CellSet::from_words([0xf00000, 0x0]),
-        CellSet::from_words([0x3c0000, 0x0]),
-        CellSet::from_words([0x780000, 0x0]),
-        CellSet::from_words([0xf00000, 0x0]),
-        CellSet::from_words([0x780000, 0x0]),
-        CellSet::from_words([0xf00000, 0x0]),
-        CellSet::from_words([0xf00000, 0x0]),
-        CellSet::from_words([0xf000000, 0x0]),
-        CellSet::from_words([0xf000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0xf000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x3c000000, 0x0]),
-        CellSet::from_words([0xf000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x3c000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x3c000000, 0x0]),
-        CellSet::from_words([0x3c000000, 0x0]),
-        CellSet::from_words([0x3c0000000, 0x0]),
-        CellSet::from_words([0x3c0000000, 0x0]),
-        CellSet::from_words([0x780000000, 0x0]),
-        CellSet::from_words([0x3c0000000, 0x0]),
-        CellSet::from_words([0x780000000, 0x0]),
-        CellSet::from_words([0xf00000000, 0x0]),
-        CellSet::from_words([0x3c0000000, 0x0]),
-        CellSet::from_words([0x780000000, 0x0]),
-        CellSet::from_words([0xf00000000, 0x0]),
-        CellSet::from_words([0x780000000, 0x0]),
-        CellSet::from_words([0xf00000000, 0x0]),
-        CellSet::from_words([0xf00000000, 0x0]),
-        CellSet::from_words([0xf000000000, 0x0]),
-        CellSet::from_words([0xf000000000, 0x0]),
-        CellSet::from_words([0x1e000000000, 0x0]),
-        CellSet::from_words([0xf000000000, 0x0]),
-        CellSet::from_words([0x1e000000000, 0x0]),
-        CellSet::from_words([0x3c000000000, 0x0]),
-        CellSet::from_words([0xf000000000, 0x0]),
-        CellSet::from_words([0x1e000000000, 0x0]),
-        CellSet::from_words([0x3c000000000, 0x0]),
-        CellSet::from_words([0x1e000000000, 0x0]),
-        CellSet::from_words([0x3c000000000, 0x0]),
-        CellSet::from_words([0x3c000000000, 0x0]),
+    /// Pattern `up`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 3]; 42] = [
+        [CellSet::from_words([0xf, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf, 0x0]), CellSet::from_words([0x1e, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf, 0x0]), CellSet::from_words([0x1e, 0x0]), CellSet::from_words([0x3c, 0x0])],
+        [CellSet::from_words([0xf, 0x0]), CellSet::from_words([0x1e, 0x0]), CellSet::from_words([0x3c, 0x0])],
+        [CellSet::from_words([0x1e, 0x0]), CellSet::from_words([0x3c, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0, 0x0]), CellSet::from_words([0x780, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0, 0x0]), CellSet::from_words([0x780, 0x0]), CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0x3c0, 0x0]), CellSet::from_words([0x780, 0x0]), CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0x780, 0x0]), CellSet::from_words([0xf00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000, 0x0]), CellSet::from_words([0x1e000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000, 0x0]), CellSet::from_words([0x1e000, 0x0]), CellSet::from_words([0x3c000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0]), CellSet::from_words([0x1e000, 0x0]), CellSet::from_words([0x3c000, 0x0])],
+        [CellSet::from_words([0x1e000, 0x0]), CellSet::from_words([0x3c000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000, 0x0]), CellSet::from_words([0x780000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000, 0x0]), CellSet::from_words([0x780000, 0x0]), CellSet::from_words([0xf00000, 0x0])],
+        [CellSet::from_words([0x3c0000, 0x0]), CellSet::from_words([0x780000, 0x0]), CellSet::from_words([0xf00000, 0x0])],
+        [CellSet::from_words([0x780000, 0x0]), CellSet::from_words([0xf00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000, 0x0]), CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000, 0x0]), CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x3c000000, 0x0])],
+        [CellSet::from_words([0xf000000, 0x0]), CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x3c000000, 0x0])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x3c000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000000, 0x0]), CellSet::from_words([0x780000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c0000000, 0x0]), CellSet::from_words([0x780000000, 0x0]), CellSet::from_words([0xf00000000, 0x0])],
+        [CellSet::from_words([0x3c0000000, 0x0]), CellSet::from_words([0x780000000, 0x0]), CellSet::from_words([0xf00000000, 0x0])],
+        [CellSet::from_words([0x780000000, 0x0]), CellSet::from_words([0xf00000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf00000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000000, 0x0]), CellSet::from_words([0x1e000000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xf000000000, 0x0]), CellSet::from_words([0x1e000000000, 0x0]), CellSet::from_words([0x3c000000000, 0x0])],
+        [CellSet::from_words([0xf000000000, 0x0]), CellSet::from_words([0x1e000000000, 0x0]), CellSet::from_words([0x3c000000000, 0x0])],
+        [CellSet::from_words([0x1e000000000, 0x0]), CellSet::from_words([0x3c000000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3c000000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `rising`: instances by cell.
-    static PO2: [u32; 43] = [0, 1, 2, 3, 3, 3, 3, 4, 6, 8, 9, 9, 9, 10, 12, 15, 17, 18, 18, 19, 21, 24, 27, 29, 30, 30, 31, 33, 36, 38, 39, 39, 39, 40, 42, 44, 45, 45, 45, 45, 46, 47, 48];
-    static PI2: [CellSet; 48] = [
-        CellSet::from_words([0x204081, 0x0]),
-        CellSet::from_words([0x408102, 0x0]),
-        CellSet::from_words([0x810204, 0x0]),
-        CellSet::from_words([0x8102040, 0x0]),
-        CellSet::from_words([0x204081, 0x0]),
-        CellSet::from_words([0x10204080, 0x0]),
-        CellSet::from_words([0x408102, 0x0]),
-        CellSet::from_words([0x20408100, 0x0]),
-        CellSet::from_words([0x810204, 0x0]),
-        CellSet::from_words([0x204081000, 0x0]),
-        CellSet::from_words([0x8102040, 0x0]),
-        CellSet::from_words([0x408102000, 0x0]),
-        CellSet::from_words([0x204081, 0x0]),
-        CellSet::from_words([0x10204080, 0x0]),
-        CellSet::from_words([0x810204000, 0x0]),
-        CellSet::from_words([0x408102, 0x0]),
-        CellSet::from_words([0x20408100, 0x0]),
-        CellSet::from_words([0x810204, 0x0]),
-        CellSet::from_words([0x8102040000, 0x0]),
-        CellSet::from_words([0x204081000, 0x0]),
-        CellSet::from_words([0x10204080000, 0x0]),
-        CellSet::from_words([0x8102040, 0x0]),
-        CellSet::from_words([0x408102000, 0x0]),
-        CellSet::from_words([0x20408100000, 0x0]),
-        CellSet::from_words([0x204081, 0x0]),
-        CellSet::from_words([0x10204080, 0x0]),
-        CellSet::from_words([0x810204000, 0x0]),
-        CellSet::from_words([0x408102, 0x0]),
-        CellSet::from_words([0x20408100, 0x0]),
-        CellSet::from_words([0x810204, 0x0]),
-        CellSet::from_words([0x8102040000, 0x0]),
-        CellSet::from_words([0x204081000, 0x0]),
-        CellSet::from_words([0x10204080000, 0x0]),
-        CellSet::from_words([0x8102040, 0x0]),
-        CellSet::from_words([0x408102000, 0x0]),
-        CellSet::from_words([0x20408100000, 0x0]),
-        CellSet::from_words([0x10204080, 0x0]),
-        CellSet::from_words([0x810204000, 0x0]),
-        CellSet::from_words([0x20408100, 0x0]),
-        CellSet::from_words([0x8102040000, 0x0]),
-        CellSet::from_words([0x204081000, 0x0]),
-        CellSet::from_words([0x10204080000, 0x0]),
-        CellSet::from_words([0x408102000, 0x0]),
-        CellSet::from_words([0x20408100000, 0x0]),
-        CellSet::from_words([0x810204000, 0x0]),
-        CellSet::from_words([0x8102040000, 0x0]),
-        CellSet::from_words([0x10204080000, 0x0]),
-        CellSet::from_words([0x20408100000, 0x0]),
+    /// Pattern `rising`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[CellSet; 3]; 42] = [
+        [CellSet::from_words([0x204081, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x408102, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x810204, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081, 0x0]), CellSet::from_words([0x10204080, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x408102, 0x0]), CellSet::from_words([0x20408100, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x810204, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040, 0x0]), CellSet::from_words([0x408102000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081, 0x0]), CellSet::from_words([0x10204080, 0x0]), CellSet::from_words([0x810204000, 0x0])],
+        [CellSet::from_words([0x408102, 0x0]), CellSet::from_words([0x20408100, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x810204, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081000, 0x0]), CellSet::from_words([0x10204080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040, 0x0]), CellSet::from_words([0x408102000, 0x0]), CellSet::from_words([0x20408100000, 0x0])],
+        [CellSet::from_words([0x204081, 0x0]), CellSet::from_words([0x10204080, 0x0]), CellSet::from_words([0x810204000, 0x0])],
+        [CellSet::from_words([0x408102, 0x0]), CellSet::from_words([0x20408100, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x810204, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081000, 0x0]), CellSet::from_words([0x10204080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040, 0x0]), CellSet::from_words([0x408102000, 0x0]), CellSet::from_words([0x20408100000, 0x0])],
+        [CellSet::from_words([0x10204080, 0x0]), CellSet::from_words([0x810204000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x20408100, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x204081000, 0x0]), CellSet::from_words([0x10204080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x408102000, 0x0]), CellSet::from_words([0x20408100000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x810204000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8102040000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x10204080000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x20408100000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `falling`: instances by cell.
-    static PO3: [u32; 43] = [0, 0, 0, 0, 1, 2, 3, 3, 3, 4, 6, 8, 9, 9, 10, 12, 15, 17, 18, 19, 21, 24, 27, 29, 30, 31, 33, 36, 38, 39, 39, 40, 42, 44, 45, 45, 45, 46, 47, 48, 48, 48, 48];
-    static PI3: [CellSet; 48] = [
-        CellSet::from_words([0x42108, 0x0]),
-        CellSet::from_words([0x84210, 0x0]),
-        CellSet::from_words([0x108420, 0x0]),
-        CellSet::from_words([0x42108, 0x0]),
-        CellSet::from_words([0x84210, 0x0]),
-        CellSet::from_words([0x1084200, 0x0]),
-        CellSet::from_words([0x108420, 0x0]),
-        CellSet::from_words([0x2108400, 0x0]),
-        CellSet::from_words([0x4210800, 0x0]),
-        CellSet::from_words([0x42108, 0x0]),
-        CellSet::from_words([0x84210, 0x0]),
-        CellSet::from_words([0x1084200, 0x0]),
-        CellSet::from_words([0x108420, 0x0]),
-        CellSet::from_words([0x2108400, 0x0]),
-        CellSet::from_words([0x42108000, 0x0]),
-        CellSet::from_words([0x4210800, 0x0]),
-        CellSet::from_words([0x84210000, 0x0]),
-        CellSet::from_words([0x108420000, 0x0]),
-        CellSet::from_words([0x42108, 0x0]),
-        CellSet::from_words([0x84210, 0x0]),
-        CellSet::from_words([0x1084200, 0x0]),
-        CellSet::from_words([0x108420, 0x0]),
-        CellSet::from_words([0x2108400, 0x0]),
-        CellSet::from_words([0x42108000, 0x0]),
-        CellSet::from_words([0x4210800, 0x0]),
-        CellSet::from_words([0x84210000, 0x0]),
-        CellSet::from_words([0x1084200000, 0x0]),
-        CellSet::from_words([0x108420000, 0x0]),
-        CellSet::from_words([0x2108400000, 0x0]),
-        CellSet::from_words([0x4210800000, 0x0]),
-        CellSet::from_words([0x1084200, 0x0]),
-        CellSet::from_words([0x2108400, 0x0]),
-        CellSet::from_words([0x42108000, 0x0]),
-        CellSet::from_words([0x4210800, 0x0]),
-        CellSet::from_words([0x84210000, 0x0]),
-        CellSet::from_words([0x1084200000, 0x0]),
-        CellSet::from_words([0x108420000, 0x0]),
-        CellSet::from_words([0x2108400000, 0x0]),
-        CellSet::from_words([0x4210800000, 0x0]),
-        CellSet::from_words([0x42108000, 0x0]),
-        CellSet::from_words([0x84210000, 0x0]),
-        CellSet::from_words([0x1084200000, 0x0]),
-        CellSet::from_words([0x108420000, 0x0]),
-        CellSet::from_words([0x2108400000, 0x0]),
-        CellSet::from_words([0x4210800000, 0x0]),
-        CellSet::from_words([0x1084200000, 0x0]),
-        CellSet::from_words([0x2108400000, 0x0]),
-        CellSet::from_words([0x4210800000, 0x0]),
+    /// Pattern `falling`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[CellSet; 3]; 42] = [
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x42108, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x84210, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x42108, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x84210, 0x0]), CellSet::from_words([0x1084200, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420, 0x0]), CellSet::from_words([0x2108400, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x42108, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x84210, 0x0]), CellSet::from_words([0x1084200, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420, 0x0]), CellSet::from_words([0x2108400, 0x0]), CellSet::from_words([0x42108000, 0x0])],
+        [CellSet::from_words([0x4210800, 0x0]), CellSet::from_words([0x84210000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x42108, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x84210, 0x0]), CellSet::from_words([0x1084200, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420, 0x0]), CellSet::from_words([0x2108400, 0x0]), CellSet::from_words([0x42108000, 0x0])],
+        [CellSet::from_words([0x4210800, 0x0]), CellSet::from_words([0x84210000, 0x0]), CellSet::from_words([0x1084200000, 0x0])],
+        [CellSet::from_words([0x108420000, 0x0]), CellSet::from_words([0x2108400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1084200, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x2108400, 0x0]), CellSet::from_words([0x42108000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800, 0x0]), CellSet::from_words([0x84210000, 0x0]), CellSet::from_words([0x1084200000, 0x0])],
+        [CellSet::from_words([0x108420000, 0x0]), CellSet::from_words([0x2108400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x42108000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x84210000, 0x0]), CellSet::from_words([0x1084200000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x108420000, 0x0]), CellSet::from_words([0x2108400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1084200000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x2108400000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4210800000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `x` of each cell.
@@ -1470,11 +1461,16 @@ mod p1 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -1482,48 +1478,80 @@ mod p1 {
     }
 
     #[inline]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -1532,33 +1560,35 @@ mod p1 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s1(e, pos, v, ALL, cand);
         let x = (CellSet::from_words([0x1041041041, 0x0]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1568,86 +1598,70 @@ mod p1 {
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s4(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s5(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s6(e, pos, v, ALL, cand);
-        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO3[c] as usize, PO3[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s7(e, pos, v, ALL, cand);
-        PI3[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 }
@@ -2636,11 +2650,16 @@ mod p2 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
@@ -2663,7 +2682,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s38(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -2677,25 +2696,25 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s41(e, &pos, &v, ALL, 0);
         at3(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[1] = s46(e, &pos, &v, ALL, 0);
         at5(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[1] = 0;
         at6(e, v, pos, g);
     }
 
     #[inline]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 9) {
             (true, true) => {
@@ -2715,7 +2734,7 @@ mod p2 {
     }
 
     #[inline]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
@@ -2723,7 +2742,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s95(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -2737,15 +2756,15 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         for c in s104(e, &pos, &v, ALL, 0).iter() {
-            pos.set_cell::<false>(e, c, 0);
+            pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at10(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
             at11(e, v, pos, g);
         } else {
@@ -2754,35 +2773,35 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[2]), piece);
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), piece);
         at14(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[2]), piece);
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), piece);
         at14(e, v, pos, g);
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         for c in s118(e, &pos, &v, ALL, 0).iter() {
-            pos.set_cell::<false>(e, c, 0);
+            pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at16(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
         at6(e, v, pos, g);
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b22(e, &pos, &v, 0) {
             return;
         }
@@ -2790,7 +2809,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s168(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -2804,7 +2823,7 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s179(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -2812,38 +2831,70 @@ mod p2 {
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap19(e, v, pos, r),
@@ -2852,31 +2903,31 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.locals[0] = s41(e, &pos, &v, ALL, 0);
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.locals[1] = s46(e, &pos, &v, ALL, 0);
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = 0;
         ap6(e, v, pos, r);
     }
 
     #[inline]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 9) {
             (true, true) => {
@@ -2892,27 +2943,27 @@ mod p2 {
     }
 
     #[inline]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = r.decision();
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         for c in s104(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b17(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
@@ -2921,57 +2972,57 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap14(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap14(e, v, pos, r);
     }
 
     #[inline]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         for c in s118(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         ap16(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = v[1].wrapping_add(1);
         ap6(e, v, pos, r);
     }
 
     #[inline]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap28(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = r.decision();
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b32(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
@@ -2980,94 +3031,95 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap25(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap25(e, v, pos, r);
     }
 
     #[inline]
-    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap28(e, v, pos, r);
     }
 
     #[inline]
-    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80808080, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1010101, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x13131313, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xc8c8c8c8, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s10(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -3077,7 +3129,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3087,9 +3139,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s12(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -3099,19 +3151,19 @@ mod p2 {
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s15(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -3121,7 +3173,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3131,9 +3183,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s17(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -3143,12 +3195,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s13(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3158,12 +3210,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3171,7 +3223,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3179,12 +3231,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3194,19 +3246,19 @@ mod p2 {
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s27(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -3216,7 +3268,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3226,9 +3278,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s29(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -3238,19 +3290,19 @@ mod p2 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s32(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -3260,7 +3312,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3270,9 +3322,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s34(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -3282,12 +3334,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s30(e, pos, v, d, cand) | s35(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3297,24 +3349,24 @@ mod p2 {
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s20(e, pos, v, d, cand) | s37(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3324,14 +3376,14 @@ mod p2 {
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -3339,7 +3391,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -3347,12 +3399,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s43(e, pos, v, d, cand) | s44(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s42(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3362,22 +3414,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s48(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3387,7 +3439,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3395,7 +3447,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3403,12 +3455,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s51(e, pos, v, d, cand) | s52(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s50(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3418,17 +3470,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s55(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3438,9 +3490,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s57(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -3450,12 +3502,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s59(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3465,9 +3517,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s60(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -3477,17 +3529,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s62(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3497,9 +3549,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s64(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -3509,12 +3561,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s66(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3524,9 +3576,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s67(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -3536,22 +3588,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s61(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s70(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3561,7 +3613,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3569,7 +3621,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3577,12 +3629,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s73(e, pos, v, d, cand) | s74(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s72(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3592,9 +3644,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s76(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -3604,12 +3656,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s78(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3619,9 +3671,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s79(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -3631,22 +3683,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s69(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s82(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3656,7 +3708,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3664,7 +3716,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3672,12 +3724,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s85(e, pos, v, d, cand) | s86(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s84(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3687,9 +3739,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s88(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -3699,12 +3751,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s90(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3714,9 +3766,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s91(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -3726,17 +3778,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s81(e, pos, v, d, cand) | s92(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s94(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3746,16 +3798,16 @@ mod p2 {
     }
 
     #[inline]
-    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s96(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
             | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
@@ -3773,17 +3825,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s98(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3793,9 +3845,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s100(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xfffffff, 0x0])).shifted(4)
             | (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xfffffff0, 0x0])).shifted(-4)
@@ -3813,7 +3865,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s97(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3823,12 +3875,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s103(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3838,17 +3890,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s105(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3858,7 +3910,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -3866,7 +3918,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -3874,12 +3926,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s108(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s107(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3889,27 +3941,27 @@ mod p2 {
     }
 
     #[inline]
-    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80808080, 0x0]) & d
     }
 
     #[inline]
-    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1010101, 0x0]) & d
     }
 
     #[inline]
-    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s114(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3919,14 +3971,14 @@ mod p2 {
     }
 
     #[inline]
-    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s116(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3936,22 +3988,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s120(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3961,7 +4013,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3969,7 +4021,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3977,12 +4029,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s123(e, pos, v, d, cand) | s124(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s122(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3992,17 +4044,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s127(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4012,9 +4064,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s129(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -4024,12 +4076,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s131(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4039,9 +4091,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s132(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0xf0f0f00, 0x0])).shifted(-4),
             _ => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
@@ -4051,17 +4103,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s134(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4071,9 +4123,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s136(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -4083,12 +4135,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s138(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4098,9 +4150,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s139(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5),
             _ => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
@@ -4110,22 +4162,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s133(e, pos, v, d, cand) | s140(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s142(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4135,7 +4187,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4143,7 +4195,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4151,12 +4203,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s145(e, pos, v, d, cand) | s146(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s144(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4166,9 +4218,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s148(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -4178,12 +4230,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s150(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4193,9 +4245,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s151(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xe0e0e00, 0x0])).shifted(-5),
             _ => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
@@ -4205,22 +4257,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s141(e, pos, v, d, cand) | s152(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s154(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4230,7 +4282,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4238,7 +4290,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4246,12 +4298,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s156(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4261,9 +4313,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s160(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -4273,12 +4325,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s162<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s163<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s162(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4288,9 +4340,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s163(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4),
             _ => (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
@@ -4300,17 +4352,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s153(e, pos, v, d, cand) | s164(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s166<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s167<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s166(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4320,21 +4372,21 @@ mod p2 {
     }
 
     #[inline]
-    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s168<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s169<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s170<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s169(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xf0f0f0f, 0x0])).shifted(4)
             | (of & CellSet::from_words([0x70707070, 0x0])).shifted(-3)
             | (of & CellSet::from_words([0x707070, 0x0])).shifted(5)
@@ -4348,14 +4400,14 @@ mod p2 {
     }
 
     #[inline]
-    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s171<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4363,7 +4415,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4371,12 +4423,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s174<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s172(e, pos, v, d, cand) | s173(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s175<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s171(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4386,9 +4438,9 @@ mod p2 {
     }
 
     #[inline]
-    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s176<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s175(e, pos, v, ALL, cand);
-        let x = match e.state.mover {
+        let x = match e.rt_mover() {
             0 => (of & CellSet::from_words([0xe0e0e0e, 0x0])).shifted(3)
             | (of & CellSet::from_words([0xf0f0f0f0, 0x0])).shifted(-4)
             | (of & CellSet::from_words([0xf0f0f0, 0x0])).shifted(4)
@@ -4402,17 +4454,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s177<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s170(e, pos, v, d, cand) | s176(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s178<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s179<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s178(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4422,7 +4474,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -4430,7 +4482,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -4438,292 +4490,292 @@ mod p2 {
     }
 
     #[inline]
-    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s182<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s180(e, pos, v, d, cand) | s181(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s183<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80808080, 0x0]) & d
     }
 
     #[inline]
-    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s184<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1010101, 0x0]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         7
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         2
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         5
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s111(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s119(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s126(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s167(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         !b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         !s112(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b9(e, pos, v, cand) && b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         !s113(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b12(e, pos, v, cand) && b13(e, pos, v, cand)
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b11(e, pos, v, cand) || b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         !b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b8(e, pos, v, cand) && b16(e, pos, v, cand)
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b18(e, pos, v, cand) && b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b20(e, pos, v, cand) || b21(e, pos, v, cand)
     }
 
     #[inline]
-    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         !s182(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         !s183(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b24(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         !s184(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b27(e, pos, v, cand) && b28(e, pos, v, cand)
     }
 
     #[inline]
-    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b26(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         !b30(e, pos, v, cand)
     }
 
     #[inline]
-    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b23(e, pos, v, cand) && b31(e, pos, v, cand)
     }
 }
@@ -4996,11 +5048,16 @@ mod p3 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -5008,48 +5065,80 @@ mod p3 {
     }
 
     #[inline]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b10(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -5058,176 +5147,178 @@ mod p3 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80100200400801, 0x400801002004]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x40080100200400, 0x100200400801002]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7ff, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x1ffc00000000000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80100200400801, 0x400801002004]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x40080100200400, 0x100200400801002]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x7ff, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x1ffc00000000000]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         11
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Sub, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         11
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Sub, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let through = s9(e, pos, v, ALL, cand);
         let to = s11(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -5252,17 +5343,17 @@ mod p3 {
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let through = s12(e, pos, v, ALL, cand);
         let to = s14(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -5287,12 +5378,12 @@ mod p3 {
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b6(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 }
@@ -5443,133 +5534,106 @@ mod p4 {
     ]];
     static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
 
-    /// Pattern `square`: instances by cell.
-    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
-    static PI0: [CellSet; 56] = [
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
+    /// Pattern `square`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 4]; 30] = [
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0])],
+        [CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0])],
+        [CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `row`: instances by cell.
-    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI1: [CellSet; 29] = [
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `column`: instances by cell.
-    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI2: [CellSet; 29] = [
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `l` of each cell.
@@ -5583,17 +5647,22 @@ mod p4 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
         at1(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
             at2(e, v, pos, g);
@@ -5606,7 +5675,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
@@ -5614,7 +5683,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -5622,12 +5691,12 @@ mod p4 {
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -5641,7 +5710,7 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -5649,43 +5718,75 @@ mod p4 {
     }
 
     #[inline]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap7(e, v, pos, r),
@@ -5694,19 +5795,19 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -5716,36 +5817,36 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap12(e, v, pos, r);
     }
 
     #[inline]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap13(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
@@ -5754,36 +5855,38 @@ mod p4 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x3fffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20000000, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s3(e, pos, v, ALL, cand);
         let x = (CellSet::from_words([0x3ff8ffff, 0x0]) | of.shifted(16))
             & (CellSet::from_words([0x3fc0ffff, 0x0]) | of.shifted(15))
@@ -5805,7 +5908,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5815,22 +5918,22 @@ mod p4 {
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s8(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & CellSet::from_words([0x7, 0x0]))
             | (of.shifted(-15) & CellSet::from_words([0x7e, 0x0]))
@@ -5852,7 +5955,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5862,19 +5965,19 @@ mod p4 {
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0x7, 0x0])).shifted(16)
             | (of & CellSet::from_words([0x7e, 0x0])).shifted(15)
@@ -5896,7 +5999,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5906,12 +6009,12 @@ mod p4 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         e.program().board.axis_cmp(0, CmpOp::Gt, i6(e, pos, v, cand)) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5921,161 +6024,149 @@ mod p4 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20000000, 0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         2
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s18(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s19(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s20(e, pos, v, ALL, cand);
-        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 }
@@ -6226,133 +6317,106 @@ mod p5 {
     ]];
     static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
 
-    /// Pattern `square`: instances by cell.
-    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
-    static PI0: [CellSet; 56] = [
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
+    /// Pattern `square`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 4]; 30] = [
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0])],
+        [CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0])],
+        [CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `row`: instances by cell.
-    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI1: [CellSet; 29] = [
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `column`: instances by cell.
-    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI2: [CellSet; 29] = [
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `l` of each cell.
@@ -6366,6 +6430,11 @@ mod p5 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
@@ -6446,14 +6515,14 @@ mod p5 {
 
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[1]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
         at12(e, v, pos, g);
     }
 
     #[inline]
     fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[0]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at13(e, v, pos, g);
     }
 
@@ -6535,7 +6604,7 @@ mod p5 {
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
@@ -6563,6 +6632,11 @@ mod p5 {
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
@@ -6594,7 +6668,7 @@ mod p5 {
 
     #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -6619,16 +6693,16 @@ mod p5 {
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap12(e, v, pos, r);
     }
 
     #[inline]
     fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap13(e, v, pos, r);
     }
 
@@ -6643,7 +6717,8 @@ mod p5 {
 
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
@@ -6692,13 +6767,13 @@ mod p5 {
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -6720,6 +6795,7 @@ mod p5 {
 
     #[inline]
     fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
@@ -6781,7 +6857,7 @@ mod p5 {
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -6887,22 +6963,22 @@ mod p5 {
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -6956,7 +7032,7 @@ mod p5 {
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
@@ -7026,12 +7102,8 @@ mod p5 {
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s18(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -7052,23 +7124,15 @@ mod p5 {
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s19(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s20(e, pos, v, ALL, cand);
-        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -7228,133 +7292,106 @@ mod p6 {
     ]];
     static RIH1: [CellSet; 1] = [CellSet::from_words([0x3fff0000, 0x0])];
 
-    /// Pattern `square`: instances by cell.
-    static PO0: [u32; 31] = [0, 1, 3, 5, 6, 8, 12, 16, 18, 20, 24, 28, 30, 31, 33, 35, 36, 37, 39, 40, 42, 46, 48, 49, 51, 52, 53, 54, 55, 56, 56];
-    static PI0: [CellSet; 56] = [
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x33, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x66, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x330, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x660, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc0, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x3300, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0x6600, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0xcc00, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b0000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x360000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0xd80000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1b00000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
-        CellSet::from_words([0x1e000000, 0x0]),
+    /// Pattern `square`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 4]; 30] = [
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x33, 0x0]), CellSet::from_words([0x66, 0x0]), CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0])],
+        [CellSet::from_words([0x66, 0x0]), CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0])],
+        [CellSet::from_words([0xcc, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x330, 0x0]), CellSet::from_words([0x660, 0x0]), CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0])],
+        [CellSet::from_words([0x660, 0x0]), CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0])],
+        [CellSet::from_words([0xcc0, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x3300, 0x0]), CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x6600, 0x0]), CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xcc00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b0000, 0x0]), CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0])],
+        [CellSet::from_words([0x360000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0xd80000, 0x0]), CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1b00000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x1e000000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `row`: instances by cell.
-    static PO1: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI1: [CellSet; 29] = [
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x1111, 0x0]),
-        CellSet::from_words([0x2222, 0x0]),
-        CellSet::from_words([0x4444, 0x0]),
-        CellSet::from_words([0x8888, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0x490000, 0x0]),
-        CellSet::from_words([0x920000, 0x0]),
-        CellSet::from_words([0x1240000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
-        CellSet::from_words([0xa000000, 0x0]),
-        CellSet::from_words([0x14000000, 0x0]),
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x1111, 0x0])],
+        [CellSet::from_words([0x2222, 0x0])],
+        [CellSet::from_words([0x4444, 0x0])],
+        [CellSet::from_words([0x8888, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0x490000, 0x0])],
+        [CellSet::from_words([0x920000, 0x0])],
+        [CellSet::from_words([0x1240000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0xa000000, 0x0])],
+        [CellSet::from_words([0x14000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `column`: instances by cell.
-    static PO2: [u32; 31] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 29];
-    static PI2: [CellSet; 29] = [
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf0, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf00, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0xf000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x70000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x380000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x1c00000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x6000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
-        CellSet::from_words([0x18000000, 0x0]),
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[CellSet; 1]; 30] = [
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf0, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf00, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0xf000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x70000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x380000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x1c00000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x6000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x18000000, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `l` of each cell.
@@ -7368,6 +7405,11 @@ mod p6 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
@@ -7448,14 +7490,14 @@ mod p6 {
 
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[1]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
         at12(e, v, pos, g);
     }
 
     #[inline]
     fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[0]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at13(e, v, pos, g);
     }
 
@@ -7537,7 +7579,7 @@ mod p6 {
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
         at21(e, v, pos, g);
     }
 
@@ -7565,6 +7607,11 @@ mod p6 {
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
@@ -7596,7 +7643,7 @@ mod p6 {
 
     #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -7621,16 +7668,16 @@ mod p6 {
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap12(e, v, pos, r);
     }
 
     #[inline]
     fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap13(e, v, pos, r);
     }
 
@@ -7645,7 +7692,8 @@ mod p6 {
 
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
@@ -7694,13 +7742,13 @@ mod p6 {
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i9(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -7722,6 +7770,7 @@ mod p6 {
 
     #[inline]
     fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
@@ -7783,7 +7832,7 @@ mod p6 {
 
     #[inline]
     fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -7889,22 +7938,22 @@ mod p6 {
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -7958,7 +8007,7 @@ mod p6 {
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
@@ -8028,12 +8077,8 @@ mod p6 {
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s18(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -8049,23 +8094,15 @@ mod p6 {
     #[inline]
     fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s19(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s20(e, pos, v, ALL, cand);
-        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -8238,11 +8275,16 @@ mod p7 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
@@ -8265,7 +8307,7 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -8273,12 +8315,12 @@ mod p7 {
     }
 
     #[inline]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
@@ -8286,18 +8328,50 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap5(e, v, pos, r),
@@ -8306,97 +8380,98 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s19(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap8(e, v, pos, r);
     }
 
     #[inline]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8000000, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8000000, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1008000000, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x10000000, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x10000000, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x800000000, 0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x810000000, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s11(e, pos, v, ALL, cand);
         let end = s12(e, pos, v, ALL, cand) - run;
         let out = {
@@ -8503,7 +8578,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8513,17 +8588,17 @@ mod p7 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s15(e, pos, v, ALL, cand);
         let end = s16(e, pos, v, ALL, cand);
         let mut start = CellSet::EMPTY;
@@ -8608,34 +8683,34 @@ mod p7 {
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand) - run;
         let out = {
@@ -8742,7 +8817,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8752,67 +8827,67 @@ mod p7 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 }
@@ -9963,11 +10038,16 @@ mod p8 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
@@ -9990,8 +10070,8 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let who = e.state.mover;
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i4(e, &pos, &v, 0);
         let feet = s7(e, &pos, &v, ALL, 0);
@@ -10028,53 +10108,85 @@ mod p8 {
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap9(e, v, pos, r),
@@ -10083,7 +10195,7 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
         let index = (u16::from(hi) << 8) | u16::from(lo);
@@ -10091,7 +10203,7 @@ mod p8 {
         let Some(inst) = table.instances.get(usize::from(index)) else {
             return;
         };
-        let who = e.state.mover;
+        let who = e.rt_mover();
         let parts = table.parts_of(inst);
         let mut z = 0i32;
         for part in parts {
@@ -10101,13 +10213,13 @@ mod p8 {
             let slot = 0usize + usize::from(part.cell);
             let value = z + i32::from(part.top);
             e.rt_set_counter(slot, value);
-            pos.set_counter::<false>(e, slot, value);
+            pos.set_counter::<false>(e.zobrist(), slot, value);
         }
         if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
             let stock = usize::from(shape.stock) + usize::from(who);
             let left = pos.counters[stock] - 1;
             e.rt_set_counter(stock, left);
-            pos.set_counter::<false>(e, stock, left);
+            pos.set_counter::<false>(e.zobrist(), stock, left);
         }
         v[0] = inst.anchor;
         pos.locals[0] = inst.cells;
@@ -10115,17 +10227,17 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s8(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 90usize;
         let value = i7(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -10136,7 +10248,7 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -10145,12 +10257,13 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 90usize;
         let value = i8(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -10161,7 +10274,7 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap11(e, v, pos, r);
         } else {
@@ -10170,41 +10283,43 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1004010040100401, 0x10040]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x802008020080200, 0x2008020]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s4(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -10216,92 +10331,92 @@ mod p8 {
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1004010040100401, 0x10040]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x802008020080200, 0x2008020]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         9
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         5
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[90]
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         2
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         let who = usize::from(0u8);
         e.program()
             .shapes
@@ -10311,27 +10426,27 @@ mod p8 {
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::from(e.state.result == Some(GameResult::Win(0u8)))
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.rt_result() == Some(GameResult::Win(0u8)))
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Mul, i11(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -10341,42 +10456,42 @@ mod p8 {
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::from(e.state.result == Some(GameResult::Win(1u8)))
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.rt_result() == Some(GameResult::Win(1u8)))
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Mul, i16(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let through = s9(e, pos, v, ALL, cand);
         let to = s11(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -10399,7 +10514,7 @@ mod p8 {
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 }
@@ -11890,6 +12005,11 @@ mod p9 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
@@ -11935,7 +12055,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let len = g.len();
         for i in 0..8usize {
-            if !rel.has_ray_for(i, e.state.mover) {
+            if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
             if g.push(i as u8) {
@@ -11996,8 +12116,8 @@ mod p9 {
         let to = usize::from(v[2]);
         if from != to {
             let piece = pos.code(from);
-            pos.set_cell::<false>(e, from, 0);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         at8(e, v, pos, g);
     }
@@ -12016,7 +12136,7 @@ mod p9 {
         let slot = 0usize;
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at10(e, v, pos, g);
     }
 
@@ -12062,8 +12182,8 @@ mod p9 {
         let to = usize::from(v[2]);
         if from != to {
             let piece = pos.code(from);
-            pos.set_cell::<false>(e, from, 0);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         at17(e, v, pos, g);
     }
@@ -12082,7 +12202,7 @@ mod p9 {
         let slot = 0usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at77(e, v, pos, g);
     }
 
@@ -12114,8 +12234,8 @@ mod p9 {
         let to = usize::from(v[2]);
         if from != to {
             let piece = pos.code(from);
-            pos.set_cell::<false>(e, from, 0);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         at24(e, v, pos, g);
     }
@@ -12134,7 +12254,7 @@ mod p9 {
         let slot = 0usize;
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at77(e, v, pos, g);
     }
 
@@ -12209,8 +12329,8 @@ mod p9 {
         let to = usize::from(v[3]);
         if from != to {
             let piece = pos.code(from);
-            pos.set_cell::<false>(e, from, 0);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         at37(e, v, pos, g);
     }
@@ -12229,7 +12349,7 @@ mod p9 {
         let slot = 0usize;
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at39(e, v, pos, g);
     }
 
@@ -12369,8 +12489,8 @@ mod p9 {
 
     #[inline(always)]
     fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
-        pos.set_cell::<false>(e, usize::from(v[4]), piece);
+        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[4]), piece);
         at77(e, v, pos, g);
     }
 
@@ -12397,7 +12517,7 @@ mod p9 {
         let slot = 1usize + usize::from(3u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at77(e, v, pos, g);
     }
 
@@ -12406,7 +12526,7 @@ mod p9 {
         let slot = 1usize + usize::from(57u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at77(e, v, pos, g);
     }
 
@@ -12433,7 +12553,7 @@ mod p9 {
         let slot = 1usize + usize::from(5u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at77(e, v, pos, g);
     }
 
@@ -12442,7 +12562,7 @@ mod p9 {
         let slot = 1usize + usize::from(59u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at77(e, v, pos, g);
     }
 
@@ -12532,7 +12652,7 @@ mod p9 {
         let slot = 1usize + usize::from(0u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
         at101(e, v, pos, g);
     }
 
@@ -12550,7 +12670,7 @@ mod p9 {
         let slot = 1usize + usize::from(54u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
         at101(e, v, pos, g);
     }
 
@@ -12585,7 +12705,7 @@ mod p9 {
         let slot = 1usize + usize::from(8u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
         at101(e, v, pos, g);
     }
 
@@ -12603,7 +12723,7 @@ mod p9 {
         let slot = 1usize + usize::from(62u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
         at101(e, v, pos, g);
     }
 
@@ -12625,8 +12745,8 @@ mod p9 {
 
     #[inline]
     fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
         at103(e, v, pos, g);
     }
 
@@ -12764,6 +12884,11 @@ mod p9 {
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
@@ -12818,9 +12943,9 @@ mod p9 {
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
             e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         ap8(e, v, pos, r);
     }
@@ -12856,7 +12981,8 @@ mod p9 {
 
     #[inline(always)]
     fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
@@ -12877,9 +13003,9 @@ mod p9 {
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
             e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         ap17(e, v, pos, r);
     }
@@ -12922,9 +13048,9 @@ mod p9 {
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
             e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         ap24(e, v, pos, r);
     }
@@ -12992,9 +13118,9 @@ mod p9 {
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
             e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         ap37(e, v, pos, r);
     }
@@ -13077,10 +13203,10 @@ mod p9 {
 
     #[inline(always)]
     fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
+        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap77(e, v, pos, r);
     }
 
@@ -13322,10 +13448,10 @@ mod p9 {
 
     #[inline]
     fn ap101(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[6]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap103(e, v, pos, r);
     }
 
@@ -13562,10 +13688,12 @@ mod p9 {
     #[inline(always)]
     fn ap128(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
     }
 
     #[inline]
     fn ap129(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
@@ -13710,7 +13838,7 @@ mod p9 {
 
     #[inline]
     fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -13730,7 +13858,7 @@ mod p9 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -13993,7 +14121,7 @@ mod p9 {
 
     #[inline]
     fn s69(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14069,7 +14197,7 @@ mod p9 {
 
     #[inline]
     fn s80(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14091,7 +14219,7 @@ mod p9 {
 
     #[inline]
     fn s83(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14106,7 +14234,7 @@ mod p9 {
 
     #[inline]
     fn s85(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14118,7 +14246,7 @@ mod p9 {
 
     #[inline]
     fn s87(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14140,7 +14268,7 @@ mod p9 {
 
     #[inline]
     fn s90(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14152,7 +14280,7 @@ mod p9 {
 
     #[inline]
     fn s92(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14203,7 +14331,7 @@ mod p9 {
 
     #[inline]
     fn s100(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14242,7 +14370,7 @@ mod p9 {
 
     #[inline]
     fn s106(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14257,7 +14385,7 @@ mod p9 {
 
     #[inline]
     fn s108(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14265,7 +14393,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s108(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14299,7 +14427,7 @@ mod p9 {
 
     #[inline]
     fn s115(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14307,7 +14435,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s115(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14349,7 +14477,7 @@ mod p9 {
 
     #[inline]
     fn s122(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14364,7 +14492,7 @@ mod p9 {
 
     #[inline]
     fn s124(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14372,7 +14500,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s124(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14406,7 +14534,7 @@ mod p9 {
 
     #[inline]
     fn s131(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14414,7 +14542,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s131(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14456,7 +14584,7 @@ mod p9 {
 
     #[inline]
     fn s138(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14464,7 +14592,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s138(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14498,7 +14626,7 @@ mod p9 {
 
     #[inline]
     fn s145(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14506,7 +14634,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s145(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14565,7 +14693,7 @@ mod p9 {
 
     #[inline]
     fn s153(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14573,7 +14701,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s153(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14607,7 +14735,7 @@ mod p9 {
 
     #[inline]
     fn s160(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14615,7 +14743,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s160(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14709,7 +14837,7 @@ mod p9 {
 
     #[inline]
     fn s173(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14717,7 +14845,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s173(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14751,7 +14879,7 @@ mod p9 {
 
     #[inline]
     fn s180(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14759,7 +14887,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s180(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14818,7 +14946,7 @@ mod p9 {
 
     #[inline]
     fn s188(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14826,7 +14954,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s188(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14860,7 +14988,7 @@ mod p9 {
 
     #[inline]
     fn s195(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14868,7 +14996,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s195(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14962,7 +15090,7 @@ mod p9 {
 
     #[inline]
     fn s208(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -14970,7 +15098,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s208(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15004,7 +15132,7 @@ mod p9 {
 
     #[inline]
     fn s215(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -15012,7 +15140,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s215(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15083,7 +15211,7 @@ mod p9 {
 
     #[inline]
     fn s225(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -15091,7 +15219,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s225(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15125,7 +15253,7 @@ mod p9 {
 
     #[inline]
     fn s232(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -15133,7 +15261,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(v[1]);
         let run = Some(s232(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[3]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15984,7 +16112,7 @@ mod p9 {
     #[inline]
     fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let i = v[1];
-        let mask = [0x38u64, 0x83u64][usize::from(e.state.mover & 1)];
+        let mask = [0x38u64, 0x83u64][usize::from(e.rt_mover() & 1)];
         i < 64 && (mask >> i) & 1 == 1
     }
 
@@ -16000,12 +16128,12 @@ mod p9 {
 
     #[inline]
     fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -16020,12 +16148,12 @@ mod p9 {
 
     #[inline]
     fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -16108,7 +16236,7 @@ mod p9 {
 
     #[inline]
     fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        ((1 - e.state.mover) == 0u8) == true
+        ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
@@ -16120,7 +16248,7 @@ mod p9 {
 
     #[inline]
     fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        ((1 - e.state.mover) == 1u8) == true
+        ((1 - e.rt_mover()) == 1u8) == true
     }
 
     #[inline]
@@ -16137,7 +16265,7 @@ mod p9 {
 
     #[inline]
     fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -16152,7 +16280,7 @@ mod p9 {
 
     #[inline]
     fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -16167,7 +16295,7 @@ mod p9 {
 
     #[inline]
     fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -16182,7 +16310,7 @@ mod p9 {
 
     #[inline]
     fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -16202,7 +16330,7 @@ mod p9 {
 
     #[inline]
     fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -16227,7 +16355,7 @@ mod p9 {
 
     #[inline]
     fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -16242,7 +16370,7 @@ mod p9 {
 
     #[inline]
     fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -16257,7 +16385,7 @@ mod p9 {
 
     #[inline]
     fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -16282,12 +16410,12 @@ mod p9 {
 
     #[inline]
     fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -17952,6 +18080,11 @@ mod p10 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
@@ -18040,7 +18173,7 @@ mod p10 {
         let rel = &e.program().relations[6];
         let len = g.len();
         for i in 0..6usize {
-            if !rel.has_ray_for(i, e.state.mover) {
+            if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
             if g.push(i as u8) {
@@ -18087,7 +18220,7 @@ mod p10 {
         let rel = &e.program().relations[6];
         let len = g.len();
         for i in 0..6usize {
-            if !rel.has_ray_for(i, e.state.mover) {
+            if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
             if g.push(i as u8) {
@@ -18242,7 +18375,7 @@ mod p10 {
         let slot = 238usize;
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at51(e, v, pos, g);
     }
 
@@ -18272,7 +18405,7 @@ mod p10 {
         let slot = 238usize;
         let value = i51(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at45(e, v, pos, g);
     }
 
@@ -18281,7 +18414,7 @@ mod p10 {
         let slot = 234usize;
         let value = i52(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at51(e, v, pos, g);
     }
 
@@ -18298,7 +18431,7 @@ mod p10 {
         let slot = 238usize;
         let value = i55(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at49(e, v, pos, g);
     }
 
@@ -18307,7 +18440,7 @@ mod p10 {
         let slot = 235usize;
         let value = i56(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at51(e, v, pos, g);
     }
 
@@ -18316,7 +18449,7 @@ mod p10 {
         let slot = 236usize;
         let value = i57(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at52(e, v, pos, g);
     }
 
@@ -18365,7 +18498,7 @@ mod p10 {
         let slot = 240usize;
         let value = i62(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at57(e, v, pos, g);
     }
 
@@ -18469,14 +18602,14 @@ mod p10 {
 
     #[inline(always)]
     fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[5]), 0);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
         at68(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 5u8.wrapping_add(0u8);
-        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
         at69(e, v, pos, g);
     }
 
@@ -18491,15 +18624,15 @@ mod p10 {
 
     #[inline(always)]
     fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
         at73(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
         at73(e, v, pos, g);
     }
 
@@ -18508,13 +18641,13 @@ mod p10 {
         let slot = 0usize + usize::from(v[5]);
         let value = i66(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at74(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[3]), 0);
         at75(e, v, pos, g);
     }
 
@@ -18523,7 +18656,7 @@ mod p10 {
         let slot = 0usize + usize::from(v[3]);
         let value = i67(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at76(e, v, pos, g);
     }
 
@@ -18592,7 +18725,7 @@ mod p10 {
         let slot = 239usize;
         let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
         at84(e, v, pos, g);
     }
 
@@ -18690,14 +18823,14 @@ mod p10 {
 
     #[inline(always)]
     fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[5]), 0);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
         at94(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let piece = 5u8.wrapping_add(0u8);
-        pos.set_cell::<true>(e, usize::from(v[6]), piece);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
         at95(e, v, pos, g);
     }
 
@@ -18712,15 +18845,15 @@ mod p10 {
 
     #[inline(always)]
     fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
         at99(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
-        pos.set_cell::<true>(e, usize::from(v[5]), piece);
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
         at99(e, v, pos, g);
     }
 
@@ -18729,13 +18862,13 @@ mod p10 {
         let slot = 0usize + usize::from(v[5]);
         let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at100(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<true>(e, usize::from(v[3]), 0);
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[3]), 0);
         at101(e, v, pos, g);
     }
 
@@ -18744,7 +18877,7 @@ mod p10 {
         let slot = 0usize + usize::from(v[3]);
         let value = i81(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at102(e, v, pos, g);
     }
 
@@ -18763,7 +18896,7 @@ mod p10 {
         let slot = 0usize + usize::from(v[3]);
         let value = i88(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at108(e, v, pos, g);
     }
 
@@ -18772,7 +18905,7 @@ mod p10 {
         let slot = 0usize + usize::from(v[3]);
         let value = i93(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at108(e, v, pos, g);
     }
 
@@ -18787,7 +18920,7 @@ mod p10 {
         let slot = 239usize;
         let value = i94(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e, slot, value);
+        pos.set_counter::<true>(e.zobrist(), slot, value);
         at111(e, v, pos, g);
     }
 
@@ -18812,7 +18945,7 @@ mod p10 {
         let slot = 240usize;
         let value = i99(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at114(e, v, pos, g);
     }
 
@@ -18821,7 +18954,7 @@ mod p10 {
         let slot = 113usize + usize::from(v[2]);
         let value = i100(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at115(e, v, pos, g);
     }
 
@@ -18830,7 +18963,7 @@ mod p10 {
         let slot = 113usize + usize::from(v[3]);
         let value = i103(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at117(e, v, pos, g);
     }
 
@@ -18866,7 +18999,7 @@ mod p10 {
         let slot = 237usize;
         let value = i112(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at123(e, v, pos, g);
     }
 
@@ -18976,7 +19109,7 @@ mod p10 {
         let slot = 241usize;
         let value = i119(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at136(e, v, pos, g);
     }
 
@@ -19089,7 +19222,7 @@ mod p10 {
         let slot = 241usize;
         let value = i130(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at148(e, v, pos, g);
     }
 
@@ -19116,7 +19249,7 @@ mod p10 {
         let slot = 241usize;
         let value = i135(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at137(e, v, pos, g);
     }
 
@@ -19135,7 +19268,7 @@ mod p10 {
         let slot = 241usize;
         let value = i136(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
         at154(e, v, pos, g);
     }
 
@@ -19153,7 +19286,7 @@ mod p10 {
         let slot = 241usize;
         let value = i137(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at137(e, v, pos, g);
     }
 
@@ -19292,6 +19425,11 @@ mod p10 {
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
@@ -19369,10 +19507,10 @@ mod p10 {
 
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap11(e, v, pos, r);
     }
 
@@ -19406,10 +19544,10 @@ mod p10 {
 
     #[inline(always)]
     fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
+        let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap18(e, v, pos, r);
     }
 
@@ -19791,7 +19929,7 @@ mod p10 {
     fn ap67(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[5]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap68(e, v, pos, r);
     }
 
@@ -19800,7 +19938,7 @@ mod p10 {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(v[6]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap69(e, v, pos, r);
     }
 
@@ -19815,19 +19953,19 @@ mod p10 {
 
     #[inline(always)]
     fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap73(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap72(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
+        let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap73(e, v, pos, r);
     }
 
@@ -19846,7 +19984,7 @@ mod p10 {
     fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap75(e, v, pos, r);
     }
 
@@ -20002,7 +20140,7 @@ mod p10 {
     fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[5]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap94(e, v, pos, r);
     }
 
@@ -20011,7 +20149,7 @@ mod p10 {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(v[6]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap95(e, v, pos, r);
     }
 
@@ -20026,19 +20164,19 @@ mod p10 {
 
     #[inline(always)]
     fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap99(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap98(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 3u8.wrapping_add(e.state.mover);
+        let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[5]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap99(e, v, pos, r);
     }
 
@@ -20057,7 +20195,7 @@ mod p10 {
     fn ap100(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap101(e, v, pos, r);
     }
 
@@ -20493,7 +20631,7 @@ mod p10 {
     fn ap158(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[9]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap159(e, v, pos, r);
     }
 
@@ -20502,7 +20640,7 @@ mod p10 {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(v[4]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap165(e, v, pos, r);
     }
 
@@ -20600,6 +20738,7 @@ mod p10 {
     #[inline(always)]
     fn ap173(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(0u8));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
@@ -20614,6 +20753,7 @@ mod p10 {
     #[inline(always)]
     fn ap175(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Win(1u8));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
@@ -20661,7 +20801,7 @@ mod p10 {
     fn ap180(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         for c in s248(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         ap181(e, v, pos, r);
     }
@@ -20670,7 +20810,7 @@ mod p10 {
     fn ap181(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         for c in s251(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         ap182(e, v, pos, r);
     }
@@ -20680,7 +20820,7 @@ mod p10 {
         let piece = 5u8.wrapping_add(0u8);
         let c = usize::from(56u8);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap183(e, v, pos, r);
     }
 
@@ -20714,6 +20854,7 @@ mod p10 {
 
     #[inline]
     fn ap187(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
@@ -21119,7 +21260,7 @@ mod p10 {
     fn s70(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -21132,7 +21273,7 @@ mod p10 {
     fn s72(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
-            .get(2usize + usize::from(e.state.mover))
+            .get(2usize + usize::from(e.rt_mover()))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -21145,7 +21286,7 @@ mod p10 {
     fn s74(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -21153,7 +21294,7 @@ mod p10 {
     fn s75(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
-            .get(2usize + usize::from(e.state.mover))
+            .get(2usize + usize::from(e.rt_mover()))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -21793,7 +21934,7 @@ mod p10 {
     fn s170(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos
             .by_code
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .map_or(CellSet::EMPTY, |b| *b & d)
     }
 
@@ -23541,12 +23682,12 @@ mod p10 {
 
     #[inline]
     fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
     fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -23876,7 +24017,7 @@ mod p10 {
 
     #[inline]
     fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
@@ -23891,7 +24032,7 @@ mod p10 {
 
     #[inline]
     fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
@@ -24102,48 +24243,56 @@ mod p11 {
     ]];
     static RIH1: [CellSet; 1] = [CellSet::from_words([0x1b6, 0x0])];
 
-    /// Pattern `row`: instances by cell.
-    static PO0: [u32; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-    static PI0: [CellSet; 9] = [
-        CellSet::from_words([0x49, 0x0]),
-        CellSet::from_words([0x92, 0x0]),
-        CellSet::from_words([0x124, 0x0]),
-        CellSet::from_words([0x49, 0x0]),
-        CellSet::from_words([0x92, 0x0]),
-        CellSet::from_words([0x124, 0x0]),
-        CellSet::from_words([0x49, 0x0]),
-        CellSet::from_words([0x92, 0x0]),
-        CellSet::from_words([0x124, 0x0]),
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 1]; 9] = [
+        [CellSet::from_words([0x49, 0x0])],
+        [CellSet::from_words([0x92, 0x0])],
+        [CellSet::from_words([0x124, 0x0])],
+        [CellSet::from_words([0x49, 0x0])],
+        [CellSet::from_words([0x92, 0x0])],
+        [CellSet::from_words([0x124, 0x0])],
+        [CellSet::from_words([0x49, 0x0])],
+        [CellSet::from_words([0x92, 0x0])],
+        [CellSet::from_words([0x124, 0x0])],
     ];
 
-    /// Pattern `column`: instances by cell.
-    static PO1: [u32; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-    static PI1: [CellSet; 9] = [
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0x38, 0x0]),
-        CellSet::from_words([0x38, 0x0]),
-        CellSet::from_words([0x38, 0x0]),
-        CellSet::from_words([0x1c0, 0x0]),
-        CellSet::from_words([0x1c0, 0x0]),
-        CellSet::from_words([0x1c0, 0x0]),
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 1]; 9] = [
+        [CellSet::from_words([0x7, 0x0])],
+        [CellSet::from_words([0x7, 0x0])],
+        [CellSet::from_words([0x7, 0x0])],
+        [CellSet::from_words([0x38, 0x0])],
+        [CellSet::from_words([0x38, 0x0])],
+        [CellSet::from_words([0x38, 0x0])],
+        [CellSet::from_words([0x1c0, 0x0])],
+        [CellSet::from_words([0x1c0, 0x0])],
+        [CellSet::from_words([0x1c0, 0x0])],
     ];
 
-    /// Pattern `diagonal`: instances by cell.
-    static PO2: [u32; 10] = [0, 1, 1, 1, 1, 2, 2, 2, 2, 3];
-    static PI2: [CellSet; 3] = [
-        CellSet::from_words([0x111, 0x0]),
-        CellSet::from_words([0x111, 0x0]),
-        CellSet::from_words([0x111, 0x0]),
+    /// Pattern `diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[CellSet; 1]; 9] = [
+        [CellSet::from_words([0x111, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x111, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x111, 0x0])],
     ];
 
-    /// Pattern `antidiagonal`: instances by cell.
-    static PO3: [u32; 10] = [0, 0, 0, 1, 1, 2, 2, 3, 3, 3];
-    static PI3: [CellSet; 3] = [
-        CellSet::from_words([0x54, 0x0]),
-        CellSet::from_words([0x54, 0x0]),
-        CellSet::from_words([0x54, 0x0]),
+    /// Pattern `antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[CellSet; 1]; 9] = [
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x54, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x54, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x54, 0x0])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `x` of each cell.
@@ -24154,11 +24303,16 @@ mod p11 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -24166,48 +24320,80 @@ mod p11 {
     }
 
     #[inline]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -24216,95 +24402,81 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s1(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s2(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s3(e, pos, v, ALL, cand);
-        PI2[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO3[c] as usize, PO3[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s4(e, pos, v, ALL, cand);
-        PI3[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 }
@@ -24359,62 +24531,44 @@ mod p12 {
     ]];
     static RIH0: [CellSet; 1] = [CellSet::from_words([0xffff, 0x0])];
 
-    /// Pattern `across`: instances by cell.
-    static PO0: [u32; 17] = [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 21, 22, 23, 24];
-    static PI0: [CellSet; 24] = [
-        CellSet::from_words([0x111, 0x0]),
-        CellSet::from_words([0x222, 0x0]),
-        CellSet::from_words([0x444, 0x0]),
-        CellSet::from_words([0x888, 0x0]),
-        CellSet::from_words([0x111, 0x0]),
-        CellSet::from_words([0x1110, 0x0]),
-        CellSet::from_words([0x222, 0x0]),
-        CellSet::from_words([0x2220, 0x0]),
-        CellSet::from_words([0x444, 0x0]),
-        CellSet::from_words([0x4440, 0x0]),
-        CellSet::from_words([0x888, 0x0]),
-        CellSet::from_words([0x8880, 0x0]),
-        CellSet::from_words([0x111, 0x0]),
-        CellSet::from_words([0x1110, 0x0]),
-        CellSet::from_words([0x222, 0x0]),
-        CellSet::from_words([0x2220, 0x0]),
-        CellSet::from_words([0x444, 0x0]),
-        CellSet::from_words([0x4440, 0x0]),
-        CellSet::from_words([0x888, 0x0]),
-        CellSet::from_words([0x8880, 0x0]),
-        CellSet::from_words([0x1110, 0x0]),
-        CellSet::from_words([0x2220, 0x0]),
-        CellSet::from_words([0x4440, 0x0]),
-        CellSet::from_words([0x8880, 0x0]),
+    /// Pattern `across`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[CellSet; 2]; 16] = [
+        [CellSet::from_words([0x111, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x222, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x444, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x888, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x111, 0x0]), CellSet::from_words([0x1110, 0x0])],
+        [CellSet::from_words([0x222, 0x0]), CellSet::from_words([0x2220, 0x0])],
+        [CellSet::from_words([0x444, 0x0]), CellSet::from_words([0x4440, 0x0])],
+        [CellSet::from_words([0x888, 0x0]), CellSet::from_words([0x8880, 0x0])],
+        [CellSet::from_words([0x111, 0x0]), CellSet::from_words([0x1110, 0x0])],
+        [CellSet::from_words([0x222, 0x0]), CellSet::from_words([0x2220, 0x0])],
+        [CellSet::from_words([0x444, 0x0]), CellSet::from_words([0x4440, 0x0])],
+        [CellSet::from_words([0x888, 0x0]), CellSet::from_words([0x8880, 0x0])],
+        [CellSet::from_words([0x1110, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x2220, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x4440, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x8880, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
-    /// Pattern `down`: instances by cell.
-    static PO1: [u32; 17] = [0, 1, 3, 5, 6, 7, 9, 11, 12, 13, 15, 17, 18, 19, 21, 23, 24];
-    static PI1: [CellSet; 24] = [
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0xe, 0x0]),
-        CellSet::from_words([0x7, 0x0]),
-        CellSet::from_words([0xe, 0x0]),
-        CellSet::from_words([0xe, 0x0]),
-        CellSet::from_words([0x70, 0x0]),
-        CellSet::from_words([0x70, 0x0]),
-        CellSet::from_words([0xe0, 0x0]),
-        CellSet::from_words([0x70, 0x0]),
-        CellSet::from_words([0xe0, 0x0]),
-        CellSet::from_words([0xe0, 0x0]),
-        CellSet::from_words([0x700, 0x0]),
-        CellSet::from_words([0x700, 0x0]),
-        CellSet::from_words([0xe00, 0x0]),
-        CellSet::from_words([0x700, 0x0]),
-        CellSet::from_words([0xe00, 0x0]),
-        CellSet::from_words([0xe00, 0x0]),
-        CellSet::from_words([0x7000, 0x0]),
-        CellSet::from_words([0x7000, 0x0]),
-        CellSet::from_words([0xe000, 0x0]),
-        CellSet::from_words([0x7000, 0x0]),
-        CellSet::from_words([0xe000, 0x0]),
-        CellSet::from_words([0xe000, 0x0]),
+    /// Pattern `down`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[CellSet; 2]; 16] = [
+        [CellSet::from_words([0x7, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x7, 0x0]), CellSet::from_words([0xe, 0x0])],
+        [CellSet::from_words([0x7, 0x0]), CellSet::from_words([0xe, 0x0])],
+        [CellSet::from_words([0xe, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x70, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x70, 0x0]), CellSet::from_words([0xe0, 0x0])],
+        [CellSet::from_words([0x70, 0x0]), CellSet::from_words([0xe0, 0x0])],
+        [CellSet::from_words([0xe0, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x700, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x700, 0x0]), CellSet::from_words([0xe00, 0x0])],
+        [CellSet::from_words([0x700, 0x0]), CellSet::from_words([0xe00, 0x0])],
+        [CellSet::from_words([0xe00, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x7000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
+        [CellSet::from_words([0x7000, 0x0]), CellSet::from_words([0xe000, 0x0])],
+        [CellSet::from_words([0x7000, 0x0]), CellSet::from_words([0xe000, 0x0])],
+        [CellSet::from_words([0xe000, 0x0]), CellSet::from_words([0x0, 0x8000000000000000])],
     ];
 
     /// Coordinate `x` of each cell.
@@ -24425,6 +24579,11 @@ mod p12 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
@@ -24465,17 +24624,17 @@ mod p12 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
         at4(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[0]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at13(e, v, pos, g);
     }
 
@@ -24495,7 +24654,7 @@ mod p12 {
 
     #[inline(always)]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[1]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
         at9(e, v, pos, g);
     }
 
@@ -24515,8 +24674,8 @@ mod p12 {
 
     #[inline(always)]
     fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
-        pos.set_cell::<false>(e, usize::from(v[0]), piece);
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at13(e, v, pos, g);
     }
 
@@ -24607,16 +24766,16 @@ mod p12 {
 
     #[inline(always)]
     fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[3]), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
         at20(e, v, pos, g);
     }
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(e.state.mover);
+        let slot = 2usize + usize::from(e.rt_mover());
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_add(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
         at22(e, v, pos, g);
     }
 
@@ -24648,6 +24807,11 @@ mod p12 {
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
@@ -24674,7 +24838,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -24685,10 +24849,10 @@ mod p12 {
 
     #[inline(always)]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap13(e, v, pos, r);
     }
 
@@ -24702,7 +24866,7 @@ mod p12 {
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap9(e, v, pos, r);
     }
 
@@ -24714,10 +24878,10 @@ mod p12 {
 
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap13(e, v, pos, r);
     }
 
@@ -24776,13 +24940,13 @@ mod p12 {
     fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[3]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize + usize::from(e.state.mover);
+        let slot = 2usize + usize::from(e.rt_mover());
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -24813,11 +24977,13 @@ mod p12 {
 
     #[inline(always)]
     fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline]
     fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
@@ -24837,7 +25003,7 @@ mod p12 {
 
     #[inline]
     fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -24874,17 +25040,17 @@ mod p12 {
 
     #[inline]
     fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -24966,7 +25132,7 @@ mod p12 {
     fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
@@ -24990,7 +25156,7 @@ mod p12 {
     fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(2usize + usize::from(e.state.mover))
+            .get(2usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
@@ -25043,23 +25209,15 @@ mod p12 {
     #[inline]
     fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s8(e, pos, v, ALL, cand);
-        PI0[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
         let c = usize::from(v[0]);
-        let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
-        if a == b {
-            return false;
-        }
         let s = s9(e, pos, v, ALL, cand);
-        PI1[a..b].iter().any(|inst| inst.is_subset(&s))
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -25131,11 +25289,16 @@ mod p13 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
@@ -25158,7 +25321,7 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -25166,17 +25329,17 @@ mod p13 {
     }
 
     #[inline]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -25184,23 +25347,55 @@ mod p13 {
     }
 
     #[inline]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap6(e, v, pos, r),
@@ -25209,65 +25404,66 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         for c in s7(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap10(e, v, pos, r);
     }
 
     #[inline]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s1(e, pos, v, ALL, cand);
         let end = s2(e, pos, v, ALL, cand) - run;
         let out = {
@@ -25350,7 +25546,7 @@ mod p13 {
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -25360,17 +25556,17 @@ mod p13 {
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let run = s5(e, pos, v, ALL, cand);
         let end = s6(e, pos, v, ALL, cand);
         let mut start = CellSet::EMPTY;
@@ -25437,57 +25633,57 @@ mod p13 {
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
@@ -25640,11 +25836,16 @@ mod p14 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -25658,7 +25859,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
             at2(e, v, pos, g);
@@ -25671,7 +25872,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -25679,17 +25880,17 @@ mod p14 {
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -25703,13 +25904,13 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e, usize::from(v[2]), 0);
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), 0);
         at11(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(c as u8);
@@ -25717,54 +25918,86 @@ mod p14 {
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap7(e, v, pos, r),
@@ -25773,59 +26006,59 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = r.decision();
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[2]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[3] = r.decision();
         ap13(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         let c = usize::from(v[3]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap14(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b0(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
@@ -25834,12 +26067,13 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i0(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -25850,7 +26084,7 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b1(e, &pos, &v, 0) {
             ap19(e, v, pos, r);
         } else {
@@ -25859,108 +26093,110 @@ mod p14 {
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x4, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x5, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x40, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x45, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x100, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x145, 0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80, 0x0]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xa0, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s17(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
             | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
@@ -25970,12 +26206,12 @@ mod p14 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -25985,24 +26221,24 @@ mod p14 {
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s23(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
             | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
@@ -26012,12 +26248,12 @@ mod p14 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -26027,24 +26263,24 @@ mod p14 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s29(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0xdb, 0x0])).shifted(1)
             | (of & CellSet::from_words([0x3f, 0x0])).shifted(3)
@@ -26054,29 +26290,29 @@ mod p14 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d - pos.occupied
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -26086,7 +26322,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s35(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -26096,34 +26332,34 @@ mod p14 {
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x145, 0x0]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         12
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[3]));
         !s37(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 }
@@ -26436,11 +26672,16 @@ mod p15 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
             at1(e, v, pos, g);
         } else {
@@ -26449,7 +26690,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.set_chance();
         let len = g.len();
         for k in 0..3u16 {
@@ -26463,17 +26704,17 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -26487,7 +26728,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -26497,11 +26738,11 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
         let len = g.len();
         for i in 0..4usize {
-            if !rel.has_ray_for(i, e.state.mover) {
+            if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
             if g.push(i as u8) {
@@ -26514,22 +26755,22 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at11(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         v[3] = 0;
         at12(e, v, pos, g);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             at25(e, v, pos, g);
             return;
@@ -26542,7 +26783,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
             at14(e, v, pos, g);
         } else {
@@ -26551,7 +26792,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
             at15(e, v, pos, g);
         } else {
@@ -26560,7 +26801,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -26573,7 +26814,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
             at18(e, v, pos, g);
         } else {
@@ -26582,7 +26823,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -26595,7 +26836,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -26608,7 +26849,7 @@ mod p15 {
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let s = s13(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -26618,62 +26859,94 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let slot = 2usize;
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e, slot, old.wrapping_sub(value));
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
         at12(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b0(e, &pos, &v, 0) {
             ap1(e, v, pos, r);
         } else {
@@ -26682,7 +26955,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let value = 1i32.wrapping_add(i32::from(r.decision()));
         e.rt_set_counter(0, value);
         pos.counters[0] = value;
@@ -26690,7 +26963,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i3(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26701,19 +26974,19 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_again();
         ap32(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -26723,13 +26996,13 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[2] = r.decision();
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26740,13 +27013,13 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[3] = 0;
         ap12(e, v, pos, r);
     }
 
     #[inline]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if !b1(e, &pos, &v, 0) {
             ap25(e, v, pos, r);
             return;
@@ -26759,7 +27032,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
@@ -26768,7 +27041,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap15(e, v, pos, r);
         } else {
@@ -26777,7 +27050,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -26790,7 +27063,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap18(e, v, pos, r);
         } else {
@@ -26799,7 +27072,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -26812,7 +27085,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -26825,7 +27098,7 @@ mod p15 {
     }
 
     #[inline]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let s = s13(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
@@ -26835,7 +27108,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 2usize;
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26846,24 +27119,24 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[1]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap26(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(0u8);
         let c = usize::from(v[0]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap27(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize;
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -26874,7 +27147,7 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b13(e, &pos, &v, 0) {
             ap29(e, v, pos, r);
         } else {
@@ -26883,12 +27156,13 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b20(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
@@ -26897,59 +27171,61 @@ mod p15 {
     }
 
     #[inline(always)]
-    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.state.mover)));
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.rt_mover())));
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s0(e, pos, v, d, cand) | s1(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[4];
         let dir = v[2];
         rel.step_along(dir, s4(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[4];
         let dir = {
             let i = v[2];
@@ -26959,14 +27235,14 @@ mod p15 {
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[4];
         let dir = {
             let i = v[2];
@@ -26976,14 +27252,14 @@ mod p15 {
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[4];
         let dir = {
             let i = v[2];
@@ -26993,266 +27269,266 @@ mod p15 {
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[4];
         let dir = v[2];
         rel.step_along(dir, s12(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b9(e, pos, v, cand) || b12(e, pos, v, cand)
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b14(e, pos, v, cand) && b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b17(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b16(e, pos, v, cand) || b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 }
@@ -27555,11 +27831,16 @@ mod p16 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         'first: {
             let before = g.leaves();
@@ -27582,7 +27863,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let len = g.len();
         if g.push(0) {
             at2(e, v, pos, g);
@@ -27595,7 +27876,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -27609,7 +27890,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -27623,7 +27904,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
             at6(e, v, pos, g);
         } else {
@@ -27632,7 +27913,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
             at7(e, v, pos, g);
         } else {
@@ -27641,22 +27922,22 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
             at13(e, v, pos, g);
         } else {
@@ -27665,12 +27946,12 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
@@ -27678,32 +27959,32 @@ mod p16 {
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b20(e, &pos, &v, 0) {
             return;
         }
@@ -27711,7 +27992,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s30(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -27725,7 +28006,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b28(e, &pos, &v, 0) {
             at27(e, v, pos, g);
         } else {
@@ -27734,7 +28015,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b29(e, &pos, &v, 0) {
             at28(e, v, pos, g);
         } else {
@@ -27743,12 +28024,12 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b30(e, &pos, &v, 0) {
             at31(e, v, pos, g);
         } else {
@@ -27757,12 +28038,12 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b31(e, &pos, &v, 0) {
             return;
         }
@@ -27770,7 +28051,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b32(e, &pos, &v, 0) {
             at36(e, v, pos, g);
         } else {
@@ -27779,7 +28060,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if b33(e, &pos, &v, 0) {
             at37(e, v, pos, g);
         } else {
@@ -27788,12 +28069,12 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b34(e, &pos, &v, 0) {
             return;
         }
@@ -27801,7 +28082,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b35(e, &pos, &v, 0) {
             return;
         }
@@ -27809,88 +28090,120 @@ mod p16 {
     }
 
     #[inline]
-    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at50(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
             1 => ap48(e, v, pos, r),
@@ -27899,7 +28212,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap2(e, v, pos, r),
             1 => ap24(e, v, pos, r),
@@ -27908,19 +28221,19 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b3(e, &pos, &v, 0) {
             ap6(e, v, pos, r);
         } else {
@@ -27929,7 +28242,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b4(e, &pos, &v, 0) {
             ap7(e, v, pos, r);
         } else {
@@ -27938,7 +28251,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b5(e, &pos, &v, 0) {
             ap8(e, v, pos, r);
         } else {
@@ -27947,7 +28260,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27958,7 +28271,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(18u8);
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27969,7 +28282,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b6(e, &pos, &v, 0) {
             ap13(e, v, pos, r);
         } else {
@@ -27978,7 +28291,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u8);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -27989,26 +28302,26 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap18(e, v, pos, r);
     }
 
     #[inline]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[1]);
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e, from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
             e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e, to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
         }
         ap19(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -28017,7 +28330,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 0usize;
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28028,7 +28341,7 @@ mod p16 {
     }
 
     #[inline]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b18(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
@@ -28037,23 +28350,24 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap25(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap26(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b28(e, &pos, &v, 0) {
             ap27(e, v, pos, r);
         } else {
@@ -28062,7 +28376,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b29(e, &pos, &v, 0) {
             ap28(e, v, pos, r);
         } else {
@@ -28071,7 +28385,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(6u8);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28082,7 +28396,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b30(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
@@ -28091,7 +28405,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(12u8);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28102,12 +28416,12 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap42(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b32(e, &pos, &v, 0) {
             ap36(e, v, pos, r);
         } else {
@@ -28116,7 +28430,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b33(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
@@ -28125,7 +28439,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(23u8);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28136,26 +28450,26 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap42(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap42(e, v, pos, r);
     }
 
     #[inline]
-    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[1]);
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         ap48(e, v, pos, r);
     }
 
     #[inline]
-    fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b36(e, &pos, &v, 0) {
             ap49(e, v, pos, r);
         } else {
@@ -28164,7 +28478,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(6u8);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28175,7 +28489,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap50(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(0u8);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28186,7 +28500,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(12u8);
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28197,7 +28511,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(18u8);
         let value = i33(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28208,7 +28522,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap54(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b37(e, &pos, &v, 0) {
             ap55(e, v, pos, r);
         } else {
@@ -28217,7 +28531,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(23u8);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28228,7 +28542,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap56(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(17u8);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28239,7 +28553,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(11u8);
         let value = i36(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28250,7 +28564,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 1usize + usize::from(5u8);
         let value = i37(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28261,7 +28575,7 @@ mod p16 {
     }
 
     #[inline]
-    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let slot = 25usize;
         let value = i38(e, &pos, &v, 0);
         let old = pos.counters[slot];
@@ -28272,7 +28586,7 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b38(e, &pos, &v, 0) {
             ap62(e, v, pos, r);
         } else {
@@ -28281,86 +28595,88 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x2, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x2, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80000, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80002, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x10, 0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x10, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x400000, 0x0]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x400010, 0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28370,24 +28686,24 @@ mod p16 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let of = s17(e, pos, v, ALL, cand);
         let x = (of & CellSet::from_words([0x7df7df, 0x0])).shifted(1)
             | (of & CellSet::from_words([0x3ffff, 0x0])).shifted(6)
@@ -28397,17 +28713,17 @@ mod p16 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28417,7 +28733,7 @@ mod p16 {
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28427,22 +28743,22 @@ mod p16 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xfff, 0x0]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s25(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -28454,12 +28770,12 @@ mod p16 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s27(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -28471,12 +28787,12 @@ mod p16 {
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         d & pos.occupied
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28486,124 +28802,124 @@ mod p16 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0xffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x79e79e, 0x0]) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x861861, 0x0]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(6u8)]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(12u8)]
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         if b19(e, pos, v, cand) {
             i15(e, pos, v, cand)
         } else {
@@ -28612,368 +28928,368 @@ mod p16 {
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         4
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(6u8)]
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(12u8)]
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(0u8)]
     }
 
     #[inline]
-    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(18u8)]
     }
 
     #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(17u8)]
     }
 
     #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(11u8)]
     }
 
     #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(5u8)]
     }
 
     #[inline]
-    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[25]
     }
 
     #[inline]
-    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         30
     }
 
     #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(6u8)]
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(12u8)]
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
-    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(6u8)]
     }
 
     #[inline]
-    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(12u8)]
     }
 
     #[inline]
-    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[1usize + usize::from(23u8)]
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         !s23(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        ((1 - e.state.mover) == 0u8) == true
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        ((1 - e.state.mover) == 1u8) == true
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        ((1 - e.rt_mover()) == 1u8) == true
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         (v[1] == u8::try_from(pos.counters[0]).unwrap_or(0)) == true
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b13(e, pos, v, cand) && b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b12(e, pos, v, cand) || b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[1]));
         !s26(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b9(e, pos, v, cand) && b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b21(e, pos, v, cand) && b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b24(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b23(e, pos, v, cand) || b26(e, pos, v, cand)
     }
 
     #[inline]
-    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i25(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i26(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i29(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
-    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         false
     }
 
     #[inline]
-    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 0u8) == true
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (e.state.mover == 1u8) == true
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
     }
 }
@@ -29404,11 +29720,16 @@ mod p17 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         let len = g.len();
         for c in set.iter() {
@@ -29422,11 +29743,11 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
         let len = g.len();
         for i in 0..6usize {
-            if !rel.has_ray_for(i, e.state.mover) {
+            if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
             if g.push(i as u8) {
@@ -29439,7 +29760,7 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
@@ -29447,25 +29768,25 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[0] = s16(e, &pos, &v, ALL, 0);
         at4(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[1] = s18(e, &pos, &v, ALL, 0);
         at5(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         pos.locals[2] = s30(e, &pos, &v, ALL, 0);
         at6(e, v, pos, g);
     }
 
     #[inline(always)]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             return;
         }
@@ -29473,7 +29794,7 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
@@ -29481,7 +29802,7 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
@@ -29489,121 +29810,153 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[0] = r.decision();
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         v[1] = r.decision();
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.locals[0] = s16(e, &pos, &v, ALL, 0);
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.locals[1] = s18(e, &pos, &v, ALL, 0);
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.locals[2] = s30(e, &pos, &v, ALL, 0);
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e, c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b7(e, &pos, &v, 0) {
             ap12(e, v, pos, r);
         } else {
@@ -29612,27 +29965,27 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s39(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap19(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s43(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap15(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b8(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
@@ -29641,18 +29994,18 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add((1 - e.state.mover));
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         for c in s45(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap19(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.state.mover);
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -29662,7 +30015,7 @@ mod p17 {
     }
 
     #[inline]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b9(e, &pos, &v, 0) {
             ap20(e, v, pos, r);
         } else {
@@ -29671,159 +30024,161 @@ mod p17 {
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1, 0x0]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1, 0x0]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x9, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x80, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x89, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x40000, 0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x40000, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x8000, 0x0]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x48000, 0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x800, 0x0]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x48800, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[6];
         let dir = Some({
             let i = v[1];
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         });
         let run = Some(s15(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[0]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[6];
         let dir = Some(v[1]);
         let run = Some(s17(e, pos, v, ALL, cand));
-        rel.line(e.state.mover, dir, usize::from(v[0]), run) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[6];
         let dir = v[1];
         rel.step_along(dir, s23(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29833,24 +30188,24 @@ mod p17 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29860,17 +30215,17 @@ mod p17 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29880,207 +30235,207 @@ mod p17 {
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let mut one = CellSet::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s40(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let rel = &e.program().relations[6];
         let dir = v[1];
         rel.step_along(dir, s42(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         1
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.state.mover))
+            .get(0usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         2
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         let i = v[1];
-        let mask = [0x6u64, 0x30u64][usize::from(e.state.mover & 1)];
+        let mask = [0x6u64, 0x30u64][usize::from(e.rt_mover() & 1)];
         i < 64 && (mask >> i) & 1 == 1
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         !b0(e, pos, v, cand)
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Lt, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 }
@@ -30277,12 +30632,17 @@ mod p18 {
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
         at0(e, [0; 16], pos, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let who = e.state.mover;
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+        let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i0(e, &pos, &v, 0);
         let feet = s3(e, &pos, &v, ALL, 0);
@@ -30319,33 +30679,65 @@ mod p18 {
     }
 
     #[inline]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     #[inline]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
         g.leaf();
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
         let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        fn of(e: &Engine<'_>) -> P {
+            P::of(e)
+        }
+
+        fn store(pos: &P, e: &mut Engine<'_>) {
+            pos.store(e);
+        }
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
     #[inline(always)]
-    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let hi = r.decision();
         let lo = r.decision();
         let index = (u16::from(hi) << 8) | u16::from(lo);
@@ -30353,7 +30745,7 @@ mod p18 {
         let Some(inst) = table.instances.get(usize::from(index)) else {
             return;
         };
-        let who = e.state.mover;
+        let who = e.rt_mover();
         let parts = table.parts_of(inst);
         let mut z = 0i32;
         for part in parts {
@@ -30363,13 +30755,13 @@ mod p18 {
             let slot = 0usize + usize::from(part.cell);
             let value = z + i32::from(part.top);
             e.rt_set_counter(slot, value);
-            pos.set_counter::<false>(e, slot, value);
+            pos.set_counter::<false>(e.zobrist(), slot, value);
         }
         if let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {
             let stock = usize::from(shape.stock) + usize::from(who);
             let left = pos.counters[stock] - 1;
             e.rt_set_counter(stock, left);
-            pos.set_counter::<false>(e, stock, left);
+            pos.set_counter::<false>(e.zobrist(), stock, left);
         }
         v[0] = inst.anchor;
         pos.locals[0] = inst.cells;
@@ -30377,17 +30769,17 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.state.mover);
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
         for c in s4(e, &pos, &v, ALL, 0).iter() {
         e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e, c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
         }
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         if b2(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
@@ -30396,21 +30788,23 @@ mod p18 {
     }
 
     #[inline(always)]
-    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.state.mover));
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         CellSet::from_words([0x1ffffff, 0x0]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s0(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -30422,27 +30816,27 @@ mod p18 {
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player((1 - e.state.mover)) & d
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         s1(e, pos, v, d, cand) | s2(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
-        pos.of_player(e.state.mover) & d
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: CellSet, cand: u8) -> CellSet {
         let x = s5(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
@@ -30454,42 +30848,42 @@ mod p18 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         3
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         0
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         3
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         3
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         let who = usize::from(0u8);
         e.program()
             .shapes
@@ -30499,27 +30893,27 @@ mod p18 {
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         5
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::from(e.state.result == Some(GameResult::Win(0u8)))
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.rt_result() == Some(GameResult::Win(0u8)))
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Mul, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -30529,37 +30923,37 @@ mod p18 {
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         5
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::from(e.state.result == Some(GameResult::Win(1u8)))
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(e.rt_result() == Some(GameResult::Win(1u8)))
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Mul, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
