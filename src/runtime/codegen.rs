@@ -457,7 +457,7 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: P, g: &mut Gen<'_>) {{\n        {}\n    }}",
+            "    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {{\n        let pos = P::of(e);\n        walk(e, pos, g)\n    }}\n\n    #[inline(always)]\n    fn walk{generic}(e: &mut {host}, pos: P, g: &mut Gen<'_>) {{\n        let m = Move::default();\n        {}\n    }}",
             at(code, 0, "[0; 16]")
         );
         for pc in 0..code.ops.len() {
@@ -822,10 +822,10 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, g: &mut Gen<'_>) {{"
+            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {{"
         );
         let body = if code.decided[pc] {
-            "g.leaf();".to_string()
+            "g.leaf(m);".to_string()
         } else {
             self.op_body(code, pc)
         };
@@ -862,7 +862,7 @@ impl<'a> Emitter<'a> {
                     }
                 };
                 let then = if code.decided[pc + 1] {
-                    "g.leaf();".to_string()
+                    "g.leaf(m);".to_string()
                 } else {
                     format!(
                         "let mut pos = pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = inst.cells;\n{changes}{};",
@@ -871,7 +871,7 @@ impl<'a> Emitter<'a> {
                     )
                 };
                 format!(
-                    "let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nlet len = g.len();\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if g.push(hi) && g.push(lo) {{\n{}\n        }}\n        g.truncate(len);\n    }}\n}}",
+                    "let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {{\n{}\n        }}\n    }}\n}}",
                     player(*who, "0u8"),
                     then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
                 )
@@ -879,12 +879,12 @@ impl<'a> Emitter<'a> {
             Op::PickDir { var, relation } => {
                 let n = self.p.relations[usize::from(*relation)].rays.len();
                 let then = if code.decided[pc + 1] {
-                    "g.leaf();".to_string()
+                    "g.leaf(m);".to_string()
                 } else {
                     format!("let mut w = v;\n        w[{var}] = i as u8;\n        {};", at(code, pc + 1, "w"))
                 };
                 format!(
-                    "let rel = &e.program().relations[{relation}];\nlet len = g.len();\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if g.push(i as u8) {{\n        {then}\n    }}\n    g.truncate(len);\n}}"
+                    "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = g.extend(m, i as u8) {{\n        {then}\n    }}\n}}"
                 )
             }
             Op::Pick { var, from } => {
@@ -899,11 +899,10 @@ impl<'a> Emitter<'a> {
                     );
                 }
                 if code.decided[pc + 1] {
-                    format!("{head}for c in set.iter() {{\n    g.leaf_with(c as u8);\n}}")
+                    format!("{head}for c in set.iter() {{\n    g.leaf_with(m, c as u8);\n}}")
                 } else {
-                    head.push_str("let len = g.len();\n");
                     format!(
-                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u8;\n    if g.push(c as u8) {{\n        {};\n    }}\n    g.truncate(len);\n}}",
+                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u8;\n    if let Some(m) = g.extend(m, c as u8) {{\n        {};\n    }}\n}}",
                         at(code, pc + 1, "w")
                     )
                 }
@@ -967,22 +966,22 @@ impl<'a> Emitter<'a> {
             ),
             Op::Jump(target) => format!("{};", at(code, *target as usize, "v")),
             Op::Either(branches) => {
-                let mut s = String::from("let len = g.len();\n");
+                let mut s = String::new();
                 for (i, start) in branches.iter().enumerate() {
                     let _ = writeln!(
                         s,
-                        "if g.push({i}) {{\n    {};\n}}\ng.truncate(len);",
+                        "if let Some(m) = g.extend(m, {i}) {{\n    {};\n}}",
                         at(code, *start as usize, "v")
                     );
                 }
                 s
             }
             Op::First(branches) => {
-                let mut s = String::from("let len = g.len();\n'first: {\n");
+                let mut s = String::from("'first: {\n");
                 for (i, start) in branches.iter().enumerate() {
                     let _ = writeln!(
                         s,
-                        "    let before = g.leaves();\n    if g.push({i}) {{\n        {};\n    }}\n    g.truncate(len);\n    if g.leaves() != before {{\n        break 'first;\n    }}",
+                        "    let before = g.leaves();\n    if let Some(m) = g.extend(m, {i}) {{\n        {};\n    }}\n    if g.leaves() != before {{\n        break 'first;\n    }}",
                         at(code, *start as usize, "v")
                     );
                 }
@@ -998,7 +997,7 @@ impl<'a> Emitter<'a> {
             } => {
                 let stop = at(code, *exit as usize, "v");
                 format!(
-                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        let len = g.len();\n        if g.push(0) {{\n            {stop};\n        }}\n        g.truncate(len);\n        if g.push(1) {{\n            {next};\n        }}\n        g.truncate(len);\n    }}\n    (true, false) => {stop},\n    _ => {next},\n}}"
+                    "let rounds = v[{var}];\nmatch (rounds >= {min}, rounds < {max}) {{\n    (true, true) => {{\n        if let Some(m) = g.extend(m, 0) {{\n            {stop};\n        }}\n        if let Some(m) = g.extend(m, 1) {{\n            {next};\n        }}\n    }}\n    (true, false) => {stop},\n    _ => {next},\n}}"
                 )
             }
             Op::RepeatNext { var, check } => format!(
@@ -1040,7 +1039,7 @@ impl<'a> Emitter<'a> {
                     &next,
                 );
                 format!(
-                    "g.set_chance();\nlet len = g.len();\nfor k in 0..{count}u16 {{\n    if g.push(k as u8) {{\n        let mut pos = pos;\n{}\n    }}\n    g.truncate(len);\n}}",
+                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = pos;\n{}\n    }}\n}}",
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -1068,8 +1067,7 @@ impl<'a> Emitter<'a> {
                 "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
             ),
             // The result is set when the move is applied; listing it needs nothing more.
-            Op::Finish(_) => "g.leaf();".to_string(),
-            Op::Done => "g.leaf();".to_string(),
+            Op::Finish(_) | Op::Done => "g.leaf(m);".to_string(),
         }
     }
 
@@ -1548,7 +1546,7 @@ fn dir_reads(dir: Option<&DirExpr>) -> Reads {
 /// A call of the function for the walk arriving at `pc`, with variables `vars`.
 fn at(code: &Code, pc: usize, vars: &str) -> String {
     let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
-    format!("at{target}(e, {vars}, pos, g)")
+    format!("at{target}(e, {vars}, pos, m, g)")
 }
 
 /// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller

@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::engine::DistinctOuter;
 use super::state::move_bits;
-use super::{Engine, GameResult, Move, Zobrist, MAX_DECISIONS};
+use super::{Engine, GameResult, Move, Zobrist};
 use crate::ir::{CellSet, Program};
 
 /// Lists the legal moves of the engine's position into the walk.
@@ -93,10 +93,11 @@ pub fn fingerprint(program: &Program) -> u64 {
     })
 }
 
-/// The walk of compiled move generation: the move being built and where finished moves go.
+/// Where compiled move generation puts finished moves. The move being built is not kept
+/// here: generated code passes it by value from choice to choice (as it does the turn's
+/// variables), so its decisions stay in registers and backtracking needs no truncation.
 pub struct Gen<'o> {
     out: &'o mut Vec<Move>,
-    current: Move,
     /// Set when a turn needed more decisions than a move holds.
     pub(super) overflow: bool,
     /// Set when a `roll` was passed.
@@ -107,7 +108,6 @@ impl<'o> Gen<'o> {
     pub(super) fn new(out: &'o mut Vec<Move>) -> Gen<'o> {
         Gen {
             out,
-            current: Move::default(),
             overflow: false,
             chance: false,
         }
@@ -119,50 +119,29 @@ impl<'o> Gen<'o> {
         self.chance = true;
     }
 
-    /// Appends a decision; false (and the overflow noted) when the move is full.
+    /// The move with one more decision; `None` (and the overflow noted) when it is full.
     #[inline]
-    pub fn push(&mut self, decision: u8) -> bool {
-        let ok = self.current.push(decision);
-        self.overflow |= !ok;
-        ok
-    }
-
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.current.len()
-    }
-
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.current.is_empty()
-    }
-
-    #[inline]
-    pub fn truncate(&mut self, len: usize) {
-        self.current.truncate(len);
-    }
-
-    /// The move built so far is complete.
-    #[inline]
-    pub fn leaf(&mut self) {
-        self.out.push(self.current);
-    }
-
-    /// The move built so far with one more decision is complete. The move is copied as it
-    /// is and the decision written into the copy: the copy reads bytes last written when the
-    /// walk's prefix changed, not one just written, which the processor would have to wait for
-    /// before a wide read (a store-forwarding stall, once per listed move).
-    #[inline]
-    pub fn leaf_with(&mut self, decision: u8) {
-        if self.current.len() >= MAX_DECISIONS {
+    pub fn extend(&mut self, m: Move, decision: u8) -> Option<Move> {
+        let mut longer = m;
+        if longer.push(decision) {
+            Some(longer)
+        } else {
             self.overflow = true;
-            return;
+            None
         }
-        self.out.push(self.current);
-        if let Some(m) = self.out.last_mut() {
-            m.push(decision);
+    }
+
+    /// The move is complete.
+    #[inline]
+    pub fn leaf(&mut self, m: Move) {
+        self.out.push(m);
+    }
+
+    /// The move with one more decision is complete.
+    #[inline]
+    pub fn leaf_with(&mut self, m: Move, decision: u8) {
+        if let Some(m) = self.extend(m, decision) {
+            self.out.push(m);
         }
     }
 
@@ -249,7 +228,7 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
     }
 
     /// Puts piece `code` on a cell (0 clears it); `HASHED`: whether the hash follows.
-    #[inline]
+    #[inline(always)]
     pub fn set_cell<const HASHED: bool>(&mut self, z: &Zobrist, cell: usize, code: u8) {
         if !HASHED {
             // Without the hash the old code is not needed: the cell leaves every set, then

@@ -748,75 +748,71 @@ mod p0 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at1(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at4(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at4(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -1466,35 +1462,36 @@ mod p1 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -2655,26 +2652,24 @@ mod p2 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at19(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at19(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -2682,177 +2677,168 @@ mod p2 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s38(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at2(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s41(e, &pos, &v, ALL, 0);
-        at3(e, v, pos, g);
+        at3(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[1] = s46(e, &pos, &v, ALL, 0);
-        at5(e, v, pos, g);
+        at5(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[1] = 0;
-        at6(e, v, pos, g);
+        at6(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[1];
         match (rounds >= 1, rounds < 9) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at17(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at17(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at7(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at7(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at17(e, v, pos, g),
-            _ => at7(e, v, pos, g),
+            (true, false) => at17(e, v, pos, m, g),
+            _ => at7(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s95(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at9(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         for c in s104(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at10(e, v, pos, g);
+        at10(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
-            at11(e, v, pos, g);
+            at11(e, v, pos, m, g);
         } else {
-            at13(e, v, pos, g);
+            at13(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), piece);
-        at14(e, v, pos, g);
+        at14(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), piece);
-        at14(e, v, pos, g);
+        at14(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         for c in s118(e, &pos, &v, ALL, 0).iter() {
             pos.set_cell::<false>(e.zobrist(), c, 0);
         }
-        at16(e, v, pos, g);
+        at16(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[1] = v[1].wrapping_add(1);
-        at6(e, v, pos, g);
+        at6(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b22(e, &pos, &v, 0) {
             return;
         }
-        at28(e, v, pos, g);
+        at28(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s168(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at20(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at20(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s179(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -5053,35 +5039,36 @@ mod p3 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -5652,94 +5639,90 @@ mod p4 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
-        at1(e, v, pos, g);
+        at1(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at7(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
-        at3(e, v, pos, g);
+        at3(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at8(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at8(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -6435,154 +6418,143 @@ mod p5 {
 
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
-        at1(e, v, pos, g);
+        at1(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at7(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
-        at3(e, v, pos, g);
+        at3(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at4(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at4(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at8(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at8(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at9(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at13(e, v, pos, g);
+        at13(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at14(e, v, pos, g);
+            at14(e, v, pos, m, g);
         } else {
-            at15(e, v, pos, g);
+            at15(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
-            at16(e, v, pos, g);
+            at16(e, v, pos, m, g);
         } else {
-            at25(e, v, pos, g);
+            at25(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
-        at17(e, v, pos, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at18(e, v, pos, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at24(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at24(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at19(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at19(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at24(e, v, pos, g),
-            _ => at19(e, v, pos, g),
+            (true, false) => at24(e, v, pos, m, g),
+            _ => at19(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & CellSet::first_n(usize::from(v[3]))
@@ -6591,43 +6563,41 @@ mod p5 {
         };
         pos.locals[1] = set;
         let set = set - earlier;
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u8;
-            if g.push(c as u8) {
-                at20(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at20(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at23(e, v, pos, g);
+        at23(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
-        at18(e, v, pos, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        at25(e, v, pos, g);
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        at25(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -7410,154 +7380,143 @@ mod p6 {
 
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s5(e, &pos, &v, ALL, 0);
-        at1(e, v, pos, g);
+        at1(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at7(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
-        at3(e, v, pos, g);
+        at3(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s6(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at4(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at4(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s10(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at8(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at8(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s16(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at9(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at13(e, v, pos, g);
+        at13(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at14(e, v, pos, g);
+            at14(e, v, pos, m, g);
         } else {
-            at15(e, v, pos, g);
+            at15(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b12(e, &pos, &v, 0) {
-            at16(e, v, pos, g);
+            at16(e, v, pos, m, g);
         } else {
-            at25(e, v, pos, g);
+            at25(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
-        at17(e, v, pos, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at18(e, v, pos, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at24(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at24(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at19(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at19(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at24(e, v, pos, g),
-            _ => at19(e, v, pos, g),
+            (true, false) => at24(e, v, pos, m, g),
+            _ => at19(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s24(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[1] & CellSet::first_n(usize::from(v[3]))
@@ -7566,43 +7525,41 @@ mod p6 {
         };
         pos.locals[1] = set;
         let set = set - earlier;
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u8;
-            if g.push(c as u8) {
-                at20(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at20(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Nothing reads this change before the move is listed.
-        at23(e, v, pos, g);
+        at23(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
-        at18(e, v, pos, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        at25(e, v, pos, g);
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        at25(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -8280,26 +8237,24 @@ mod p7 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at5(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at5(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -8307,29 +8262,29 @@ mod p7 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b0(e, &pos, &v, 0) {
             return;
         }
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -10043,26 +9998,24 @@ mod p8 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at9(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at9(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -10070,12 +10023,11 @@ mod p8 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i4(e, &pos, &v, 0);
         let feet = s7(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for (k, shape) in e.program().shapes.iter().enumerate() {
             let stock = usize::from(shape.stock) + usize::from(who);
             if pos.counters[stock] <= 0 {
@@ -10099,52 +10051,51 @@ mod p8 {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
-                if g.push(hi) && g.push(lo) {
-                    g.leaf();
+                if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {
+                    g.leaf(m);
                 }
-                g.truncate(len);
             }
         }
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -12010,26 +11961,24 @@ mod p9 {
 
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at77(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at77(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -12037,81 +11986,70 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s30(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at2(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[8];
-        let len = g.len();
         for i in 0..8usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if g.push(i as u8) {
+            if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u8;
-                at3(e, w, pos, g);
+                at3(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b23(e, &pos, &v, 0) {
             return;
         }
-        at4(e, v, pos, g);
+        at4(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at5(e, v, pos, g);
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at5(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at13(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at13(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(2) {
-            at20(e, v, pos, g);
+        if let Some(m) = g.extend(m, 2) {
+            at20(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(3) {
-            at27(e, v, pos, g);
+        if let Some(m) = g.extend(m, 3) {
+            at27(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s47(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at7(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[2]);
         if from != to {
@@ -12119,65 +12057,63 @@ mod p9 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b27(e, &pos, &v, 0) {
-            at9(e, v, pos, g);
+            at9(e, v, pos, m, g);
         } else {
-            at10(e, v, pos, g);
+            at10(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize;
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at10(e, v, pos, g);
+        at10(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b30(e, &pos, &v, 0) {
-            at11(e, v, pos, g);
+            at11(e, v, pos, m, g);
         } else {
-            at77(e, v, pos, g);
+            at77(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b34(e, &pos, &v, 0) {
             return;
         }
-        at14(e, v, pos, g);
+        at14(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s64(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at16(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at16(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[2]);
         if from != to {
@@ -12185,51 +12121,49 @@ mod p9 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at17(e, v, pos, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b35(e, &pos, &v, 0) {
-            at18(e, v, pos, g);
+            at18(e, v, pos, m, g);
         } else {
-            at77(e, v, pos, g);
+            at77(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize;
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b36(e, &pos, &v, 0) {
             return;
         }
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s75(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at23(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at23(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[2]);
         if from != to {
@@ -12237,94 +12171,87 @@ mod p9 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at24(e, v, pos, g);
+        at24(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b37(e, &pos, &v, 0) {
-            at25(e, v, pos, g);
+            at25(e, v, pos, m, g);
         } else {
-            at77(e, v, pos, g);
+            at77(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize;
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b38(e, &pos, &v, 0) {
             return;
         }
-        at28(e, v, pos, g);
+        at28(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at29(e, v, pos, g);
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at29(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at31(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at31(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s84(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u8;
-            if g.push(c as u8) {
-                at34(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at34(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b39(e, &pos, &v, 0) {
             return;
         }
-        at32(e, v, pos, g);
+        at32(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s101(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u8;
-            if g.push(c as u8) {
-                at34(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at34(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b40(e, &pos, &v, 0) {
             return;
         }
-        at36(e, v, pos, g);
+        at36(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let from = usize::from(v[0]);
         let to = usize::from(v[3]);
         if from != to {
@@ -12332,68 +12259,62 @@ mod p9 {
             pos.set_cell::<false>(e.zobrist(), from, 0);
             pos.set_cell::<false>(e.zobrist(), to, piece);
         }
-        at37(e, v, pos, g);
+        at37(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b41(e, &pos, &v, 0) {
-            at38(e, v, pos, g);
+            at38(e, v, pos, m, g);
         } else {
-            at39(e, v, pos, g);
+            at39(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize;
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at39(e, v, pos, g);
+        at39(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at40(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at40(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at44(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at44(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(2) {
-                at48(e, v, pos, g);
+            if let Some(m) = g.extend(m, 2) {
+                at48(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(3) {
-                at52(e, v, pos, g);
+            if let Some(m) = g.extend(m, 3) {
+                at52(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(4) {
-                at55(e, v, pos, g);
+            if let Some(m) = g.extend(m, 4) {
+                at55(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -12401,485 +12322,470 @@ mod p9 {
     }
 
     #[inline(always)]
-    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b42(e, &pos, &v, 0) {
             return;
         }
-        at41(e, v, pos, g);
+        at41(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s137(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
-            if g.push(c as u8) {
-                at57(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at57(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s172(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
-            if g.push(c as u8) {
-                at57(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at57(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s207(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
-            if g.push(c as u8) {
-                at57(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at57(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s224(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
-            if g.push(c as u8) {
-                at57(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at57(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s238(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[4] = c as u8;
-            if g.push(c as u8) {
-                at57(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at57(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline]
-    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b43(e, &pos, &v, 0) {
-            at58(e, v, pos, g);
+            at58(e, v, pos, m, g);
         } else {
-            at60(e, v, pos, g);
+            at60(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add((1 - e.rt_mover()));
         pos.set_cell::<false>(e.zobrist(), usize::from(v[4]), piece);
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b44(e, &pos, &v, 0) {
-            at61(e, v, pos, g);
+            at61(e, v, pos, m, g);
         } else {
-            at66(e, v, pos, g);
+            at66(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b45(e, &pos, &v, 0) {
-            at62(e, v, pos, g);
+            at62(e, v, pos, m, g);
         } else {
-            at64(e, v, pos, g);
+            at64(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(3u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(57u8);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b46(e, &pos, &v, 0) {
-            at67(e, v, pos, g);
+            at67(e, v, pos, m, g);
         } else {
-            at72(e, v, pos, g);
+            at72(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b47(e, &pos, &v, 0) {
-            at68(e, v, pos, g);
+            at68(e, v, pos, m, g);
         } else {
-            at70(e, v, pos, g);
+            at70(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(5u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(59u8);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b48(e, &pos, &v, 0) {
             return;
         }
-        at77(e, v, pos, g);
+        at77(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at77(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at77(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at78(e, v, pos, g);
+        at78(e, v, pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[5] = 0;
-        at79(e, v, pos, g);
+        at79(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[5];
         match (rounds >= 0, rounds < 5) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at104(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at104(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at80(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at80(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at104(e, v, pos, g),
-            _ => at80(e, v, pos, g),
+            (true, false) => at104(e, v, pos, m, g),
+            _ => at80(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b50(e, &pos, &v, 0) {
             return;
         }
-        at81(e, v, pos, g);
+        at81(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s247(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[6] = c as u8;
-            if g.push(c as u8) {
-                at82(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at82(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b58(e, &pos, &v, 0) {
-            at83(e, v, pos, g);
+            at83(e, v, pos, m, g);
         } else {
-            at91(e, v, pos, g);
+            at91(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b59(e, &pos, &v, 0) {
-            at84(e, v, pos, g);
+            at84(e, v, pos, m, g);
         } else {
-            at86(e, v, pos, g);
+            at86(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(0u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b60(e, &pos, &v, 0) {
-            at87(e, v, pos, g);
+            at87(e, v, pos, m, g);
         } else {
-            at89(e, v, pos, g);
+            at89(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(54u8);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b61(e, &pos, &v, 0) {
             return;
         }
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b62(e, &pos, &v, 0) {
-            at92(e, v, pos, g);
+            at92(e, v, pos, m, g);
         } else {
-            at100(e, v, pos, g);
+            at100(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b63(e, &pos, &v, 0) {
-            at93(e, v, pos, g);
+            at93(e, v, pos, m, g);
         } else {
-            at95(e, v, pos, g);
+            at95(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(8u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b64(e, &pos, &v, 0) {
-            at96(e, v, pos, g);
+            at96(e, v, pos, m, g);
         } else {
-            at98(e, v, pos, g);
+            at98(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 1usize + usize::from(62u8);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b65(e, &pos, &v, 0) {
             return;
         }
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b66(e, &pos, &v, 0) {
             return;
         }
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
-        at103(e, v, pos, g);
+        at103(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at103(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at103(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[5] = v[5].wrapping_add(1);
-        at79(e, v, pos, g);
+        at79(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at105(e, v, pos, g);
+        at105(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at105(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at105(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b77(e, &pos, &v, 0) {
             return;
         }
-        at106(e, v, pos, g);
+        at106(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at107(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at107(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at108(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at108(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at110(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at110(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at111(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at111(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at112(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at112(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at116(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at116(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at119(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at119(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at120(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at120(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -18085,445 +17991,417 @@ mod p10 {
 
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
-            at1(e, v, pos, g);
+            at1(e, v, pos, m, g);
         } else {
-            at25(e, v, pos, g);
+            at25(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s59(e, &pos, &v, ALL, 0);
-        at2(e, v, pos, g);
+        at2(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b8(e, &pos, &v, 0) {
-            at3(e, v, pos, g);
+            at3(e, v, pos, m, g);
         } else {
-            at4(e, v, pos, g);
+            at4(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s65(e, &pos, &v, ALL, 0);
-        at4(e, v, pos, g);
+        at4(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b9(e, &pos, &v, 0) {
-            at5(e, v, pos, g);
+            at5(e, v, pos, m, g);
         } else {
-            at6(e, v, pos, g);
+            at6(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s69(e, &pos, &v, ALL, 0);
-        at6(e, v, pos, g);
+        at6(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at7(e, v, pos, g);
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at14(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at14(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b10(e, &pos, &v, 0) {
             return;
         }
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s71(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at9(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
-        let len = g.len();
         for i in 0..6usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if g.push(i as u8) {
-                g.leaf();
+            if let Some(m) = g.extend(m, i as u8) {
+                g.leaf(m);
             }
-            g.truncate(len);
         }
     }
 
     #[inline]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b11(e, &pos, &v, 0) {
             return;
         }
-        at15(e, v, pos, g);
+        at15(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s73(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at16(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at16(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
-        let len = g.len();
         for i in 0..6usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if g.push(i as u8) {
-                g.leaf();
+            if let Some(m) = g.extend(m, i as u8) {
+                g.leaf(m);
             }
-            g.truncate(len);
         }
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b13(e, &pos, &v, 0) {
-            at26(e, v, pos, g);
+            at26(e, v, pos, m, g);
         } else {
-            at37(e, v, pos, g);
+            at37(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
-        let len = g.len();
         for k in 0..6u16 {
-            if g.push(k as u8) {
+            if let Some(m) = g.extend(m, k as u8) {
                 let mut pos = pos;
                 // Nothing reads this change before the move is listed.
-                at27(e, v, pos, g);
+                at27(e, v, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
-        let len = g.len();
         for k in 0..6u16 {
-            if g.push(k as u8) {
+            if let Some(m) = g.extend(m, k as u8) {
                 let mut pos = pos;
                 // Nothing reads this change before the move is listed.
-                at28(e, v, pos, g);
+                at28(e, v, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
-        let len = g.len();
         for k in 0..6u16 {
-            if g.push(k as u8) {
+            if let Some(m) = g.extend(m, k as u8) {
                 let mut pos = pos;
                 // Nothing reads this change before the move is listed.
-                at30(e, v, pos, g);
+                at30(e, v, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at38(e, v, pos, g);
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at38(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at121(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at121(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(2) {
-            at162(e, v, pos, g);
+        if let Some(m) = g.extend(m, 2) {
+            at162(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b14(e, &pos, &v, 0) {
-            at39(e, v, pos, g);
+            at39(e, v, pos, m, g);
         } else {
-            at42(e, v, pos, g);
+            at42(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b19(e, &pos, &v, 0) {
             return;
         }
-        at40(e, v, pos, g);
+        at40(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 238usize;
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at51(e, v, pos, g);
+        at51(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at43(e, v, pos, g);
+    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at43(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at47(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at47(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b20(e, &pos, &v, 0) {
             return;
         }
-        at44(e, v, pos, g);
+        at44(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 238usize;
         let value = i51(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at45(e, v, pos, g);
+        at45(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 234usize;
         let value = i52(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at51(e, v, pos, g);
+        at51(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at47(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at47(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b21(e, &pos, &v, 0) {
             return;
         }
-        at48(e, v, pos, g);
+        at48(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at48(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 238usize;
         let value = i55(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at49(e, v, pos, g);
+        at49(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 235usize;
         let value = i56(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at51(e, v, pos, g);
+        at51(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 236usize;
         let value = i57(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at52(e, v, pos, g);
+        at52(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s77(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at53(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at53(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at53(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at53(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s78(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u8;
-        at54(e, v, pos, g);
+        at54(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at54(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s79(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u8;
-        at55(e, v, pos, g);
+        at55(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[1] = s82(e, &pos, &v, ALL, 0);
-        at56(e, v, pos, g);
+        at56(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at56(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 240usize;
         let value = i62(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at57(e, v, pos, g);
+        at57(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let saved = e.rt_distinct_enter(0);
-        at58(e, v, pos, g);
+        at58(e, v, pos, m, g);
         e.rt_distinct_leave(0, saved);
     }
 
     #[inline(always)]
-    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at59(e, v, pos, g);
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at59(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at78(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at78(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at59(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = e.program().relations[6].turn(0, i65(e, &pos, &v, 0));
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -18532,546 +18410,534 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at60(e, v, pos, g);
+        at60(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s83(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[5] = c as u8;
-        at61(e, v, pos, g);
+        at61(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s85(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[5] = c as u8;
-        at62(e, v, pos, g);
+        at62(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b24(e, &pos, &v, 0) {
             return;
         }
-        at63(e, v, pos, g);
+        at63(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b25(e, &pos, &v, 0) {
-            at64(e, v, pos, g);
+            at64(e, v, pos, m, g);
         } else {
-            at69(e, v, pos, g);
+            at69(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s100(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u8;
-        at65(e, v, pos, g);
+        at65(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s102(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u8;
-        at66(e, v, pos, g);
+        at66(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at66(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b27(e, &pos, &v, 0) {
             return;
         }
-        at67(e, v, pos, g);
+        at67(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at67(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
-        at68(e, v, pos, g);
+        at68(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 5u8.wrapping_add(0u8);
         pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
-        at69(e, v, pos, g);
+        at69(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at69(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at69(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b28(e, &pos, &v, 0) {
-            at70(e, v, pos, g);
+            at70(e, v, pos, m, g);
         } else {
-            at72(e, v, pos, g);
+            at72(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
-        at73(e, v, pos, g);
+        at73(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at72(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
-        at73(e, v, pos, g);
+        at73(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at73(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[5]);
         let value = i66(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at74(e, v, pos, g);
+        at74(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<true>(e.zobrist(), usize::from(v[3]), 0);
-        at75(e, v, pos, g);
+        at75(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at75(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
         let value = i67(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at76(e, v, pos, g);
+        at76(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at76(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s115(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u8;
-        at111(e, v, pos, g);
+        at111(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[7] = 0;
-        at79(e, v, pos, g);
+        at79(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[7];
         match (rounds >= 0, rounds < 8) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at109(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at109(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at80(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at80(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at109(e, v, pos, g),
-            _ => at80(e, v, pos, g),
+            (true, false) => at109(e, v, pos, m, g),
+            _ => at80(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at80(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_memo_first(0, memo_key(pos.hash, 80, &v, &[], &pos.locals)) {
             return;
         }
-        at81(e, v, pos, g);
+        at81(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b30(e, &pos, &v, 0) {
             return;
         }
-        at82(e, v, pos, g);
+        at82(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at82(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b35(e, &pos, &v, 0) {
             return;
         }
-        at83(e, v, pos, g);
+        at83(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 239usize;
         let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
-        at84(e, v, pos, g);
+        at84(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at85(e, v, pos, g);
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at85(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at104(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at104(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(2) {
-            at106(e, v, pos, g);
+        if let Some(m) = g.extend(m, 2) {
+            at106(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i79(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[1] = d;
-        at86(e, v, pos, g);
+        at86(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s124(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[5] = c as u8;
-        at87(e, v, pos, g);
+        at87(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s126(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[5] = c as u8;
-        at88(e, v, pos, g);
+        at88(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b37(e, &pos, &v, 0) {
             return;
         }
-        at89(e, v, pos, g);
+        at89(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b38(e, &pos, &v, 0) {
-            at90(e, v, pos, g);
+            at90(e, v, pos, m, g);
         } else {
-            at95(e, v, pos, g);
+            at95(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s141(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u8;
-        at91(e, v, pos, g);
+        at91(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s143(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[6] = c as u8;
-        at92(e, v, pos, g);
+        at92(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b40(e, &pos, &v, 0) {
             return;
         }
-        at93(e, v, pos, g);
+        at93(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), 0);
-        at94(e, v, pos, g);
+        at94(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 5u8.wrapping_add(0u8);
         pos.set_cell::<true>(e.zobrist(), usize::from(v[6]), piece);
-        at95(e, v, pos, g);
+        at95(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b41(e, &pos, &v, 0) {
-            at96(e, v, pos, g);
+            at96(e, v, pos, m, g);
         } else {
-            at98(e, v, pos, g);
+            at98(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
-        at99(e, v, pos, g);
+        at99(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at98(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         pos.set_cell::<true>(e.zobrist(), usize::from(v[5]), piece);
-        at99(e, v, pos, g);
+        at99(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at99(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[5]);
         let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at100(e, v, pos, g);
+        at100(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at100(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<true>(e.zobrist(), usize::from(v[3]), 0);
-        at101(e, v, pos, g);
+        at101(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at101(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
         let value = i81(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at102(e, v, pos, g);
+        at102(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at102(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s156(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[3] = c as u8;
-        at108(e, v, pos, g);
+        at108(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at104(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
         let value = i88(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at108(e, v, pos, g);
+        at108(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at106(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[3]);
         let value = i93(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at108(e, v, pos, g);
+        at108(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at108(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at108(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[7] = v[7].wrapping_add(1);
-        at79(e, v, pos, g);
+        at79(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at109(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 239usize;
         let value = i94(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at111(e, v, pos, g);
+        at111(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at111(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at111(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !e.rt_distinct_first(0, pos.hash) {
             return;
         }
-        at112(e, v, pos, g);
+        at112(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at112(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at112(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b46(e, &pos, &v, 0) {
             return;
         }
-        at113(e, v, pos, g);
+        at113(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at113(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 240usize;
         let value = i99(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at114(e, v, pos, g);
+        at114(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at114(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 113usize + usize::from(v[2]);
         let value = i100(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at115(e, v, pos, g);
+        at115(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 113usize + usize::from(v[3]);
         let value = i103(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at117(e, v, pos, g);
+        at117(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at117(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b47(e, &pos, &v, 0) {
-            at118(e, v, pos, g);
+            at118(e, v, pos, m, g);
         } else {
-            at165(e, v, pos, g);
+            at165(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at118(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s169(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u8;
-        at165(e, v, pos, g);
+        at165(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at121(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b48(e, &pos, &v, 0) {
             return;
         }
-        at122(e, v, pos, g);
+        at122(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at122(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 237usize;
         let value = i112(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at123(e, v, pos, g);
+        at123(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at123(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s170(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[8] = c as u8;
-            if g.push(c as u8) {
-                at124(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at124(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at124(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s171(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u8;
-        at125(e, v, pos, g);
+        at125(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at125(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at125(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s177(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u8;
-        at126(e, v, pos, g);
+        at126(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at126(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s178(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[9] = c as u8;
-        at127(e, v, pos, g);
+        at127(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at127(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = e.program().relations[6].turn(0, i118(e, &pos, &v, 0));
         if d == 255 {
             return;
         }
         v[1] = d;
-        at128(e, v, pos, g);
+        at128(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at129(e, v, pos, g);
+    fn at128(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at129(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at132(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at132(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[1];
             if i == 255 {
@@ -19084,11 +18950,11 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at135(e, v, pos, g);
+        at135(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at132(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at132(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[1];
             if i == 255 {
@@ -19101,67 +18967,67 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at135(e, v, pos, g);
+        at135(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at135(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at135(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 241usize;
         let value = i119(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at136(e, v, pos, g);
+        at136(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at136(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at136(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[10] = 0;
-        at137(e, v, pos, g);
+        at137(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at137(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at137(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b49(e, &pos, &v, 0) {
-            at157(e, v, pos, g);
+            at157(e, v, pos, m, g);
             return;
         }
         if v[10] == 255 {
             return;
         }
         v[10] += 1;
-        at138(e, v, pos, g);
+        at138(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at138(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at138(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b50(e, &pos, &v, 0) {
-            at139(e, v, pos, g);
+            at139(e, v, pos, m, g);
         } else {
-            at148(e, v, pos, g);
+            at148(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at139(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at139(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = v[1];
         if d == 255 {
             return;
         }
         v[11] = d;
-        at140(e, v, pos, g);
+        at140(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at140(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at140(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b51(e, &pos, &v, 0) {
-            at141(e, v, pos, g);
+            at141(e, v, pos, m, g);
         } else {
-            at143(e, v, pos, g);
+            at143(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at141(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at141(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[1];
             e.program().relations[6].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -19170,11 +19036,11 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at144(e, v, pos, g);
+        at144(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at143(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at143(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[1];
             e.program().relations[6].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -19183,20 +19049,20 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at144(e, v, pos, g);
+        at144(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at144(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at144(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b52(e, &pos, &v, 0) {
-            at145(e, v, pos, g);
+            at145(e, v, pos, m, g);
         } else {
-            at148(e, v, pos, g);
+            at148(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at145(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at145(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[11];
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -19205,222 +19071,222 @@ mod p10 {
             return;
         }
         v[1] = d;
-        at146(e, v, pos, g);
+        at146(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at146(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at146(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b53(e, &pos, &v, 0) {
-            at147(e, v, pos, g);
+            at147(e, v, pos, m, g);
         } else {
-            at148(e, v, pos, g);
+            at148(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at147(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at147(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 241usize;
         let value = i130(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at148(e, v, pos, g);
+        at148(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at148(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at148(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b54(e, &pos, &v, 0) {
-            at149(e, v, pos, g);
+            at149(e, v, pos, m, g);
         } else {
-            at137(e, v, pos, g);
+            at137(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at149(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at149(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b55(e, &pos, &v, 0) {
-            at150(e, v, pos, g);
+            at150(e, v, pos, m, g);
         } else {
-            at152(e, v, pos, g);
+            at152(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at150(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at150(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 241usize;
         let value = i135(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at137(e, v, pos, g);
+        at137(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at152(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at152(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s206(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[4] = c as u8;
-        at153(e, v, pos, g);
+        at153(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at153(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at153(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 241usize;
         let value = i136(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
-        at154(e, v, pos, g);
+        at154(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at154(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at154(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b56(e, &pos, &v, 0) {
-            at155(e, v, pos, g);
+            at155(e, v, pos, m, g);
         } else {
-            at137(e, v, pos, g);
+            at137(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at155(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at155(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 241usize;
         let value = i137(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at137(e, v, pos, g);
+        at137(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at157(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at157(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b57(e, &pos, &v, 0) {
             return;
         }
-        at158(e, v, pos, g);
+        at158(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at158(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at158(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at159(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at159(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at162(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at162(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at163(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at163(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at165(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at165(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at166(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at166(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at167(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at167(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at168(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at168(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at170(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at170(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at171(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at171(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at172(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at172(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at173(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at173(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at174(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at174(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at175(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at175(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at176(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at176(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at177(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at177(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at178(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at178(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at179(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at179(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at180(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at180(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at181(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at181(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at182(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at182(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at183(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at183(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at184(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at184(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at186(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at186(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at187(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at187(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -24308,35 +24174,36 @@ mod p11 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -24584,127 +24451,116 @@ mod p12 {
 
     #[inline(always)]
     fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at1(e, v, pos, g);
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at7(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
-        at2(e, v, pos, g);
+        at2(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at3(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at3(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(e.rt_mover());
         let value = i14(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
-        at4(e, v, pos, g);
+        at4(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at13(e, v, pos, g);
+        at13(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s3(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at8(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at8(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
-        at9(e, v, pos, g);
+        at9(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s7(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at10(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at10(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at13(e, v, pos, g);
+        at13(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b10(e, &pos, &v, 0) {
-            at14(e, v, pos, g);
+            at14(e, v, pos, m, g);
         } else {
-            at26(e, v, pos, g);
+            at26(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at15(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at15(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at26(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at26(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -24712,39 +24568,36 @@ mod p12 {
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         // Each set of picks is walked once: no ends to compare.
-        at16(e, v, pos, g);
+        at16(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = 0;
-        at17(e, v, pos, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rounds = v[2];
         match (rounds >= 1, rounds < 2) {
             (true, true) => {
-                let len = g.len();
-                if g.push(0) {
-                    at23(e, v, pos, g);
+                if let Some(m) = g.extend(m, 0) {
+                    at23(e, v, pos, m, g);
                 }
-                g.truncate(len);
-                if g.push(1) {
-                    at18(e, v, pos, g);
+                if let Some(m) = g.extend(m, 1) {
+                    at18(e, v, pos, m, g);
                 }
-                g.truncate(len);
             }
-            (true, false) => at23(e, v, pos, g),
-            _ => at18(e, v, pos, g),
+            (true, false) => at23(e, v, pos, m, g),
+            _ => at18(e, v, pos, m, g),
         }
     }
 
     #[inline]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s12(e, &pos, &v, ALL, 0);
         let earlier = if v[2] > 0 {
             pos.locals[0] & CellSet::first_n(usize::from(v[3]))
@@ -24753,56 +24606,54 @@ mod p12 {
         };
         pos.locals[0] = set;
         let set = set - earlier;
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[3] = c as u8;
-            if g.push(c as u8) {
-                at19(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at19(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), 0);
-        at20(e, v, pos, g);
+        at20(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 2usize + usize::from(e.rt_mover());
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at22(e, v, pos, g);
+        at22(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[2] = v[2].wrapping_add(1);
-        at17(e, v, pos, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        at26(e, v, pos, g);
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        at26(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -25294,26 +25145,24 @@ mod p13 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at6(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at6(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -25321,39 +25170,39 @@ mod p13 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -25841,115 +25690,109 @@ mod p14 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at1(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at7(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s26(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[2] = c as u8;
-            if g.push(c as u8) {
-                at9(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.set_cell::<false>(e.zobrist(), usize::from(v[2]), 0);
-        at11(e, v, pos, g);
+        at11(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
-            g.leaf_with(c as u8);
+            g.leaf_with(m, c as u8);
         }
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -26677,131 +26520,126 @@ mod p15 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b0(e, &pos, &v, 0) {
-            at1(e, v, pos, g);
+            at1(e, v, pos, m, g);
         } else {
-            at6(e, v, pos, g);
+            at6(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.set_chance();
-        let len = g.len();
         for k in 0..3u16 {
-            if g.push(k as u8) {
+            if let Some(m) = g.extend(m, k as u8) {
                 let mut pos = pos;
                 // Nothing reads this change before the move is listed.
-                at3(e, v, pos, g);
+                at3(e, v, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s2(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at7(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s3(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[1] = c as u8;
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[4];
-        let len = g.len();
         for i in 0..4usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if g.push(i as u8) {
+            if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[2] = i as u8;
-                at10(e, w, pos, g);
+                at10(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 2usize;
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
-        at11(e, v, pos, g);
+        at11(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[3] = 0;
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
-            at25(e, v, pos, g);
+            at25(e, v, pos, m, g);
             return;
         }
         if v[3] == 255 {
             return;
         }
         v[3] += 1;
-        at13(e, v, pos, g);
+        at13(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b2(e, &pos, &v, 0) {
-            at14(e, v, pos, g);
+            at14(e, v, pos, m, g);
         } else {
-            at21(e, v, pos, g);
+            at21(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b5(e, &pos, &v, 0) {
-            at15(e, v, pos, g);
+            at15(e, v, pos, m, g);
         } else {
-            at17(e, v, pos, g);
+            at17(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
@@ -26810,20 +26648,20 @@ mod p15 {
             return;
         }
         v[2] = d;
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
-            at18(e, v, pos, g);
+            at18(e, v, pos, m, g);
         } else {
-            at20(e, v, pos, g);
+            at20(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
@@ -26832,11 +26670,11 @@ mod p15 {
             return;
         }
         v[2] = d;
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
             let i = v[2];
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
@@ -26845,66 +26683,66 @@ mod p15 {
             return;
         }
         v[2] = d;
-        at21(e, v, pos, g);
+        at21(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let s = s13(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
         v[0] = c as u8;
-        at22(e, v, pos, g);
+        at22(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 2usize;
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
-        at12(e, v, pos, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -27836,26 +27674,24 @@ mod p16 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         'first: {
             let before = g.leaves();
-            if g.push(0) {
-                at1(e, v, pos, g);
+            if let Some(m) = g.extend(m, 0) {
+                at1(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
             let before = g.leaves();
-            if g.push(1) {
-                at48(e, v, pos, g);
+            if let Some(m) = g.extend(m, 1) {
+                at48(e, v, pos, m, g);
             }
-            g.truncate(len);
             if g.leaves() != before {
                 break 'first;
             }
@@ -27863,305 +27699,296 @@ mod p16 {
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        let len = g.len();
-        if g.push(0) {
-            at2(e, v, pos, g);
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
         }
-        g.truncate(len);
-        if g.push(1) {
-            at24(e, v, pos, g);
+        if let Some(m) = g.extend(m, 1) {
+            at24(e, v, pos, m, g);
         }
-        g.truncate(len);
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at3(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at3(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s22(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at4(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at4(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b3(e, &pos, &v, 0) {
-            at6(e, v, pos, g);
+            at6(e, v, pos, m, g);
         } else {
-            at18(e, v, pos, g);
+            at18(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b4(e, &pos, &v, 0) {
-            at7(e, v, pos, g);
+            at7(e, v, pos, m, g);
         } else {
-            at12(e, v, pos, g);
+            at12(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b6(e, &pos, &v, 0) {
-            at13(e, v, pos, g);
+            at13(e, v, pos, m, g);
         } else {
-            at15(e, v, pos, g);
+            at15(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b7(e, &pos, &v, 0) {
             return;
         }
-        at18(e, v, pos, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b20(e, &pos, &v, 0) {
             return;
         }
-        at25(e, v, pos, g);
+        at25(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s30(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[1] = c as u8;
-            if g.push(c as u8) {
-                at26(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at26(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b28(e, &pos, &v, 0) {
-            at27(e, v, pos, g);
+            at27(e, v, pos, m, g);
         } else {
-            at35(e, v, pos, g);
+            at35(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b29(e, &pos, &v, 0) {
-            at28(e, v, pos, g);
+            at28(e, v, pos, m, g);
         } else {
-            at30(e, v, pos, g);
+            at30(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b30(e, &pos, &v, 0) {
-            at31(e, v, pos, g);
+            at31(e, v, pos, m, g);
         } else {
-            at33(e, v, pos, g);
+            at33(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b31(e, &pos, &v, 0) {
             return;
         }
-        at42(e, v, pos, g);
+        at42(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b32(e, &pos, &v, 0) {
-            at36(e, v, pos, g);
+            at36(e, v, pos, m, g);
         } else {
-            at41(e, v, pos, g);
+            at41(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b33(e, &pos, &v, 0) {
-            at37(e, v, pos, g);
+            at37(e, v, pos, m, g);
         } else {
-            at39(e, v, pos, g);
+            at39(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b34(e, &pos, &v, 0) {
             return;
         }
-        at42(e, v, pos, g);
+        at42(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b35(e, &pos, &v, 0) {
             return;
         }
-        at42(e, v, pos, g);
+        at42(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline(always)]
-    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -29725,138 +29552,135 @@ mod p17 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s14(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
-            if g.push(c as u8) {
-                at1(e, w, pos, g);
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let rel = &e.program().relations[6];
-        let len = g.len();
         for i in 0..6usize {
             if !rel.has_ray_for(i, e.rt_mover()) {
                 continue;
             }
-            if g.push(i as u8) {
+            if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
                 w[1] = i as u8;
-                at2(e, w, pos, g);
+                at2(e, w, pos, m, g);
             }
-            g.truncate(len);
         }
     }
 
     #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b1(e, &pos, &v, 0) {
             return;
         }
-        at3(e, v, pos, g);
+        at3(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[0] = s16(e, &pos, &v, ALL, 0);
-        at4(e, v, pos, g);
+        at4(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[1] = s18(e, &pos, &v, ALL, 0);
-        at5(e, v, pos, g);
+        at5(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         pos.locals[2] = s30(e, &pos, &v, ALL, 0);
-        at6(e, v, pos, g);
+        at6(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b2(e, &pos, &v, 0) {
             return;
         }
-        at7(e, v, pos, g);
+        at7(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b3(e, &pos, &v, 0) {
             return;
         }
-        at8(e, v, pos, g);
+        at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if !b6(e, &pos, &v, 0) {
             return;
         }
-        at10(e, v, pos, g);
+        at10(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
@@ -30637,16 +30461,16 @@ mod p18 {
 
     #[inline(always)]
     fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        at0(e, [0; 16], pos, g)
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let who = e.rt_mover();
         let table = &e.program().placements[0];
         let max = i0(e, &pos, &v, 0);
         let feet = s3(e, &pos, &v, ALL, 0);
-        let len = g.len();
         for (k, shape) in e.program().shapes.iter().enumerate() {
             let stock = usize::from(shape.stock) + usize::from(who);
             if pos.counters[stock] <= 0 {
@@ -30670,32 +30494,31 @@ mod p18 {
                     continue;
                 }
                 let [hi, lo] = (index as u16).to_be_bytes();
-                if g.push(hi) && g.push(lo) {
-                    g.leaf();
+                if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {
+                    g.leaf(m);
                 }
-                g.truncate(len);
             }
         }
     }
 
     #[inline]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, g: &mut Gen<'_>) {
-        g.leaf();
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     pub fn apply(e: &mut Engine<'_>, m: &Move) {
