@@ -5,25 +5,20 @@ pub const MAX_DECISIONS: usize = 23;
 
 /// One whole turn, as the sequence of choices that replays it. Small and `Copy`, so move lists
 /// are flat buffers with no allocation per move. Equality, hashing and printing see only the
-/// decisions taken: bytes past `len` are left over from other moves of the same walk.
-#[derive(Clone, Copy)]
+/// decisions taken: bytes past the length are left over from other moves of the same walk.
+///
+/// Three words: byte 0 is the length, byte `i + 1` decision `i` (little-endian within each
+/// word). A decision is written by recomputing whole words in registers, never by a one-byte
+/// store: a move is copied right after it grows, and a wide read of bytes just written one at
+/// a time would wait for them (a store-forwarding stall).
+#[derive(Clone, Copy, Default)]
 pub struct Move {
-    len: u8,
-    decisions: [u8; MAX_DECISIONS],
-}
-
-impl Default for Move {
-    fn default() -> Self {
-        Move {
-            len: 0,
-            decisions: [0; MAX_DECISIONS],
-        }
-    }
+    words: [u64; 3],
 }
 
 impl PartialEq for Move {
     fn eq(&self, other: &Move) -> bool {
-        self.decisions() == other.decisions()
+        self.len() == other.len() && self.taken() == other.taken()
     }
 }
 
@@ -31,13 +26,13 @@ impl Eq for Move {}
 
 impl std::hash::Hash for Move {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.decisions().hash(state);
+        self.taken().hash(state);
     }
 }
 
 impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Move{:?}", self.decisions())
+        write!(f, "Move{:?}", self.decisions().collect::<Vec<_>>())
     }
 }
 
@@ -45,40 +40,101 @@ impl Move {
     /// Appends a decision; false when the move is full.
     #[inline]
     pub fn push(&mut self, d: u8) -> bool {
-        let i = usize::from(self.len);
+        let i = self.len();
         if i >= MAX_DECISIONS {
             return false;
         }
-        self.decisions[i] = d;
-        self.len += 1;
+        let byte = i + 1;
+        let shift = (byte % 8) * 8;
+        let word = byte / 8;
+        let clear = !(0xff_u64 << shift);
+        let set = u64::from(d) << shift;
+        // Each word is chosen by value, so the move stays in registers.
+        let [a, b, c] = self.words;
+        let a = if word == 0 { (a & clear) | set } else { a };
+        let b = if word == 1 { (b & clear) | set } else { b };
+        let c = if word == 2 { (c & clear) | set } else { c };
+        // The length is at most 23, so adding one stays in byte 0.
+        self.words = [a + 1, b, c];
         true
     }
 
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        usize::from(self.len)
+        (self.words[0] & 0xff) as usize
     }
 
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     #[inline]
     pub fn truncate(&mut self, len: usize) {
-        self.len = u8::try_from(len.min(MAX_DECISIONS)).unwrap_or(0);
+        let len = len.min(MAX_DECISIONS) as u64;
+        self.words[0] = (self.words[0] & !0xff) | len;
     }
 
     #[inline]
     #[must_use]
     pub fn get(&self, i: usize) -> Option<u8> {
-        (i < self.len()).then(|| self.decisions[i])
+        (i < self.len()).then(|| self.byte(i + 1))
     }
 
-    #[must_use]
-    pub fn decisions(&self) -> &[u8] {
-        &self.decisions[..self.len()]
+    /// The decisions taken, in order.
+    pub fn decisions(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.len()).map(|i| self.byte(i + 1))
+    }
+
+    #[inline]
+    fn byte(&self, byte: usize) -> u8 {
+        (self.words[byte / 8] >> ((byte % 8) * 8)) as u8
+    }
+
+    /// The words with the bytes past the length cleared (what equality and hashing compare).
+    fn taken(&self) -> [u64; 3] {
+        let end = self.len() + 1;
+        let mut out = self.words;
+        for (w, word) in out.iter_mut().enumerate() {
+            let keep = end.saturating_sub(w * 8).min(8);
+            *word &= if keep == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (keep * 8)) - 1
+            };
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decisions_round_trip_and_leftovers_do_not_count() {
+        let mut long = Move::default();
+        for d in 0..MAX_DECISIONS as u8 {
+            assert!(long.push(d.wrapping_mul(37)));
+        }
+        assert!(!long.push(1), "a full move takes no more");
+        assert_eq!(long.len(), MAX_DECISIONS);
+        for i in 0..MAX_DECISIONS {
+            assert_eq!(long.get(i), Some((i as u8).wrapping_mul(37)));
+        }
+        assert_eq!(long.get(MAX_DECISIONS), None);
+        let mut short = long;
+        short.truncate(3);
+        let mut fresh = Move::default();
+        for i in 0..3 {
+            assert!(fresh.push((i as u8).wrapping_mul(37)));
+        }
+        assert_eq!(short, fresh, "bytes past the length are ignored");
+        assert_eq!(format!("{short:?}"), "Move[0, 37, 74]");
+        short.push(9);
+        assert_eq!(short.get(3), Some(9));
+        assert_ne!(short, fresh);
     }
 }
