@@ -474,8 +474,6 @@ impl<'a> Emitter<'a> {
             out.push_str(
                 "\n    /// The turn on the position value alone (see `FastTurn`).\n    pub struct Turn;\n\n    \
                  impl FastTurn for Turn {\n        type P = P;\n\n        \
-                 fn of(e: &Engine<'_>) -> P {\n            P::of(e)\n        }\n\n        \
-                 fn store(pos: &P, e: &mut Engine<'_>) {\n            pos.store(e);\n        }\n\n        \
                  #[inline]\n        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {\n            let pos = e.pos;\n            walk(e, pos, g);\n        }\n\n        \
                  #[inline]\n        fn apply(e: &mut Fast<'_, P>, m: &Move) {\n            let pos = e.pos;\n            replay(e, pos, m);\n        }\n    }\n",
             );

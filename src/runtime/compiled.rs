@@ -265,9 +265,7 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
             old,
             code,
         );
-        if HASHED {
-            self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);
-        }
+        self.hash ^= z.cell(cell, old) ^ z.cell(cell, code);
     }
 
     #[inline]
@@ -277,10 +275,22 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
         }
         self.counters[slot] = value;
     }
+}
 
+/// A position value that can be read from the engine and written back to it.
+pub trait Position: Copy {
+    fn of(e: &Engine<'_>) -> Self;
     /// Makes the engine's position this one (cells, counters and hash; unlogged, as after
     /// [`Engine::play_unlogged`]).
-    pub fn store(&self, e: &mut Engine<'_>) {
+    fn store(&self, e: &mut Engine<'_>);
+}
+
+impl<const K: usize, const C: usize, const L: usize> Position for Pos<K, C, L> {
+    fn of(e: &Engine<'_>) -> Self {
+        Pos::of(e)
+    }
+
+    fn store(&self, e: &mut Engine<'_>) {
         let (state, z) = e.state_and_zobrist();
         for cell in 0..state.board.len() {
             state.set_cell(z, cell, self.code(cell));
@@ -352,7 +362,7 @@ impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>> 
 
 /// The host of whole searches on the position value: the position, the player to move and
 /// the result, copied whole to take a move back (copy-make). The engine's position stays as
-/// it was until [`Fast::store`].
+/// it was until [`Position::store`].
 pub struct Fast<'p, P> {
     program: &'p Program,
     zobrist: &'p Zobrist,
@@ -409,24 +419,22 @@ impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>>
 
 /// A compiled turn that can run on [`Fast`]: generated for each program without `distinct`.
 pub trait FastTurn {
-    type P: Copy;
-    fn of(e: &Engine<'_>) -> Self::P;
-    /// Makes the engine's position the value's (unlogged).
-    fn store(pos: &Self::P, e: &mut Engine<'_>);
+    type P: Position;
     fn generate(h: &mut Fast<'_, Self::P>, g: &mut Gen<'_>);
     /// Makes the move's changes to `h.pos` and notes a result or `again` (the caller passes
     /// the turn).
     fn apply(h: &mut Fast<'_, Self::P>, m: &Move);
 }
 
-impl<'p, P: Copy> Fast<'p, P> {
-    fn new(program: &'p Program, zobrist: &'p Zobrist, pos: P, mover: u8) -> Fast<'p, P> {
+impl<'p, P: Position> Fast<'p, P> {
+    /// The engine's position, player to move and result.
+    fn of(e: &'p Engine<'_>) -> Fast<'p, P> {
         Fast {
-            program,
-            zobrist,
-            pos,
-            mover,
-            result: None,
+            program: e.program(),
+            zobrist: e.zobrist(),
+            pos: P::of(e),
+            mover: e.state.mover,
+            result: e.state.result,
             again: false,
             overflow: false,
         }
@@ -444,6 +452,14 @@ impl<'p, P: Copy> Fast<'p, P> {
         self.overflow |= g.overflow;
     }
 
+    /// Returns to the position, player to move and (unfinished) game before a move.
+    #[inline]
+    fn take_back(&mut self, pos: P, mover: u8) {
+        self.pos = pos;
+        self.mover = mover;
+        self.result = None;
+    }
+
     /// Plays a move and passes the turn, as [`Engine::apply`].
     #[inline]
     fn play<T: FastTurn<P = P>>(&mut self, m: &Move) {
@@ -457,12 +473,7 @@ impl<'p, P: Copy> Fast<'p, P> {
 
 /// [`perft`](super::perft::perft) on the position value: every move applied to a copy.
 pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
-    if e.state.result.is_some() {
-        return u64::from(depth == 0);
-    }
-    let pos = T::of(e);
-    let program = e.program();
-    let mut host = Fast::new(program, e.zobrist(), pos, e.state.mover);
+    let mut host = Fast::<T::P>::of(e);
     let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let nodes = fast_count::<T>(&mut host, &mut buffers);
     let overflow = host.overflow;
@@ -480,9 +491,7 @@ fn fast_count<T: FastTurn>(h: &mut Fast<'_, T::P>, buffers: &mut [Vec<Move>]) ->
         // The last ply: each move is still applied, without a call for its count of one.
         for m in moves.iter() {
             h.play::<T>(m);
-            h.pos = pos;
-            h.mover = mover;
-            h.result = None;
+            h.take_back(pos, mover);
         }
         return moves.len() as u64;
     }
@@ -490,9 +499,7 @@ fn fast_count<T: FastTurn>(h: &mut Fast<'_, T::P>, buffers: &mut [Vec<Move>]) ->
     for m in moves.iter() {
         h.play::<T>(m);
         nodes += fast_count::<T>(h, deeper);
-        h.pos = pos;
-        h.mover = mover;
-        h.result = None;
+        h.take_back(pos, mover);
     }
     nodes
 }
@@ -509,10 +516,7 @@ pub fn fast_play<T: FastTurn>(
     moves: &mut Vec<Move>,
     keep: bool,
 ) -> FastPlay {
-    let pos = T::of(e);
-    let program = e.program();
-    let mut host = Fast::new(program, e.zobrist(), pos, e.state.mover);
-    host.result = e.state.result;
+    let mut host = Fast::<T::P>::of(e);
     let mut plies = 0;
     let mut stuck = false;
     while plies < max_plies && host.result.is_none() {
@@ -530,7 +534,7 @@ pub fn fast_play<T: FastTurn>(
     let stored = stuck || keep;
     if stored {
         e.save();
-        T::store(&pos, e);
+        pos.store(e);
         e.finish_unlogged(mover, result, plies);
     }
     FastPlay {

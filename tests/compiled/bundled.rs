@@ -832,14 +832,6 @@ mod p0 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -1510,14 +1502,6 @@ mod p1 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -2857,14 +2841,6 @@ mod p2 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -5088,14 +5064,6 @@ mod p3 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -5741,14 +5709,6 @@ mod p4 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -8304,14 +8264,6 @@ mod p7 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -10114,14 +10066,6 @@ mod p8 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -24223,14 +24167,6 @@ mod p11 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -25222,14 +25158,6 @@ mod p13 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -25811,14 +25739,6 @@ mod p14 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -26761,14 +26681,6 @@ mod p15 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -28007,14 +27919,6 @@ mod p16 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
@@ -29700,14 +29604,6 @@ mod p17 {
     impl FastTurn for Turn {
         type P = P;
 
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
-
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
             let pos = e.pos;
@@ -30537,14 +30433,6 @@ mod p18 {
 
     impl FastTurn for Turn {
         type P = P;
-
-        fn of(e: &Engine<'_>) -> P {
-            P::of(e)
-        }
-
-        fn store(pos: &P, e: &mut Engine<'_>) {
-            pos.store(e);
-        }
 
         #[inline]
         fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
