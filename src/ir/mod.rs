@@ -7,7 +7,7 @@ pub mod lower;
 pub mod table;
 pub mod unordered;
 
-pub use cellset::{CellIter, CellSet};
+pub use cellset::{CellBits, CellIter, CellSet, CellSet64};
 pub use lower::{lower, LowerError};
 
 /// Index of a cell, in declaration order.

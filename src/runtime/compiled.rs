@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use super::engine::DistinctOuter;
 use super::state::move_bits;
 use super::{Engine, GameResult, Move, Zobrist};
-use crate::ir::{CellSet, Program};
+use crate::ir::{CellBits, Program};
 
 /// Lists the legal moves of the engine's position into the walk.
 pub type GenerateFn = fn(&mut Engine<'_>, &mut Gen<'_>);
@@ -155,32 +155,35 @@ impl<'o> Gen<'o> {
 }
 
 /// The position as compiled move generation sees it: the bitsets, counters and hash of the
-/// engine's [`State`](super::State), with `K` piece codes, `C` counter slots and `L` `let`
-/// slots. `K` is 0 when the game has one piece kind: then a cell's code follows from its owner
+/// engine's [`State`](super::State) in sets of `W` words (one for a board of at most 64
+/// cells, where every set operation is then a single instruction), with `K` piece codes, `C`
+/// counter slots and `L` `let` slots. `K` is 0 when the game has one piece kind: then a cell's code follows from its owner
 /// and the smaller value is cheaper to copy. It is small and `Copy`, and every choice point hands each option its own copy
 /// (copy-make), so generation needs no trail and no undo.
 #[derive(Clone, Copy, Debug)]
-pub struct Pos<const K: usize, const C: usize, const L: usize> {
-    pub occupied: CellSet,
-    pub by_player: [CellSet; 2],
-    pub by_code: [CellSet; K],
+pub struct Pos<const W: usize, const K: usize, const C: usize, const L: usize> {
+    pub occupied: CellBits<W>,
+    pub by_player: [CellBits<W>; 2],
+    pub by_code: [CellBits<W>; K],
     pub counters: [i32; C],
     pub hash: u64,
-    pub locals: [CellSet; L],
+    pub locals: [CellBits<W>; L],
 }
 
-impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
+impl<const W: usize, const K: usize, const C: usize, const L: usize> Pos<W, K, C, L> {
     /// The engine's position.
     #[must_use]
     pub fn of(e: &Engine<'_>) -> Self {
         let s = &e.state;
         Pos {
-            occupied: s.occupied,
-            by_player: s.by_player,
-            by_code: std::array::from_fn(|k| s.by_code.get(k).copied().unwrap_or_default()),
+            occupied: CellBits::from_set(s.occupied),
+            by_player: s.by_player.map(CellBits::from_set),
+            by_code: std::array::from_fn(|k| {
+                CellBits::from_set(s.by_code.get(k).copied().unwrap_or_default())
+            }),
             counters: std::array::from_fn(|k| s.counters.get(k).copied().unwrap_or_default()),
             hash: s.hash,
-            locals: [CellSet::EMPTY; L],
+            locals: [CellBits::EMPTY; L],
         }
     }
 
@@ -188,11 +191,11 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
     /// can stay in registers.
     #[inline]
     #[must_use]
-    pub fn of_player(&self, player: u8) -> CellSet {
+    pub fn of_player(&self, player: u8) -> CellBits<W> {
         match player {
             0 => self.by_player[0],
             1 => self.by_player[1],
-            _ => CellSet::EMPTY,
+            _ => CellBits::EMPTY,
         }
     }
 
@@ -233,7 +236,7 @@ impl<const K: usize, const C: usize, const L: usize> Pos<K, C, L> {
         if !HASHED {
             // Without the hash the old code is not needed: the cell leaves every set, then
             // joins the new code's (no lookups, and a constant `code` folds away).
-            let one = CellSet::single(cell);
+            let one = CellBits::<W>::single(cell);
             self.occupied = self.occupied - one;
             self.by_player[0] = self.by_player[0] - one;
             self.by_player[1] = self.by_player[1] - one;
@@ -285,7 +288,7 @@ pub trait Position: Copy {
     fn store(&self, e: &mut Engine<'_>);
 }
 
-impl<const K: usize, const C: usize, const L: usize> Position for Pos<K, C, L> {
+impl<const W: usize, const K: usize, const C: usize, const L: usize> Position for Pos<W, K, C, L> {
     fn of(e: &Engine<'_>) -> Self {
         Pos::of(e)
     }
@@ -323,7 +326,9 @@ pub trait Host<'p, P> {
     fn rt_end(&mut self, pos: &P);
 }
 
-impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>> for Engine<'p> {
+impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
+    for Engine<'p>
+{
     #[inline]
     fn program(&self) -> &'p Program {
         Engine::program(self)
@@ -357,7 +362,7 @@ impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>> 
         self.set_again();
     }
     #[inline]
-    fn rt_end(&mut self, _pos: &Pos<K, C, L>) {}
+    fn rt_end(&mut self, _pos: &Pos<W, K, C, L>) {}
 }
 
 /// The host of whole searches on the position value: the position, the player to move and
@@ -374,8 +379,8 @@ pub struct Fast<'p, P> {
     overflow: bool,
 }
 
-impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>>
-    for Fast<'p, Pos<K, C, L>>
+impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
+    for Fast<'p, Pos<W, K, C, L>>
 {
     #[inline]
     fn program(&self) -> &'p Program {
@@ -407,11 +412,11 @@ impl<'p, const K: usize, const C: usize, const L: usize> Host<'p, Pos<K, C, L>>
         self.again = true;
     }
     #[inline]
-    fn rt_end(&mut self, pos: &Pos<K, C, L>) {
+    fn rt_end(&mut self, pos: &Pos<W, K, C, L>) {
         // The hash was not kept: only `distinct` blocks read it, and their programs have no
         // fast runs. `let` sets start empty in every walk.
         self.pos = Pos {
-            locals: [CellSet::EMPTY; L],
+            locals: [CellBits::EMPTY; L],
             ..*pos
         };
     }
@@ -633,7 +638,13 @@ impl Engine<'_> {
 /// The key of a loop head in a `distinct` walk ([`crate::ir::Op::Memo`]): the position's
 /// hash, the op, the turn variables, the `place` slots and the `let` sets.
 #[must_use]
-pub fn memo_key(hash: u64, pc: usize, vars: &[u8], placed: &[u16], locals: &[CellSet]) -> u64 {
+pub fn memo_key<const W: usize>(
+    hash: u64,
+    pc: usize,
+    vars: &[u8],
+    placed: &[u16],
+    locals: &[CellBits<W>],
+) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mix = |h: u64, x: u64| (h.rotate_left(23) ^ x).wrapping_mul(K);
     let mut h = mix(hash, pc as u64);

@@ -1,7 +1,7 @@
 //! The position: flat per-cell piece codes plus bitsets kept in step with them, counters, the
 //! player to move, and an incremental Zobrist hash.
 
-use crate::ir::{CellSet, Program};
+use crate::ir::{CellBits, CellSet, Program};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,10 +60,10 @@ impl Clone for State {
 /// shared by [`State`] and the compiled backend's position value. `by_code[k]` holds code
 /// `k + 1`; it may be empty when the codes follow from the owners (one piece kind).
 #[inline]
-pub(crate) fn move_bits(
-    occupied: &mut CellSet,
-    by_player: &mut [CellSet; 2],
-    by_code: &mut [CellSet],
+pub(crate) fn move_bits<const W: usize>(
+    occupied: &mut CellBits<W>,
+    by_player: &mut [CellBits<W>; 2],
+    by_code: &mut [CellBits<W>],
     cell: usize,
     old: u8,
     code: u8,
@@ -73,7 +73,7 @@ pub(crate) fn move_bits(
     }
     // The player's set is picked by a branch, not an index, so that a position held in
     // registers stays there (see `CellSet::single`).
-    let one = CellSet::single(cell);
+    let one = CellBits::<W>::single(cell);
     if old != 0 {
         *occupied = *occupied - one;
         if (old - 1) & 1 == 0 {
