@@ -562,10 +562,12 @@ impl<'m> Replay<'m> {
         Replay { decisions, read: 0 }
     }
 
-    /// The next decision (0 past the end, as the interpreter reads a malformed move).
+    /// The next decision. The length is not checked: compiled apply replays moves its own
+    /// walk listed, which take exactly the decisions it reads (a move cut short reads bytes
+    /// left over past its length, where the interpreter reads 0).
     #[inline]
     pub fn decision(&mut self) -> u8 {
-        let d = self.decisions.get(self.read).unwrap_or(0);
+        let d = self.decisions.get_unchecked_len(self.read);
         self.read += 1;
         d
     }

@@ -83,6 +83,19 @@ impl Move {
         (i < self.len()).then(|| self.byte(i + 1))
     }
 
+    /// Decision `i` without checking the length: a byte left over from another move (or 0)
+    /// past it, and 0 past the last a move can hold. For replaying moves the same walk
+    /// generated, which reads exactly the decisions it took.
+    #[inline]
+    #[must_use]
+    pub fn get_unchecked_len(&self, i: usize) -> u8 {
+        if i < MAX_DECISIONS {
+            self.byte(i + 1)
+        } else {
+            0
+        }
+    }
+
     /// The decisions taken, in order.
     pub fn decisions(&self) -> impl Iterator<Item = u8> + '_ {
         (0..self.len()).map(|i| self.byte(i + 1))
@@ -132,6 +145,12 @@ mod tests {
             assert!(fresh.push((i as u8).wrapping_mul(37)));
         }
         assert_eq!(short, fresh, "bytes past the length are ignored");
+        assert_eq!(
+            short.get_unchecked_len(3),
+            3 * 37,
+            "but still there unchecked"
+        );
+        assert_eq!(short.get_unchecked_len(MAX_DECISIONS), 0);
         assert_eq!(format!("{short:?}"), "Move[0, 37, 74]");
         short.push(9);
         assert_eq!(short.get(3), Some(9));
