@@ -157,9 +157,10 @@ impl<'o> Gen<'o> {
 /// The position as compiled move generation sees it: the bitsets, counters and hash of the
 /// engine's [`State`](super::State) in sets of `W` words (one for a board of at most 64
 /// cells, where every set operation is then a single instruction), with `K` piece codes, `C`
-/// counter slots and `L` `let` slots. `K` is 0 when the game has one piece kind: then a cell's code follows from its owner
-/// and the smaller value is cheaper to copy. It is small and `Copy`, and every choice point hands each option its own copy
-/// (copy-make), so generation needs no trail and no undo.
+/// counter slots and `L` `let` slots. `K` is 0 when the game has one piece kind: then a
+/// cell's code follows from its owner and the smaller value is cheaper to copy. It is small
+/// and `Copy`, and every choice point hands each option its own copy (copy-make), so
+/// generation needs no trail and no undo.
 #[derive(Clone, Copy, Debug)]
 pub struct Pos<const W: usize, const K: usize, const C: usize, const L: usize> {
     pub occupied: CellBits<W>,
@@ -567,7 +568,7 @@ impl<'m> Replay<'m> {
     /// left over past its length, where the interpreter reads 0).
     #[inline]
     pub fn decision(&mut self) -> u8 {
-        let d = self.decisions.get_unchecked_len(self.read);
+        let d = self.decisions.raw_decision(self.read);
         self.read += 1;
         d
     }

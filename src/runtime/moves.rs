@@ -88,7 +88,7 @@ impl Move {
     /// generated, which reads exactly the decisions it took.
     #[inline]
     #[must_use]
-    pub fn get_unchecked_len(&self, i: usize) -> u8 {
+    pub fn raw_decision(&self, i: usize) -> u8 {
         if i < MAX_DECISIONS {
             self.byte(i + 1)
         } else {
@@ -145,12 +145,8 @@ mod tests {
             assert!(fresh.push((i as u8).wrapping_mul(37)));
         }
         assert_eq!(short, fresh, "bytes past the length are ignored");
-        assert_eq!(
-            short.get_unchecked_len(3),
-            3 * 37,
-            "but still there unchecked"
-        );
-        assert_eq!(short.get_unchecked_len(MAX_DECISIONS), 0);
+        assert_eq!(short.raw_decision(3), 3 * 37, "but still there unchecked");
+        assert_eq!(short.raw_decision(MAX_DECISIONS), 0);
         assert_eq!(format!("{short:?}"), "Move[0, 37, 74]");
         short.push(9);
         assert_eq!(short.get(3), Some(9));
