@@ -27,50 +27,141 @@ pub use check::check;
 pub use ir::lower;
 pub use syntax::parse;
 
-/// Why a game source could not be turned into a program.
+/// Why a game source could not be turned into a program: every problem, as coded diagnostics
+/// with spans into the source (at least one is an error).
 #[derive(Debug)]
-pub enum CompileError {
-    /// Syntax or checker diagnostics (at least one is an error).
-    Diagnostics(Vec<diag::Diag>),
-    Option(check::options::OptionError),
-    Lower(ir::LowerError),
+pub struct CompileError {
+    pub diags: Vec<diag::Diag>,
+    /// The option settings were refused (an unknown option or a value outside its type): a
+    /// problem of the command line rather than of the game.
+    pub bad_options: bool,
 }
 
 impl std::fmt::Display for CompileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CompileError::Diagnostics(d) => {
-                let codes: Vec<String> = d
-                    .iter()
-                    .map(|d| d.code().map_or_else(|| d.to_string(), |c| c.to_string()))
-                    .collect();
-                write!(f, "the game has errors: {}", codes.join(", "))
-            }
-            CompileError::Option(e) => e.fmt(f),
-            CompileError::Lower(e) => e.fmt(f),
-        }
+        let problems: Vec<String> = self
+            .diags
+            .iter()
+            .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
+            .map(|d| match d.code() {
+                Some(code) => format!("[{code}] {d}"),
+                None => d.to_string(),
+            })
+            .collect();
+        write!(f, "the game has errors: {}", problems.join("; "))
     }
 }
 
 impl std::error::Error for CompileError {}
 
-/// All stages in one call: source text and `NAME=VALUE` option settings to a runnable program.
+/// The whole pipeline, the one place it runs: source text and `NAME=VALUE` option settings to
+/// a runnable program (parse, check, configure the options, lower).
 ///
 /// # Errors
-/// Diagnostics with at least one error, a bad option, or a board the options make unusable.
+/// Every problem found, as diagnostics: syntax and checker errors, a bad option, or a limit the
+/// game breaks for these option values (each with its code, the value found and the limit).
 pub fn compile(source: &str, options: &[(String, String)]) -> Result<ir::Program, CompileError> {
-    let file = parse(source).map_err(|errors| {
-        CompileError::Diagnostics(
-            errors
-                .into_iter()
-                .map(|e| Box::new(e) as diag::Diag)
-                .collect(),
-        )
+    let file = parse(source).map_err(|errors| CompileError {
+        diags: diag::boxed(errors),
+        bad_options: false,
     })?;
-    let (checked, diags) = check(&file);
+    compile_parsed(&file, options)
+}
+
+/// [`compile`] for a file already parsed.
+///
+/// # Errors
+/// As [`compile`], less syntax errors.
+pub fn compile_parsed(
+    file: &syntax::ast::File,
+    options: &[(String, String)],
+) -> Result<ir::Program, CompileError> {
+    let (checked, diags) = check(file);
     let Some(checked) = checked else {
-        return Err(CompileError::Diagnostics(diags));
+        return Err(CompileError {
+            diags,
+            bad_options: false,
+        });
     };
-    let env = check::options::resolve(&checked.file, options).map_err(CompileError::Option)?;
-    lower(&checked, &env).map_err(CompileError::Lower)
+    let env = checked.configure(options).map_err(|e| CompileError {
+        diags: vec![Box::new(e)],
+        bad_options: true,
+    })?;
+    lower_under(&checked, options, &env).map_err(|d| CompileError {
+        diags: vec![d],
+        bad_options: false,
+    })
+}
+
+/// Everything `check` reports on a source text for the given option settings: syntax and
+/// checker diagnostics, then, for a board game that checks clean, what the lowering finds for
+/// these settings (a bad option, a limit broken). Without settings it also tries each option's
+/// extreme values ([`check::options::extremes`]) and reports each limit they break once.
+#[must_use]
+pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
+    let file = match parse(source) {
+        Ok(file) => file,
+        Err(errors) => return diag::boxed(errors),
+    };
+    let (checked, mut diags) = check(&file);
+    let Some(checked) = checked else {
+        return diags;
+    };
+    if let Some(table) = &checked.table {
+        // A table game's `--set` also takes its parameters, which are not options.
+        let options: Vec<(String, String)> = options
+            .iter()
+            .filter(|(name, _)| !table.params.iter().any(|(p, _)| p == name))
+            .cloned()
+            .collect();
+        if let Err(e) = checked.configure(&options) {
+            diags.push(Box::new(e));
+        }
+        return diags;
+    }
+    if let Err(d) = build(&checked, options) {
+        diags.push(d);
+        return diags;
+    }
+    if options.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        for sets in check::options::extremes(&checked.file) {
+            if let Err(d) = build(&checked, &sets) {
+                let at = d.labels().and_then(|mut l| l.next()).map(|l| l.offset());
+                let key = (diag::code_of(d.as_ref()), at);
+                if seen.insert(key) {
+                    diags.push(d);
+                }
+            }
+        }
+    }
+    diags
+}
+
+/// Configures the options and lowers.
+fn build(checked: &check::Checked, sets: &[(String, String)]) -> Result<ir::Program, diag::Diag> {
+    let env = checked
+        .configure(sets)
+        .map_err(|e| Box::new(e) as diag::Diag)?;
+    lower_under(checked, sets, &env)
+}
+
+/// Lowers for configured options; a problem that only these settings show names them.
+fn lower_under(
+    checked: &check::Checked,
+    sets: &[(String, String)],
+    env: &check::consteval::ConstEnv,
+) -> Result<ir::Program, diag::Diag> {
+    lower(checked, env).map_err(|e| {
+        let inner: diag::Diag = Box::new(e);
+        if sets.is_empty() {
+            inner
+        } else {
+            Box::new(check::options::UnderOptions::new(
+                &checked.file,
+                sets,
+                inner,
+            ))
+        }
+    })
 }

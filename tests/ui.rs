@@ -5,7 +5,11 @@
 //! ```text
 //! // check-fail            (or `// check-pass`: no errors, warnings allowed)
 //! // expect: E0101 W0601   (every code the file emits; empty for none)
+//! // set: width=30         (optional: option settings, as `check --set` takes them)
 //! ```
+//!
+//! Fixtures go through [`rulestone::diagnose`], the pipeline `check` runs: the checker, then
+//! the options and the lowering (for the settings, or for each option's extreme values).
 //!
 //! Every `tests/ui/deck/<name>.deck` is a deck file checked against the army rules of
 //! `games/warstone.game` (each army on its own, then the first two armies as the two players'),
@@ -26,11 +30,9 @@ use rulestone::diag::{self, Diag};
 
 mod common;
 
-fn diagnose(source: &str) -> Vec<Diag> {
-    match rulestone::syntax::parse(source) {
-        Err(errors) => diag::boxed(errors),
-        Ok(file) => rulestone::check::check(&file).1,
-    }
+/// What `rulestone check` reports, through the one pipeline (checker, options, lowering).
+fn diagnose(source: &str, sets: &[(String, String)]) -> Vec<Diag> {
+    rulestone::diagnose(source, sets)
 }
 
 use common::{files, root};
@@ -48,6 +50,8 @@ fn relative(path: &Path) -> String {
 struct Header {
     pass: bool,
     expect: Option<BTreeSet<String>>,
+    /// `// set: width=30 height=4`: option settings, as `check --set` takes them.
+    sets: Vec<(String, String)>,
 }
 
 /// Reads the directives from the comment lines that open the file.
@@ -55,6 +59,7 @@ fn header(source: &str) -> Header {
     let mut h = Header {
         pass: false,
         expect: None,
+        sets: Vec::new(),
     };
     for line in source.lines() {
         let Some(comment) = line.trim().strip_prefix("//") else {
@@ -67,6 +72,12 @@ fn header(source: &str) -> Header {
             h.pass = false;
         } else if let Some(codes) = comment.strip_prefix("expect:") {
             h.expect = Some(codes.split_whitespace().map(str::to_string).collect());
+        } else if let Some(sets) = comment.strip_prefix("set:") {
+            h.sets = sets
+                .split_whitespace()
+                .filter_map(|s| s.split_once('='))
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
         }
     }
     h
@@ -81,8 +92,9 @@ fn ui() {
     for path in &fixtures {
         let shown = relative(path);
         let source = fs::read_to_string(path).unwrap_or_default();
-        let diags = diagnose(&source);
-        failures.extend(compare(&shown, &header(&source), &diags));
+        let header = header(&source);
+        let diags = diagnose(&source, &header.sets);
+        failures.extend(compare(&shown, &header, &diags));
         let text = diag::render(&diags, &source, &shown, false);
         snapshot(path, &text);
     }
@@ -187,7 +199,7 @@ fn bundled_games_check_clean() {
     for path in &games {
         let shown = relative(path);
         let source = fs::read_to_string(path).unwrap_or_default();
-        let diags = diagnose(&source);
+        let diags = diagnose(&source, &[]);
         if diag::has_errors(&diags) {
             failures.push(diag::render(&diags, &source, &shown, false));
         }

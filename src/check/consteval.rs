@@ -26,6 +26,30 @@ pub enum ConstError {
     WrongType(Span),
 }
 
+impl ConstError {
+    /// The expression that could not be evaluated.
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            ConstError::NotConstant(s)
+            | ConstError::DivisionByZero(s)
+            | ConstError::Overflow(s)
+            | ConstError::WrongType(s) => *s,
+        }
+    }
+
+    /// Why, in a few words: `division by zero`.
+    #[must_use]
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ConstError::NotConstant(_) => "not constant",
+            ConstError::DivisionByZero(_) => "division by zero",
+            ConstError::Overflow(_) => "value out of range",
+            ConstError::WrongType(_) => "wrong type",
+        }
+    }
+}
+
 /// Names with known values: options, enum words, board axes while enumerating cells.
 #[derive(Clone, Debug, Default)]
 pub struct ConstEnv {

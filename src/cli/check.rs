@@ -28,6 +28,14 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub deck: Vec<PathBuf>,
 
+    /// Check the game for these option values, e.g. `--set width=30` (repeatable).
+    ///
+    /// Whatever another command would refuse for these values (an unknown option, a value
+    /// outside the option's type, a board or table too large) is reported here first, with its
+    /// code. Without `--set`, `check` tries the defaults and each option's extreme values.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+
     /// How to report: `human` text on standard error, or `json` on standard output.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -40,14 +48,6 @@ pub enum Format {
     /// One JSON array of every diagnostic, each with `code`, `severity`, `message`, `file`,
     /// `labels` (byte offsets, 1-based lines and columns), `help` and `related`.
     Json,
-}
-
-/// Parses and checks one source text.
-fn diagnose(source: &str) -> Vec<Diag> {
-    match syntax::parse(source) {
-        Err(errors) => diag::boxed(errors),
-        Ok(file) => crate::check::check(&file).1,
-    }
 }
 
 /// The report being built: counts, and in JSON mode every diagnostic so far.
@@ -157,12 +157,20 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
     if !args.deck.is_empty() {
         return run_decks(args);
     }
+    let sets = match super::load::split_sets(&args.set) {
+        Ok(sets) => sets,
+        Err(super::Fail::Error(e)) => {
+            eprintln!("{e}");
+            return ExitStatus::Error;
+        }
+        Err(_) => return ExitStatus::Error,
+    };
     let mut report = Report::new(args.format);
     for path in &args.files {
         let Some(source) = report.read(path) else {
             continue;
         };
-        let diags = diagnose(&source);
+        let diags = crate::diagnose(&source, &sets);
         report.file(&diags, &source, &shown(path));
     }
     report.finish()

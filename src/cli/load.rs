@@ -6,9 +6,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::check::options::{resolve, split_set};
+use crate::check::options::split_set;
 use crate::diag::{self, Diag};
-use crate::ir::{self, Program};
+use crate::ir::Program;
 use crate::runtime::{Engine, GameResult, Move};
 use crate::syntax::{self, ast};
 
@@ -74,15 +74,11 @@ pub(crate) fn load(args: &GameArgs) -> Result<Loaded> {
     load_with(&args.file, &sets)
 }
 
-/// The whole pipeline for a game file and option values.
+/// The whole pipeline for a game file and option values ([`crate::compile_parsed`]); every
+/// problem is rendered against the source (exit 1).
 pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded> {
     let (source, file) = parse(path)?;
-    let (checked, diags) = crate::check::check(&file);
-    let Some(checked) = checked.filter(|_| !diag::has_errors(&diags)) else {
-        report_errors(diags, &source, path);
-        return Err(Fail::Reported);
-    };
-    if checked.table.is_some() {
+    if crate::check::table::is_table_game(&file) {
         return Err(CliError::new(format!(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)
@@ -90,13 +86,20 @@ pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded
         .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
         .into());
     }
-    let env = resolve(&file, sets).map_err(|e| CliError::new(e.to_string()))?;
-    let program = ir::lower(&checked, &env)
-        .map_err(|e| CliError::new(format!("cannot build `{}`: {}", shown(path), e.message)))?;
-    Ok(Loaded {
-        path: path.to_path_buf(),
-        program,
-    })
+    match crate::compile_parsed(&file, sets) {
+        Ok(program) => Ok(Loaded {
+            path: path.to_path_buf(),
+            program,
+        }),
+        Err(e) if e.bad_options => {
+            report_errors(e.diags, &source, path);
+            Err(Fail::ReportedUsage)
+        }
+        Err(e) => {
+            report_errors(e.diags, &source, path);
+            Err(Fail::Reported)
+        }
+    }
 }
 
 /// A player's name, or `player N` if the program has no name for it.

@@ -239,6 +239,8 @@ impl From<ExitStatus> for ExitCode {
 pub(crate) enum Fail {
     /// Diagnostics were already rendered on standard error: exit 1.
     Reported,
+    /// Diagnostics about the command line (a refused `--set`) were rendered: exit 2.
+    ReportedUsage,
     /// A problem outside a game file's source: printed as `error: ...`, exit 2.
     Error(CliError),
 }
@@ -334,6 +336,7 @@ pub fn run(cli: Cli) -> ExitStatus {
     match result {
         Ok(()) => ExitStatus::Success,
         Err(Fail::Reported) => ExitStatus::Failure,
+        Err(Fail::ReportedUsage) => ExitStatus::Error,
         Err(Fail::Error(e)) => {
             eprintln!("{e}");
             ExitStatus::Error

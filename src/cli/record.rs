@@ -174,7 +174,10 @@ pub(crate) fn open(path: &Path) -> Result<(Record, Loaded)> {
             super::Fail::Error(e) => {
                 super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
             }
-            other @ super::Fail::Reported => other,
+            other @ (super::Fail::Reported | super::Fail::ReportedUsage) => {
+                eprintln!("  = while loading the record `{}`", shown(path));
+                other
+            }
         })?;
     Ok((record, loaded))
 }

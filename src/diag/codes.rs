@@ -39,6 +39,8 @@ codes! {
     "E0204" => "counter indexed wrongly",
     "E0301" => "option default outside its type",
     "E0302" => "empty option range or repeated option word",
+    "E0303" => "unknown option",
+    "E0304" => "option value outside its type",
     "E0401" => "board without cells",
     "E0402" => "two cells with the same name",
     "E0403" => "too many cells",
@@ -75,7 +77,17 @@ codes! {
     "E0918" => "stone kind without a card",
     "E0919" => "number of factions outside the army rules",
     "E0920" => "players' armies share a faction",
+    "E0999" => "internal error",
+    "E1001" => "too many picked cells in a turn",
+    "E1002" => "too many `let` sets",
+    "E1003" => "too many `place` variables",
+    "E1004" => "repeat runs too often",
+    "E1005" => "table too large",
 }
+
+/// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no
+/// UI fixture can show them.
+pub const INTERNAL: &[&str] = &["E0999"];
 
 /// The registry entry for a code, ignoring case (`e0101` finds `E0101`).
 #[must_use]

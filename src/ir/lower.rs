@@ -14,21 +14,15 @@ use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
 use crate::check::Checked;
 use crate::syntax::ast::{
-    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, ItemKind, OptionType,
-    PatternShape, RelItem, ShapeDecl, StmtKind, TemplatePart as AstPart, UnaryOp,
+    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
+    OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, TemplatePart as AstPart, UnaryOp,
 };
 
-/// A problem found only once the options are known (the checker validated the defaults).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct LowerError {
-    pub message: String,
-}
+use super::error::LowerError;
 
+/// A construct the checker should have rejected (a bug, reported as `E0999`).
 fn err<T>(message: impl Into<String>) -> std::result::Result<T, LowerError> {
-    Err(LowerError {
-        message: message.into(),
-    })
+    Err(LowerError::internal(message))
 }
 
 type Result<T> = std::result::Result<T, LowerError>;
@@ -133,25 +127,31 @@ struct Lowerer<'a> {
 
 impl<'a> Lowerer<'a> {
     fn new(file: &'a File, env: &'a ConstEnv) -> Result<Self> {
-        let Some(board) = file.items.iter().find_map(|i| match &i.kind {
-            ItemKind::Board(b) => Some(b),
+        let Some((board, board_span)) = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Board(b) => Some((b, i.span)),
             _ => None,
         }) else {
             return err("the game has no board");
         };
-        let geo = Geometry::build(board, env).map_err(|e| LowerError {
-            message: match e {
-                GeometryError::Const(_) => "the board's ranges are not constant".to_string(),
-                GeometryError::DuplicateName { name, .. } => {
-                    format!("with these options two cells are named `{name}`")
-                }
-                GeometryError::TooManyCells { .. } => {
-                    "with these options the board has more than 128 cells".to_string()
-                }
+        let geo = Geometry::build(board, env).map_err(|e| match e {
+            GeometryError::Const(c) => LowerError::NotComputable {
+                what: "the board".to_string(),
+                reason: c.reason(),
+                span: Some(c.span()),
+            },
+            GeometryError::DuplicateName { name, span } => LowerError::DuplicateCellName {
+                name,
+                span: Some(span),
+            },
+            GeometryError::TooManyCells { span } => LowerError::TooManyCells {
+                max: crate::check::geometry::MAX_CELLS,
+                span: Some(span),
             },
         })?;
         if geo.is_empty() {
-            return err("with these options the board has no cells");
+            return Err(LowerError::NoCells {
+                span: Some(board_span),
+            });
         }
         let axes = geo.axes.clone();
         let coords: Vec<i32> = geo
@@ -245,48 +245,16 @@ impl<'a> Lowerer<'a> {
             }
         }
         for item in &file.items {
+            let at = |e: LowerError| e.at(item.span);
             match &item.kind {
-                ItemKind::Setup(b) => self.prog.setup = self.code(b)?,
-                ItemKind::Turn(b) => self.prog.turn = self.code(b)?,
-                ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b)?,
+                ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
+                ItemKind::Turn(b) => self.prog.turn = self.code(b).map_err(at)?,
+                ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
                 _ => {}
             }
         }
         for item in &file.items {
-            if let ItemKind::Marker { symbol, cells } = &item.kind {
-                self.in_code = true;
-                let set = self.set(cells)?;
-                self.prog.markers.push((symbol.0.clone(), set));
-            }
-            if let ItemKind::Status { text, when } = &item.kind {
-                self.in_code = true;
-                let mut parts = Vec::new();
-                for p in &text.parts {
-                    parts.push(match p {
-                        AstPart::Text(s) => TemplatePart::Text(s.clone()),
-                        AstPart::Hole(e) => self.template_part(e)?,
-                    });
-                }
-                let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
-                self.prog.templates.push(Template { parts });
-                let when = match when {
-                    Some(w) => Some(self.bool(w)?),
-                    None => None,
-                };
-                self.prog.status.push((id, when));
-            }
-            if let ItemKind::Score { player, expr } = &item.kind {
-                let mut ids = [0; 2];
-                for (p, id) in ids.iter_mut().enumerate() {
-                    self.syms.insert(
-                        player.name.as_str(),
-                        Sym::Player(u8::try_from(p).unwrap_or(0)),
-                    );
-                    *id = self.int(expr)?;
-                }
-                self.syms.remove(player.name.as_str());
-                self.prog.score = Some(ids);
-            }
+            self.late_item(item).map_err(|e| e.at(item.span))?;
         }
         if self.prog.no_moves.ops.is_empty() {
             // Without `on no moves`, a player who cannot move ends the game drawn.
@@ -298,7 +266,45 @@ impl<'a> Lowerer<'a> {
         Ok(self.prog)
     }
 
-    /// Resolves every declaration in file order (the checker guarantees names are unique).
+    /// Markers, status lines and the score: declarations read like turn code.
+    fn late_item(&mut self, item: &'a Item) -> Result<()> {
+        if let ItemKind::Marker { symbol, cells } = &item.kind {
+            self.in_code = true;
+            let set = self.set(cells)?;
+            self.prog.markers.push((symbol.0.clone(), set));
+        }
+        if let ItemKind::Status { text, when } = &item.kind {
+            self.in_code = true;
+            let mut parts = Vec::new();
+            for p in &text.parts {
+                parts.push(match p {
+                    AstPart::Text(s) => TemplatePart::Text(s.clone()),
+                    AstPart::Hole(e) => self.template_part(e)?,
+                });
+            }
+            let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
+            self.prog.templates.push(Template { parts });
+            let when = match when {
+                Some(w) => Some(self.bool(w)?),
+                None => None,
+            };
+            self.prog.status.push((id, when));
+        }
+        if let ItemKind::Score { player, expr } = &item.kind {
+            let mut ids = [0; 2];
+            for (p, id) in ids.iter_mut().enumerate() {
+                self.syms.insert(
+                    player.name.as_str(),
+                    Sym::Player(u8::try_from(p).unwrap_or(0)),
+                );
+                *id = self.int(expr)?;
+            }
+            self.syms.remove(player.name.as_str());
+            self.prog.score = Some(ids);
+        }
+        Ok(())
+    }
+
     /// Resolves every declaration. Names may be used before they are declared, so simple
     /// declarations come first, then directions, then relations, patterns and zones, which may
     /// refer to each other: these are retried until no more resolve.
@@ -307,23 +313,18 @@ impl<'a> Lowerer<'a> {
         let is_late = |k: &ItemKind| matches!(k, ItemKind::Relation { .. } | ItemKind::Zone { .. });
         for item in &file.items {
             if !is_late(&item.kind) && !matches!(item.kind, ItemKind::Pattern { .. }) {
-                self.declare_item(&item.kind)?;
+                self.declare_item(item)?;
             }
         }
-        let mut pending: Vec<&ItemKind> = file
-            .items
-            .iter()
-            .map(|i| &i.kind)
-            .filter(|k| is_late(k))
-            .collect();
+        let mut pending: Vec<&Item> = file.items.iter().filter(|i| is_late(&i.kind)).collect();
         while !pending.is_empty() {
             let before = pending.len();
             let mut first_error = None;
             let mut still = Vec::new();
-            for kind in pending {
-                if let Err(e) = self.declare_item(kind) {
+            for item in pending {
+                if let Err(e) = self.declare_item(item) {
                     first_error.get_or_insert(e);
-                    still.push(kind);
+                    still.push(item);
                 }
             }
             if still.len() == before {
@@ -335,7 +336,7 @@ impl<'a> Lowerer<'a> {
         }
         for item in &file.items {
             if matches!(item.kind, ItemKind::Pattern { .. }) {
-                self.declare_item(&item.kind)?;
+                self.declare_item(item)?;
             }
         }
         if self.prog.players.len() != 2 {
@@ -344,7 +345,11 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn declare_item(&mut self, kind: &'a ItemKind) -> Result<()> {
+    fn declare_item(&mut self, item: &'a Item) -> Result<()> {
+        self.declare_kind(&item.kind).map_err(|e| e.at(item.span))
+    }
+
+    fn declare_kind(&mut self, kind: &'a ItemKind) -> Result<()> {
         {
             match kind {
                 ItemKind::Game { name, .. } => self.prog.name.clone_from(name),
@@ -447,11 +452,10 @@ impl<'a> Lowerer<'a> {
                     let v = self
                         .env
                         .int(expanded.as_ref().unwrap_or(init))
-                        .map_err(|_| LowerError {
-                            message: format!(
-                                "the initial value of `{}` is not constant",
-                                name.name
-                            ),
+                        .map_err(|e| LowerError::NotComputable {
+                            what: format!("the start value of `{}`", name.name),
+                            reason: e.reason(),
+                            span: Some(init.span),
                         })?;
                     let initial = i32::try_from(v).unwrap_or(i32::MAX);
                     let base = id16(self.prog.counters.len())?;
@@ -561,10 +565,11 @@ impl<'a> Lowerer<'a> {
                 None => Ok(i32::try_from(default).unwrap_or(0)),
                 Some(e) => match self.env.int(e) {
                     Ok(v) => Ok(i32::try_from(v).unwrap_or(i32::MAX)),
-                    Err(_) => err(format!(
-                        "the {what} of shape `{}` is not constant",
-                        shape.name.name
-                    )),
+                    Err(c) => Err(LowerError::NotComputable {
+                        what: format!("the {what} of shape `{}`", shape.name.name),
+                        reason: c.reason(),
+                        span: Some(e.span),
+                    }),
                 },
             }
         };
@@ -580,7 +585,12 @@ impl<'a> Lowerer<'a> {
             });
         }
         if self.prog.shapes.len() >= usize::from(u8::MAX) {
-            return err("a game may declare at most 255 shapes");
+            return Err(LowerError::TableTooLarge {
+                what: "shapes",
+                found: self.prog.shapes.len() as u64 + 1,
+                max: u64::from(u8::MAX),
+                span: Some(shape.name.span),
+            });
         }
         self.prog.shapes.push(Shape {
             name: shape.name.name.clone(),
@@ -714,7 +724,12 @@ impl<'a> Lowerer<'a> {
             table.by_shape.push((start, end));
         }
         if table.instances.len() > usize::from(u16::MAX) {
-            return err("a `place` statement has more than 65535 placements");
+            return Err(LowerError::TableTooLarge {
+                what: "placements in one `place`",
+                found: table.instances.len() as u64,
+                max: u64::from(u16::MAX),
+                span: None,
+            });
         }
         let id = id16(self.prog.placements.len())?;
         self.prog.placements.push(table);
@@ -892,9 +907,11 @@ impl<'a> Lowerer<'a> {
 
     fn new_var(&mut self, name: &str) -> Result<u8> {
         if usize::from(self.next_var) >= MAX_VARS {
-            return err(format!(
-                "a turn may use at most {MAX_VARS} picked cells and repeats"
-            ));
+            return Err(LowerError::TooManyTurnVariables {
+                found: usize::from(self.next_var) + 1,
+                max: MAX_VARS,
+                span: None,
+            });
         }
         let v = self.next_var;
         self.next_var += 1;
@@ -904,6 +921,14 @@ impl<'a> Lowerer<'a> {
 
     fn block(&mut self, block: &Block, ops: &mut Vec<Op>) -> Result<()> {
         for stmt in &block.stmts {
+            self.stmt(stmt, ops).map_err(|e| e.at(stmt.span))?;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_lines)] // one arm per statement kind
+    fn stmt(&mut self, stmt: &Stmt, ops: &mut Vec<Op>) -> Result<()> {
+        {
             match &stmt.kind {
                 StmtKind::Pick { var, from, by } => {
                     if let Some(p) = by {
@@ -918,7 +943,7 @@ impl<'a> Lowerer<'a> {
                         _ => None,
                     };
                     if let Some(relation) = relation {
-                        let slot = self.var(&var.name)?;
+                        let slot = self.var(&var.name).map_err(|e| e.at(var.span))?;
                         self.dir_vars.insert(var.name.clone(), (slot, relation));
                         ops.push(Op::PickDir {
                             var: slot,
@@ -926,7 +951,7 @@ impl<'a> Lowerer<'a> {
                         });
                     } else {
                         let from = self.set(from)?;
-                        let var = self.var(&var.name)?;
+                        let var = self.var(&var.name).map_err(|e| e.at(var.span))?;
                         ops.push(Op::Pick { var, from });
                     }
                 }
@@ -965,10 +990,11 @@ impl<'a> Lowerer<'a> {
                         None => {
                             let slot = self.placed_vars.len();
                             if slot >= super::MAX_PLACED {
-                                return err(format!(
-                                    "a turn may bind at most {} `place` variables",
-                                    super::MAX_PLACED
-                                ));
+                                return Err(LowerError::TooManyPlaceVariables {
+                                    found: slot + 1,
+                                    max: super::MAX_PLACED,
+                                    span: Some(var.span),
+                                });
                             }
                             u8::try_from(slot).unwrap_or(0)
                         }
@@ -1094,10 +1120,11 @@ impl<'a> Lowerer<'a> {
                         None => {
                             let s = self.set_locals.len();
                             if s >= super::MAX_SET_LOCALS {
-                                return err(format!(
-                                    "a program may name at most {} sets with `let`",
-                                    super::MAX_SET_LOCALS
-                                ));
+                                return Err(LowerError::TooManySetLocals {
+                                    found: s + 1,
+                                    max: super::MAX_SET_LOCALS,
+                                    span: Some(name.span),
+                                });
                             }
                             let s = u8::try_from(s).unwrap_or(0);
                             self.set_locals.insert(name.name.clone(), s);
@@ -1234,10 +1261,19 @@ impl<'a> Lowerer<'a> {
                         Op::Either(starts)
                     };
                 }
-                StmtKind::Repeat { min, max, body, .. } => {
+                StmtKind::Repeat {
+                    min,
+                    max,
+                    body,
+                    range,
+                } => {
                     let var = self.new_var(&format!("#repeat{}", ops.len()))?;
                     let (Ok(min), Ok(max)) = (u8::try_from(*min), u8::try_from(*max)) else {
-                        return err("a repeat may run at most 255 times");
+                        return Err(LowerError::RepeatTooLong {
+                            found: i64::from((*min).max(*max)),
+                            max: i64::from(u8::MAX),
+                            span: Some(*range),
+                        });
                     };
                     ops.push(Op::RepeatStart { var });
                     let check = ops.len();
@@ -1256,10 +1292,14 @@ impl<'a> Lowerer<'a> {
                     };
                 }
                 StmtKind::Distinct(body) => {
-                    let block =
-                        u8::try_from(self.prog.distinct_blocks).map_err(|_| LowerError {
-                            message: "too many distinct blocks".into(),
-                        })?;
+                    let block = u8::try_from(self.prog.distinct_blocks).map_err(|_| {
+                        LowerError::TableTooLarge {
+                            what: "`distinct` blocks",
+                            found: self.prog.distinct_blocks as u64 + 1,
+                            max: u64::from(u8::MAX) + 1,
+                            span: None,
+                        }
+                    })?;
                     self.prog.distinct_blocks += 1;
                     ops.push(Op::DistinctStart { block });
                     self.distinct_stack.push(block);
@@ -1720,6 +1760,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {
+        self.template_part_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn template_part_at(&mut self, e: &Expr) -> Result<TemplatePart> {
         match &e.kind {
             ExprKind::Name(n) => {
                 if let Some(p) = self.placed_vars.get(&n.name) {
@@ -1763,6 +1807,10 @@ impl<'a> Lowerer<'a> {
 
     /// A direction value: its relation and how to compute it.
     fn dir(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
+        self.dir_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn dir_at(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
         match &e.kind {
             ExprKind::Name(n) => match self.dir_vars.get(&n.name) {
                 Some(&(slot, relation)) => Ok((relation, DirExpr::Var(slot))),
@@ -1952,14 +2000,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn set(&mut self, e: &Expr) -> Result<SetId> {
+        self.set_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn set_at(&mut self, e: &Expr) -> Result<SetId> {
         let all = self.prog.board.all;
         let s = match &e.kind {
             ExprKind::Field { base, field }
                 if field.name == "cells" && self.placed(base).is_some() =>
             {
-                let p = self.placed(base).ok_or_else(|| LowerError {
-                    message: "no placement".into(),
-                })?;
+                let p = self
+                    .placed(base)
+                    .ok_or_else(|| LowerError::internal("no placement"))?;
                 SetExpr::Placed {
                     slot: p.slot,
                     table: p.table,
@@ -2308,6 +2360,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn cell(&mut self, e: &Expr) -> Result<CellRef> {
+        self.cell_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn cell_at(&mut self, e: &Expr) -> Result<CellRef> {
         match &e.kind {
             ExprKind::Field { base, field } if field.name == "anchor" => match self.placed(base) {
                 Some(p) => Ok(CellRef::Var(p.anchor)),
@@ -2338,6 +2394,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn player(&mut self, e: &Expr) -> Result<PlayerRef> {
+        self.player_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn player_at(&mut self, e: &Expr) -> Result<PlayerRef> {
         match &e.kind {
             ExprKind::Name(n) => match (n.name.as_str(), self.syms.get(n.name.as_str()).copied()) {
                 (_, Some(Sym::Player(p))) => Ok(PlayerRef::Const(p)),
@@ -2354,6 +2414,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn int(&mut self, e: &Expr) -> Result<IntId> {
+        self.int_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn int_at(&mut self, e: &Expr) -> Result<IntId> {
         if let Ok(Const::Int(v)) = self.env.eval(e) {
             if !self.mentions_runtime_name(e) {
                 return Ok(self.push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
@@ -2463,6 +2527,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn bool(&mut self, e: &Expr) -> Result<BoolId> {
+        self.bool_at(e).map_err(|err| err.at(e.span))
+    }
+
+    fn bool_at(&mut self, e: &Expr) -> Result<BoolId> {
         if !self.mentions_runtime_name(e) {
             if let Ok(Const::Bool(v)) = self.env.eval(e) {
                 return Ok(self.push_bool(BoolExpr::Const(v)));
@@ -2609,8 +2677,11 @@ pub fn int_op(op: IntOp, a: i32, b: i32) -> i32 {
 }
 
 fn id16(n: usize) -> Result<u16> {
-    u16::try_from(n).map_err(|_| LowerError {
-        message: "too many declarations".into(),
+    u16::try_from(n).map_err(|_| LowerError::TableTooLarge {
+        what: "entries in one table (counters, relations, sets, ...)",
+        found: n as u64 + 1,
+        max: u64::from(u16::MAX) + 1,
+        span: None,
     })
 }
 
@@ -2635,7 +2706,10 @@ fn patch_jumps(ops: &mut [Op], ends: &[usize]) -> Result<()> {
 }
 
 fn pc(n: usize) -> Result<u32> {
-    u32::try_from(n).map_err(|_| LowerError {
-        message: "the turn program is too long".into(),
+    u32::try_from(n).map_err(|_| LowerError::TableTooLarge {
+        what: "instructions in one program",
+        found: n as u64 + 1,
+        max: u64::from(u32::MAX) + 1,
+        span: None,
     })
 }

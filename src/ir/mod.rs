@@ -3,12 +3,14 @@
 
 mod cellset;
 pub mod dump;
+mod error;
 pub mod lower;
 pub mod table;
 pub mod unordered;
 
 pub use cellset::{CellBits, CellIter, CellSet, CellSet64};
-pub use lower::{lower, LowerError};
+pub use error::LowerError;
+pub use lower::lower;
 
 /// Index of a cell, in declaration order.
 pub type Cell = usize;

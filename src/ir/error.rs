@@ -1,0 +1,175 @@
+//! Why a checked game cannot be lowered for a set of option values: a limit of the IR or the
+//! runtime (each with a stable code, the number found and the limit), or a board the options
+//! make unusable. The checker runs the lowering itself (for the defaults, for each option's
+//! extreme values and for `check --set`), so these reach a designer from `check`, with a span.
+//!
+//! `Internal` is the one variant no valid input should reach: a construct the checker should
+//! have rejected. It is a bug in Rulestone, reported as such.
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::syntax::Span;
+
+/// A lowering failure; `span` is filled in by the innermost expression, statement or
+/// declaration being lowered when it happened (see [`LowerError::at`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
+pub enum LowerError {
+    #[error("the board has no cells")]
+    #[diagnostic(
+        code(E0401),
+        help("the ranges or the `if` filter leave no cell for these option values")
+    )]
+    NoCells {
+        #[label("no cell for these option values")]
+        span: Option<Span>,
+    },
+
+    #[error("two cells are named `{name}`")]
+    #[diagnostic(
+        code(E0402),
+        help("make the `name` template tell every cell apart for all option values")
+    )]
+    DuplicateCellName {
+        name: String,
+        #[label("names two cells alike")]
+        span: Option<Span>,
+    },
+
+    #[error("the board has more than {max} cells")]
+    #[diagnostic(
+        code(E0403),
+        help("narrow the option's range so that the board stays within {max} cells")
+    )]
+    TooManyCells {
+        max: usize,
+        #[label("these ranges make too many cells")]
+        span: Option<Span>,
+    },
+
+    #[error("{what} cannot be computed: {reason}")]
+    #[diagnostic(
+        code(E0408),
+        help("make sure no option value divides by 0 or leaves the range of values")
+    )]
+    NotComputable {
+        what: String,
+        reason: &'static str,
+        #[label("cannot be computed for these option values")]
+        span: Option<Span>,
+    },
+
+    #[error("a turn program uses {found} picked cells and repeats; at most {max} fit in a move")]
+    #[diagnostic(
+        code(E1001),
+        help("a move records each picked cell and each running `repeat` or `while`; pick fewer cells in one turn, or reuse a variable's name")
+    )]
+    TooManyTurnVariables {
+        found: usize,
+        max: usize,
+        #[label("this one is past the limit")]
+        span: Option<Span>,
+    },
+
+    #[error("the game names {found} sets with `let`; at most {max} are allowed")]
+    #[diagnostic(
+        code(E1002),
+        help("reuse a `let` name, or write the set where it is used")
+    )]
+    TooManySetLocals {
+        found: usize,
+        max: usize,
+        #[label("this `let` is past the limit")]
+        span: Option<Span>,
+    },
+
+    #[error("a turn binds {found} `place` variables; at most {max} are allowed")]
+    #[diagnostic(code(E1003), help("reuse a `place` variable's name"))]
+    TooManyPlaceVariables {
+        found: usize,
+        max: usize,
+        #[label("this `place` is past the limit")]
+        span: Option<Span>,
+    },
+
+    #[error("a repeat runs up to {found} times; at most {max} are allowed")]
+    #[diagnostic(
+        code(E1004),
+        help("use `while` for a loop that runs until a condition fails")
+    )]
+    RepeatTooLong {
+        found: i64,
+        max: i64,
+        #[label("too many rounds")]
+        span: Option<Span>,
+    },
+
+    #[error("the game needs {found} {what}; at most {max} are allowed")]
+    #[diagnostic(
+        code(E1005),
+        help("the runtime numbers these in tables of fixed width; make the game smaller here")
+    )]
+    TableTooLarge {
+        what: &'static str,
+        found: u64,
+        max: u64,
+        #[label("past the limit here")]
+        span: Option<Span>,
+    },
+
+    #[error("internal error: {message}")]
+    #[diagnostic(
+        code(E0999),
+        help(
+            "this is a bug in Rulestone: the checker accepted something the lowering cannot \
+             build; please report it with the game file"
+        )
+    )]
+    Internal {
+        message: String,
+        #[label("while lowering this")]
+        span: Option<Span>,
+    },
+}
+
+impl LowerError {
+    /// A construct the checker should have rejected.
+    pub(crate) fn internal(message: impl Into<String>) -> LowerError {
+        LowerError::Internal {
+            message: message.into(),
+            span: None,
+        }
+    }
+
+    /// Points the error at `span` unless an inner expression already did.
+    #[must_use]
+    pub fn at(mut self, span: Span) -> LowerError {
+        let slot = self.span_mut();
+        if slot.is_none() {
+            *slot = Some(span);
+        }
+        self
+    }
+
+    /// Where the problem was found, if known.
+    #[must_use]
+    pub fn span(&self) -> Option<Span> {
+        let mut copy = self.clone();
+        *copy.span_mut()
+    }
+
+    fn span_mut(&mut self) -> &mut Option<Span> {
+        match self {
+            LowerError::NoCells { span }
+            | LowerError::DuplicateCellName { span, .. }
+            | LowerError::TooManyCells { span, .. }
+            | LowerError::NotComputable { span, .. }
+            | LowerError::TooManyTurnVariables { span, .. }
+            | LowerError::TooManySetLocals { span, .. }
+            | LowerError::TooManyPlaceVariables { span, .. }
+            | LowerError::RepeatTooLong { span, .. }
+            | LowerError::TableTooLarge { span, .. }
+            | LowerError::Internal { span, .. } => span,
+        }
+    }
+}
