@@ -46,7 +46,7 @@ fn rate(count: f64, t: &Timing) -> String {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    rulestone::runtime::compiled::register(&compiled::TURNS);
+    let generated = rulestone::runtime::Compiled::new(&compiled::TURNS);
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/games/pylos.game"))
         .expect("games/pylos.game");
     let variants = [
@@ -80,7 +80,11 @@ fn main() {
             base_plies as f64 / games as f64
         );
 
-        for mut engine in [Engine::interpreted(&program), Engine::new(&program)] {
+        let backend = generated.backend_for(&program);
+        for mut engine in [
+            Engine::new(&program),
+            Engine::with_backend(&program, backend),
+        ] {
             let backend = engine.backend();
             let (nodes, t_perft) = timed(|| perft(&mut engine, depth));
             assert_eq!(nodes, expected, "{backend} perft {depth} ({name})");

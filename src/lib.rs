@@ -11,10 +11,14 @@
 //! ```
 //!
 //! Optionally, `runtime::codegen` translates a `Program`'s move generation into Rust that
-//! `rulestone compile` builds into a faster binary; engines use it only for the exact program
-//! it was generated from (`runtime::compiled`).
+//! `rulestone compile` builds into a faster binary; an engine uses it only when its caller asks
+//! for that backend, and only for the exact program it was generated from
+//! (`runtime::Compiled::backend_for`).
 //!
-//! `cli` is the only module that touches files or the terminal; the stages are pure.
+//! The pipeline runs here and nowhere else: [`compile`] (source to program, or every problem
+//! as diagnostics) and [`diagnose`] (what `rulestone check` reports). `cli` is the only module
+//! that touches files or the terminal; the stages are pure. `docs/architecture.md` states each
+//! stage's invariants.
 
 pub mod check;
 pub mod cli;

@@ -18,7 +18,7 @@ use rulestone::ir::Program;
 use rulestone::runtime::codegen::{emit, Unit};
 use rulestone::runtime::perft::{perft, perft_by_engine, perft_with_rolls};
 use rulestone::runtime::playout::random_game;
-use rulestone::runtime::{compiled, Engine, Move};
+use rulestone::runtime::{BackendKind, Compiled, Engine, Move};
 
 const GENERATED: &str = "tests/compiled/bundled.rs";
 
@@ -40,8 +40,12 @@ fn units() -> Vec<(String, Program)> {
     out
 }
 
-fn register() {
-    compiled::register(&bundled::TURNS);
+/// The generated table, as a binary built by `rulestone compile` passes it in.
+const COMPILED: Compiled = Compiled::new(&bundled::TURNS);
+
+/// An engine on the compiled backend when the generated code is for this program.
+fn compiled_engine(program: &Program) -> Engine<'_> {
+    Engine::with_backend(program, COMPILED.backend_for(program))
 }
 
 #[test]
@@ -66,20 +70,18 @@ fn generated_code_is_current() {
 
 #[test]
 fn every_bundled_variant_runs_compiled() {
-    register();
     for (label, program) in units() {
-        let engine = Engine::new(&program);
-        assert_eq!(engine.backend(), "compiled", "{label}");
-        assert_eq!(Engine::interpreted(&program).backend(), "interpreter");
+        let engine = compiled_engine(&program);
+        assert_eq!(engine.backend(), BackendKind::Compiled, "{label}");
+        assert_eq!(Engine::new(&program).backend(), BackendKind::Interpreter);
     }
 }
 
 #[test]
 fn compiled_lists_the_interpreters_moves_along_random_games() {
-    register();
     for (label, program) in units() {
-        let mut fast = Engine::new(&program);
-        let mut slow = Engine::interpreted(&program);
+        let mut fast = compiled_engine(&program);
+        let mut slow = Engine::new(&program);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let (mut a, mut b): (Vec<Move>, Vec<Move>) = (Vec::new(), Vec::new());
         let mut plies = 0;
@@ -108,7 +110,6 @@ fn compiled_lists_the_interpreters_moves_along_random_games() {
 
 #[test]
 fn compiled_perft_matches_the_tables() {
-    register();
     let mut checked = 0;
     for dir in ["games", "tests/games"] {
         for (game, table) in common::perft_files(&common::root().join(dir)) {
@@ -117,8 +118,8 @@ fn compiled_perft_matches_the_tables() {
                     continue;
                 }
                 let program = common::program(&game, &case.options);
-                let mut engine = Engine::new(&program);
-                if engine.backend() != "compiled" {
+                let mut engine = compiled_engine(&program);
+                if engine.backend() != BackendKind::Compiled {
                     continue;
                 }
                 common::play_moves(&mut engine, &case.after);
@@ -140,10 +141,9 @@ fn compiled_perft_matches_the_tables() {
 /// interpreter's, ply for ply and result for result.
 #[test]
 fn runs_on_the_position_value_match_the_engine() {
-    register();
     for (label, program) in units() {
-        let mut fast = Engine::new(&program);
-        let mut slow = Engine::interpreted(&program);
+        let mut fast = compiled_engine(&program);
+        let mut slow = Engine::new(&program);
         for depth in 0..=3 {
             let nodes = perft(&mut fast, depth);
             assert_eq!(

@@ -6,6 +6,7 @@
 //! (`cpu_time::ThreadTime`), so other load on the machine matters less; wall time is shown
 //! beside them.
 
+use crate::runtime::Compiled;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -107,7 +108,7 @@ impl Tally {
     }
 }
 
-pub(crate) fn run(args: &BenchArgs) -> Result<()> {
+pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError::new(format!(
             "`--seconds` must be a positive number of seconds, not `{}`",
@@ -121,13 +122,16 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             bench_table(file, budget * 2, args.seed)?;
             continue;
         }
-        let loaded = load(&GameArgs {
-            file: file.clone(),
-            set: Vec::new(),
-            army: Vec::new(),
-            deal: 1,
-        })?;
-        let mut engine = Engine::new(&loaded.program);
+        let loaded = load(
+            &GameArgs {
+                file: file.clone(),
+                set: Vec::new(),
+                army: Vec::new(),
+                deal: 1,
+            },
+            compiled,
+        )?;
+        let mut engine = loaded.engine();
         emit(&format!(
             "{} ({}, {} move generation)\n",
             loaded.program.name,
@@ -149,7 +153,7 @@ pub(crate) fn run(args: &BenchArgs) -> Result<()> {
             tally.times()
         ))?;
 
-        let mut engine = Engine::new(&loaded.program);
+        let mut engine = loaded.engine();
         let (tally, plies, unfinished) =
             bench_playouts(&mut engine, budget, args.seed, args.max_plies)?;
         #[allow(clippy::cast_precision_loss)]

@@ -1,5 +1,6 @@
 //! `rulestone dump`: an internal stage of a game, for debugging the pipeline.
 
+use crate::runtime::Compiled;
 use clap::{Args, ValueEnum};
 
 use crate::ir;
@@ -24,7 +25,7 @@ pub enum Stage {
     Ir,
 }
 
-pub(crate) fn run(args: &DumpArgs) -> Result<()> {
+pub(crate) fn run(args: &DumpArgs, compiled: Compiled) -> Result<()> {
     match args.stage {
         Stage::Ast => {
             if !args.game.set.is_empty() {
@@ -36,7 +37,7 @@ pub(crate) fn run(args: &DumpArgs) -> Result<()> {
             emit(&format!("{file:#?}\n"))
         }
         Stage::Ir => {
-            let loaded = load(&args.game)?;
+            let loaded = load(&args.game, compiled)?;
             emit(&ir::dump::dump(&loaded.program))
         }
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::check::options::split_set;
 use crate::diag::{self, Diag};
 use crate::ir::Program;
+use crate::runtime::compiled::{Backend, Compiled};
 use crate::runtime::{Engine, GameResult, Move};
 use crate::syntax::{self, ast};
 
@@ -20,6 +21,17 @@ pub(crate) struct Loaded {
     /// The path as given on the command line (or in a record).
     pub path: PathBuf,
     pub program: Program,
+    /// The compiled generators of this binary (for games loaded later, e.g. from a record).
+    pub compiled: Compiled,
+    /// The generator this program's engines use.
+    pub backend: Backend,
+}
+
+impl Loaded {
+    /// A new engine at the start position, on this program's backend.
+    pub fn engine(&self) -> Engine<'_> {
+        Engine::with_backend(&self.program, self.backend)
+    }
 }
 
 /// Reads a file to a string.
@@ -69,14 +81,18 @@ pub(crate) fn split_sets(sets: &[String]) -> Result<Vec<(String, String)>> {
 }
 
 /// The whole pipeline for a game file and `--set` arguments.
-pub(crate) fn load(args: &GameArgs) -> Result<Loaded> {
+pub(crate) fn load(args: &GameArgs, compiled: Compiled) -> Result<Loaded> {
     let sets = split_sets(&args.set)?;
-    load_with(&args.file, &sets)
+    load_with(&args.file, &sets, compiled)
 }
 
 /// The whole pipeline for a game file and option values ([`crate::compile_parsed`]); every
 /// problem is rendered against the source (exit 1).
-pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded> {
+pub(crate) fn load_with(
+    path: &Path,
+    sets: &[(String, String)],
+    compiled: Compiled,
+) -> Result<Loaded> {
     let (source, file) = parse(path)?;
     if crate::check::table::is_table_game(&file) {
         return Err(CliError::new(format!(
@@ -89,7 +105,9 @@ pub(crate) fn load_with(path: &Path, sets: &[(String, String)]) -> Result<Loaded
     match crate::compile_parsed(&file, sets) {
         Ok(program) => Ok(Loaded {
             path: path.to_path_buf(),
+            backend: compiled.backend_for(&program),
             program,
+            compiled,
         }),
         Err(e) if e.bad_options => {
             report_errors(e.diags, &source, path);

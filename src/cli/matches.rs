@@ -1,6 +1,7 @@
 //! `rulestone match`: a match of seeded random games scored by the game's `score`: a fixed
 //! number of games (highest total wins) or first to a target total.
 
+use crate::runtime::Compiled;
 use std::fmt::Write as _;
 
 use clap::Args;
@@ -8,7 +9,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::runtime::playout::random_game;
-use crate::runtime::Engine;
 
 use super::load::{load, options_text, player_name, result_text};
 use super::{emit, CliError, GameArgs, Result};
@@ -38,8 +38,8 @@ pub struct MatchArgs {
 /// Without `--games`, a first-to-target match stops after this many games.
 const MAX_GAMES: u32 = 10_000;
 
-pub(crate) fn run(args: &MatchArgs) -> Result<()> {
-    let loaded = load(&args.game)?;
+pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
+    let loaded = load(&args.game, compiled)?;
     let program = &loaded.program;
     if program.score.is_none() {
         return Err(
@@ -53,7 +53,7 @@ pub(crate) fn run(args: &MatchArgs) -> Result<()> {
             return Err(CliError::new(format!("--target must be positive, not {t}")).into());
         }
     }
-    let mut engine = Engine::new(program);
+    let mut engine = loaded.engine();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let (mut moves, mut undos) = (Vec::new(), Vec::new());
     let names = [player_name(program, 0), player_name(program, 1)];

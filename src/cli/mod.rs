@@ -24,6 +24,7 @@ mod record;
 mod replay;
 mod table;
 
+use crate::runtime::Compiled;
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -314,24 +315,37 @@ pub(crate) type Result<T> = std::result::Result<T, Fail>;
 /// Parses the process's command line and runs it: the whole `rulestone` binary.
 #[must_use]
 pub fn main() -> ExitCode {
-    run(<Cli as Parser>::parse()).into()
+    main_with(Compiled::NONE)
+}
+
+/// The `rulestone` binary with compiled move generators linked in (what `rulestone compile`
+/// builds): engines of a program that one of them was generated from use it.
+#[must_use]
+pub fn main_with(compiled: Compiled) -> ExitCode {
+    run_with(<Cli as Parser>::parse(), compiled).into()
 }
 
 /// Runs a parsed command line.
 #[must_use]
 pub fn run(cli: Cli) -> ExitStatus {
+    run_with(cli, Compiled::NONE)
+}
+
+/// Runs a parsed command line with these compiled generators.
+#[must_use]
+pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
     let result = match cli.command {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
-        Command::Moves(args) => moves::run(&args),
-        Command::Perft(args) => perft::run(&args),
-        Command::Play(args) => play::run(&args),
-        Command::Replay(args) => replay::run(&args),
-        Command::Playout(args) => playout::run(&args),
-        Command::Match(args) => matches::run(&args),
-        Command::Bench(args) => bench::run(&args),
+        Command::Moves(args) => moves::run(&args, compiled),
+        Command::Perft(args) => perft::run(&args, compiled),
+        Command::Play(args) => play::run(&args, compiled),
+        Command::Replay(args) => replay::run(&args, compiled),
+        Command::Playout(args) => playout::run(&args, compiled),
+        Command::Match(args) => matches::run(&args, compiled),
+        Command::Bench(args) => bench::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
-        Command::Dump(args) => dump::run(&args),
+        Command::Dump(args) => dump::run(&args, compiled),
     };
     match result {
         Ok(()) => ExitStatus::Success,

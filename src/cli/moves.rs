@@ -1,8 +1,7 @@
 //! `rulestone moves`: every legal move of a position, in notation and generation order.
 
+use crate::runtime::Compiled;
 use clap::Args;
-
-use crate::runtime::Engine;
 
 use super::load::{legal_with_text, load, play_list, result_text};
 use super::{emit, GameArgs, PositionArgs, Result};
@@ -15,12 +14,12 @@ pub struct MovesArgs {
     pub position: PositionArgs,
 }
 
-pub(crate) fn run(args: &MovesArgs) -> Result<()> {
+pub(crate) fn run(args: &MovesArgs, compiled: Compiled) -> Result<()> {
     if super::table::is_table(&args.game.file) {
         return super::table::moves(&args.game, args.position.after.as_deref());
     }
-    let loaded = load(&args.game)?;
-    let mut engine = Engine::new(&loaded.program);
+    let loaded = load(&args.game, compiled)?;
+    let mut engine = loaded.engine();
     if let Some(after) = &args.position.after {
         play_list(&mut engine, after, "`--after`")?;
     }

@@ -1,5 +1,6 @@
 //! `rulestone perft`: the number of move sequences of a given length, optionally per first move.
 
+use crate::runtime::Compiled;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -47,8 +48,8 @@ fn spinner(depth: u32) -> Option<ProgressBar> {
     Some(bar)
 }
 
-pub(crate) fn run(args: &PerftArgs) -> Result<()> {
-    let loaded = load(&args.game)?;
+pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
+    let loaded = load(&args.game, compiled)?;
     let chance = loaded.program.has_chance();
     if args.rolls.is_some() && !chance {
         return Err(
@@ -61,7 +62,7 @@ pub(crate) fn run(args: &PerftArgs) -> Result<()> {
         );
     }
     let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
-    let mut engine = Engine::new(&loaded.program);
+    let mut engine = loaded.engine();
     if let Some(after) = &args.position.after {
         play_list(&mut engine, after, "`--after`")?;
     }

@@ -3,6 +3,7 @@
 //! Reads one line at a time from standard input, so a game can be piped in; when input is not
 //! a terminal each line is echoed after its prompt, so the output reads as a transcript.
 
+use crate::runtime::Compiled;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -132,7 +133,7 @@ fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
         })
 }
 
-pub(crate) fn run(args: &PlayArgs) -> Result<()> {
+pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
     if super::table::is_table(&args.game.file) {
         return super::table::play(
             &args.game,
@@ -142,7 +143,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<()> {
             args.record.as_deref(),
         );
     }
-    let mut loaded = super::load::load(&args.game)?;
+    let mut loaded = super::load::load(&args.game, compiled)?;
     let computer = match (args.vs, &args.side) {
         (Opponent::Human, Some(_)) => {
             return Err(
@@ -230,7 +231,7 @@ fn session(
 ) -> Result<Next> {
     let mut game = Game {
         loaded,
-        engine: Engine::new(&loaded.program),
+        engine: loaded.engine(),
         history: Vec::new(),
     };
     game.play_start(start, from)?;
@@ -339,7 +340,7 @@ impl Game<'_> {
             "undo" => undo(&mut self.engine, &mut self.history, computer)?,
             "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
             "save" => self.save(Path::new(rest))?,
-            "load" => return load(Path::new(rest)),
+            "load" => return load(Path::new(rest), self.loaded.compiled),
             _ => self.human_move(line, console)?,
         }
         Ok(None)
@@ -448,8 +449,8 @@ impl Game<'_> {
 }
 
 /// `load PATH`: the record's game and moves, or the game goes on unchanged.
-fn load(path: &Path) -> Result<Option<Next>> {
-    match load_record(path) {
+fn load(path: &Path, compiled: Compiled) -> Result<Option<Next>> {
+    match load_record(path, compiled) {
         Ok((next, moves)) => {
             emit(&format!(
                 "loaded `{}`: {} ({}{}), {}\n",
@@ -504,10 +505,10 @@ fn report(f: &Fail) -> Result<()> {
 }
 
 /// Reads a record, loads its game and checks that its moves replay.
-fn load_record(path: &Path) -> Result<(Loaded, Vec<String>)> {
-    let (rec, loaded) = record::open(path)?;
+fn load_record(path: &Path, compiled: Compiled) -> Result<(Loaded, Vec<String>)> {
+    let (rec, loaded) = record::open(path, compiled)?;
     let moves = {
-        let mut engine = Engine::new(&loaded.program);
+        let mut engine = loaded.engine();
         record::replay_moves(&mut engine, &rec, path)?
     };
     Ok((loaded, moves))

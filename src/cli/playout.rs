@@ -1,5 +1,6 @@
 //! `rulestone playout`: seeded random games from the start, with statistics.
 
+use crate::runtime::Compiled;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -9,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::runtime::playout::random_game;
-use crate::runtime::{Engine, GameResult};
+use crate::runtime::GameResult;
 
 use super::load::{load, options_text, player_name};
 use super::{emit, grouped, per_second, stderr_is_tty, GameArgs, Result};
@@ -70,7 +71,7 @@ fn percent(n: u64, total: u64) -> String {
     format!("{p:.1}%")
 }
 
-pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
+pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
     if super::table::is_table(&args.game.file) {
         return super::table::playout(
             &args.game,
@@ -79,9 +80,9 @@ pub(crate) fn run(args: &PlayoutArgs) -> Result<()> {
             args.policy == Policy::Aim,
         );
     }
-    let loaded = load(&args.game)?;
+    let loaded = load(&args.game, compiled)?;
     let program = &loaded.program;
-    let mut engine = Engine::new(program);
+    let mut engine = loaded.engine();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut moves = Vec::new();
     let mut undos = Vec::new();

@@ -167,10 +167,10 @@ pub(crate) fn write(path: &Path, record: &Record) -> Result<()> {
 }
 
 /// Reads a record and loads its game with its options (checking the options).
-pub(crate) fn open(path: &Path) -> Result<(Record, Loaded)> {
+pub(crate) fn open(path: &Path, compiled: crate::runtime::Compiled) -> Result<(Record, Loaded)> {
     let record = read(path)?;
-    let loaded =
-        load::load_with(&record.game_path(path), &record.options).map_err(|f| match f {
+    let loaded = load::load_with(&record.game_path(path), &record.options, compiled).map_err(
+        |f| match f {
             super::Fail::Error(e) => {
                 super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
             }
@@ -178,7 +178,8 @@ pub(crate) fn open(path: &Path) -> Result<(Record, Loaded)> {
                 eprintln!("  = while loading the record `{}`", shown(path));
                 other
             }
-        })?;
+        },
+    )?;
     Ok((record, loaded))
 }
 

@@ -1,11 +1,10 @@
 //! `rulestone replay`: a saved game (or a game file and moves), drawn after every move.
 
+use crate::runtime::Compiled;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-
-use crate::runtime::Engine;
 
 use super::board::draw;
 use super::load::{
@@ -30,7 +29,7 @@ pub struct ReplayArgs {
     pub set: Vec<String>,
 }
 
-pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
+pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
     if args.moves.is_none() && super::table::is_record(&args.path) {
         return super::table::replay(&args.path);
     }
@@ -41,14 +40,14 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
             moves: split_moves(list).into_iter().map(|m| (0, m)).collect(),
             result: None,
         };
-        let loaded = load_with(&record.game, &record.options)?;
+        let loaded = load_with(&record.game, &record.options, compiled)?;
         (record, loaded, None)
     } else {
-        let (record, loaded) = record::open(&args.path)?;
+        let (record, loaded) = record::open(&args.path, compiled)?;
         (record, loaded, Some(args.path.clone()))
     };
     let program = &loaded.program;
-    let mut engine = Engine::new(program);
+    let mut engine = loaded.engine();
 
     let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
     if let Some(opts) = options_text(program) {

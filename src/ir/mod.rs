@@ -24,7 +24,7 @@ pub const MAX_SET_LOCALS: usize = 4;
 /// The most `place` variables a turn may bind.
 pub const MAX_PLACED: usize = 2;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Program {
     pub name: String,
     pub players: Vec<String>,
@@ -68,7 +68,7 @@ impl Program {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Board {
     pub axes: Vec<String>,
     pub names: Vec<String>,
@@ -153,7 +153,7 @@ impl Board {
 }
 
 /// For each cell, the cells one step away along the relation's vectors.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Relation {
     pub name: String,
     /// Along every vector, whoever it belongs to.
@@ -177,7 +177,7 @@ pub struct Relation {
 pub const NO_DIR: u8 = u8::MAX;
 
 /// A direction value: one vector of a relation, by its index in [`Relation::rays`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DirExpr {
     /// A `pick d in R` variable.
     Var(u8),
@@ -242,7 +242,7 @@ impl Relation {
 
 /// The cells reached by repeating one vector: `next[c]` is the cell one step on from `c`,
 /// [`NO_CELL`] off the board.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Ray {
     /// The player whose vector this is (`... for White`); `None` for both.
     pub owner: Option<u8>,
@@ -442,7 +442,7 @@ impl Relation {
 }
 
 /// For each cell, the instances of the pattern that contain it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Pattern {
     pub name: String,
     /// `instances[offsets[c]..offsets[c + 1]]` contain cell `c`.
@@ -450,13 +450,13 @@ pub struct Pattern {
     pub instances: Vec<CellSet>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Zone {
     pub name: String,
     pub cells: CellSet,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Piece {
     pub name: String,
     /// One display symbol per player.
@@ -464,7 +464,7 @@ pub struct Piece {
 }
 
 /// A piece made of cells with spans (`shape`); each player starts with `count` copies.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Shape {
     pub name: String,
     pub count: i32,
@@ -479,7 +479,7 @@ pub struct Shape {
 /// move generator only settles and tests them. Placements covering the same cells with the
 /// same spans are kept once, the first in generation order (anchor in board order, then turn,
 /// then right side up before upside down).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Placements {
     /// The turns' names (the relation's members), for notation.
     pub facings: Vec<String>,
@@ -489,7 +489,7 @@ pub struct Placements {
     pub parts: Vec<PlacedCell>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct Placement {
     pub shape: u8,
     pub anchor: u8,
@@ -519,7 +519,7 @@ impl Placements {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Counter {
     pub name: String,
     /// Which player this slot belongs to, for per-player counters.
@@ -529,7 +529,7 @@ pub struct Counter {
 }
 
 /// How the board drawing shows a counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CounterView {
     Plain,
     Hidden,
@@ -542,7 +542,7 @@ pub type IntId = u16;
 pub type BoolId = u16;
 
 /// Where a cell value comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellRef {
     Var(u8),
     Const(u8),
@@ -552,7 +552,7 @@ pub enum CellRef {
     Slot(u16),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerRef {
     Mover,
     Opponent,
@@ -560,7 +560,7 @@ pub enum PlayerRef {
     Owner(CellRef),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum SetExpr {
     Const(CellSet),
     Empty,
@@ -642,7 +642,7 @@ pub enum SetExpr {
     },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum IntExpr {
     Const(i32),
     Counter(u16),
@@ -686,7 +686,7 @@ pub enum IntExpr {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntOp {
     Add,
     Sub,
@@ -695,7 +695,7 @@ pub enum IntOp {
     Rem,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
     Eq,
     Ne,
@@ -705,7 +705,7 @@ pub enum CmpOp {
     Ge,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum BoolExpr {
     Const(bool),
     Not(BoolId),
@@ -752,12 +752,12 @@ pub enum BoolExpr {
     },
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Template {
     pub parts: Vec<TemplatePart>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum TemplatePart {
     Text(String),
     Cell(CellRef),
@@ -782,7 +782,7 @@ pub enum TemplatePart {
 }
 
 /// How a `win`, `lose` or `draw` statement ends the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Finish {
     Win(PlayerRef),
     Lose(PlayerRef),
@@ -791,7 +791,7 @@ pub enum Finish {
 
 /// One instruction of a turn program. Choice points (`Pick`, `Either`, `Repeat` when both ways
 /// are open) add one decision byte to the move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum Op {
     Pick {
         var: u8,
@@ -935,7 +935,7 @@ pub enum Op {
     Done,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AssignSlot {
     Global(u16),
     PerPlayer {
@@ -949,7 +949,7 @@ pub enum AssignSlot {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AssignKind {
     Set,
     Add,
@@ -969,7 +969,7 @@ impl AssignKind {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Code {
     pub ops: Vec<Op>,
     /// `decided[pc]`: from `pc` on, no choice point and no test that can reject the move is

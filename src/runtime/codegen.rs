@@ -24,7 +24,7 @@ pub struct Unit<'a> {
 
 /// A Rust module (a file for `mod NAME;`) holding `pub static TURNS`, one
 /// [`CompiledTurn`](super::compiled::CompiledTurn) per unit, ready for
-/// [`register`](super::compiled::register).
+/// [`Compiled::new`](super::compiled::Compiled::new).
 #[must_use]
 pub fn emit(units: &[Unit<'_>]) -> String {
     let mut out = String::new();

@@ -1,13 +1,14 @@
 //! The compiled backend: a turn program translated to Rust by [`codegen`](super::codegen) and
 //! linked into a binary (`rulestone compile`). The translation makes the same choices in the same
-//! order as the interpreter, only without dispatch; an [`Engine`] whose program matches a
-//! registered fingerprint lists its moves with it. Apply, undo, notation and everything else
+//! order as the interpreter, only without dispatch; an [`Engine`] built with
+//! [`Backend::Compiled`] (which [`Compiled::backend_for`] gives only for the program the code was
+//! generated from) lists its moves with it. Apply, undo, notation and everything else
 //! stay with the interpreter, so the two backends share one definition of a move.
 //!
 //! [`Pos`], [`Gen`] and the `rt_*` methods are the small surface generated code calls; they are
 //! public only so that code in another crate can call them.
 
-use std::sync::OnceLock;
+use std::hash::{Hash, Hasher};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -57,40 +58,104 @@ pub struct FastPlay {
     pub stored: bool,
 }
 
-static REGISTRY: OnceLock<&'static [CompiledTurn]> = OnceLock::new();
-
-/// Makes compiled generators available to every [`Engine::new`] of this process. Only the first
-/// call counts; it returns whether this call's table is the one in use.
-pub fn register(turns: &'static [CompiledTurn]) -> bool {
-    std::ptr::eq(*REGISTRY.get_or_init(|| turns), turns)
+/// Which move generator an engine uses. The caller chooses, with a value: nothing global
+/// decides for it.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Backend {
+    /// The bytecode interpreter: every program.
+    #[default]
+    Interpreter,
+    /// Generated Rust for exactly this program ([`Compiled::backend_for`] checks that).
+    Compiled(CompiledTurn),
 }
 
-/// The generators registered in this process.
-#[must_use]
-pub fn registered() -> &'static [CompiledTurn] {
-    REGISTRY.get().copied().unwrap_or(&[])
+/// The kind of a [`Backend`], for messages and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendKind {
+    Interpreter,
+    Compiled,
 }
 
-/// The registered generator for exactly this program (same rules, same options, same version
-/// of the lowering), if any: a stale or different program falls back to the interpreter.
-#[must_use]
-pub fn lookup(program: &Program) -> Option<CompiledTurn> {
-    let turns = registered();
-    if turns.is_empty() {
-        return None;
+impl std::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BackendKind::Interpreter => "interpreter",
+            BackendKind::Compiled => "compiled",
+        })
     }
-    let f = fingerprint(program);
-    turns.iter().find(|t| t.fingerprint == f).copied()
 }
 
-/// A hash of everything in the program (FNV-1a over its debug form): equal fingerprints mean
-/// generated code still matches the program.
+impl Backend {
+    #[must_use]
+    pub fn kind(&self) -> BackendKind {
+        match self {
+            Backend::Interpreter => BackendKind::Interpreter,
+            Backend::Compiled(_) => BackendKind::Compiled,
+        }
+    }
+}
+
+/// The compiled generators linked into a binary (`rulestone compile` makes one that passes its
+/// table to [`crate::cli::main_with`]): a plain value, handed to whoever builds engines.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Compiled {
+    turns: &'static [CompiledTurn],
+}
+
+impl Compiled {
+    /// No compiled generator: every program is interpreted.
+    pub const NONE: Compiled = Compiled { turns: &[] };
+
+    #[must_use]
+    pub const fn new(turns: &'static [CompiledTurn]) -> Compiled {
+        Compiled { turns }
+    }
+
+    /// The generators, in the order they were generated.
+    #[must_use]
+    pub fn turns(&self) -> &'static [CompiledTurn] {
+        self.turns
+    }
+
+    /// The compiled generator for exactly this program (same rules, same options, same version
+    /// of the lowering), else the interpreter: a stale or different program is never run by
+    /// code generated for another.
+    #[must_use]
+    pub fn backend_for(&self, program: &Program) -> Backend {
+        if self.turns.is_empty() {
+            return Backend::Interpreter;
+        }
+        let f = fingerprint(program);
+        self.turns
+            .iter()
+            .find(|t| t.fingerprint == f)
+            .map_or(Backend::Interpreter, |t| Backend::Compiled(*t))
+    }
+}
+
+/// A hash of everything in the program (FNV-1a over its `Hash`): equal fingerprints mean
+/// generated code still matches the program. Stable for one build of Rulestone on one kind of
+/// machine, which is where generated code runs.
 #[must_use]
 pub fn fingerprint(program: &Program) -> u64 {
-    let text = format!("{program:?}");
-    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+    program.hash(&mut hasher);
+    hasher.0
+}
+
+/// FNV-1a: a fixed hash (std's `DefaultHasher` may change between Rust releases).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// Where compiled move generation puts finished moves. The move being built is not kept

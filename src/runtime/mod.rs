@@ -10,6 +10,7 @@ pub mod playout;
 mod state;
 pub mod table;
 
+pub use compiled::{Backend, BackendKind, Compiled};
 pub use engine::{Engine, Undo};
 pub use moves::{Move, MAX_DECISIONS};
 pub use state::{GameResult, State, Zobrist};

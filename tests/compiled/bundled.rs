@@ -18,7 +18,7 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 19] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x8b60332720c3a751,
+        fingerprint: 0xda8a14650d711cbc,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xe1b48b3edd9d6bed,
+        fingerprint: 0x65f175a00090454e,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x43dfca58069d4ceb,
+        fingerprint: 0x1b08526f7d955aa4,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x25918fc3dcf78b96,
+        fingerprint: 0xf05928cc1cce66fa,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0xe8c3b1b4462a7c63,
+        fingerprint: 0xd5a020e782e07f43,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,21 +68,21 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xfe03d78d9cb9bc47,
+        fingerprint: 0xfdafbceaf9f53fa2,
         generate: p5::generate,
         apply: p5::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x06a36f2b3f2db4d3,
+        fingerprint: 0x1fde0df4a9a7979d,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x092720f546670401,
+        fingerprint: 0xe9b08968e1347f3d,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,7 +92,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0xe2a7994c8c2d923c,
+        fingerprint: 0x0271f126a33b5e6d,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,21 +102,21 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xff377d6131ffcb80,
+        fingerprint: 0x2b45db45545d7fb8,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x7c76fbba8c05880d,
+        fingerprint: 0xb852ce99d79ae3a5,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xc8afb31f7a212238,
+        fingerprint: 0xe468edae1e121a02,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,14 +126,14 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x0716ef95408479a4,
+        fingerprint: 0xd44c28bd3009e392,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0x43873fb7c551963c,
+        fingerprint: 0x1f2c44aa4c362447,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -143,7 +143,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0x447e2e91f61b3da9,
+        fingerprint: 0x5b3cc349b5b2384b,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -153,7 +153,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Rebound",
-        fingerprint: 0x5d0c793738ce6cc3,
+        fingerprint: 0xe16fd50e1e3e71dd,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -163,7 +163,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0x57bd014a52fda835,
+        fingerprint: 0x81f66ec53e8761ae,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -173,7 +173,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0x6e86c77844f1ddbd,
+        fingerprint: 0x32158aaca56891ed,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -183,7 +183,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0x04d88684faa90d69,
+        fingerprint: 0xb323d5e0ca4c3795,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
