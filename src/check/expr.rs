@@ -9,50 +9,7 @@ use super::{Axes, Checker, Constant, Cx};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, ItemKind, Template, TemplatePart, UnaryOp};
 use crate::syntax::{Ident, Span};
 
-/// The type of an expression. The last group are kinds of names that only built-in functions
-/// and statements take as arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Ty {
-    Int,
-    Bool,
-    Cell,
-    Cells,
-    Player,
-    /// A word of the option with this index.
-    Enum(usize),
-    Text,
-    Piece,
-    Direction,
-    Relation,
-    Pattern,
-    /// A set of shapes, such as `unplayed(mover)`.
-    Shapes,
-    /// A shape placed by `place`.
-    Placement,
-    /// A direction value (`pick d in R`): one vector of a relation.
-    Dir,
-    /// Already reported: compatible with everything so one mistake gives one error.
-    Error,
-}
-
-impl Ty {
-    fn is_kind(self) -> bool {
-        matches!(
-            self,
-            Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern | Ty::Shapes
-        )
-    }
-
-    /// Whether a value of type `self` may stand where `want` is expected.
-    fn fits(self, want: Ty) -> bool {
-        self == want
-            || self == Ty::Error
-            || want == Ty::Error
-            || (self == Ty::Cell && want == Ty::Cells)
-            // A direction is the relation of its one vector.
-            || (self == Ty::Direction && want == Ty::Relation)
-    }
-}
+pub use super::model::Ty;
 
 /// A built-in function: name, argument types (the trailing ones after `required` optional),
 /// result, and the signature shown in help.
@@ -416,8 +373,15 @@ impl Checker<'_> {
         t
     }
 
-    /// Infers the type of an expression, reporting what is wrong inside it.
+    /// Infers the type of an expression, reporting what is wrong inside it, and records it for
+    /// the lowering ([`ExprTypes`](super::model::ExprTypes)).
     pub(super) fn infer(&mut self, e: &Expr, cx: Cx) -> Ty {
+        let t = self.infer_kind(e, cx);
+        self.types.record(e, t);
+        t
+    }
+
+    fn infer_kind(&mut self, e: &Expr, cx: Cx) -> Ty {
         match &e.kind {
             ExprKind::Int(_) => Ty::Int,
             ExprKind::Name(id) => self.name(id, cx),

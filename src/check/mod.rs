@@ -26,6 +26,7 @@ pub mod error;
 mod expr;
 mod game;
 pub mod geometry;
+pub mod model;
 mod names;
 pub mod options;
 mod shapes;
@@ -50,6 +51,8 @@ use names::Entry;
 #[derive(Clone, Debug)]
 pub struct Checked {
     pub file: ast::File,
+    /// The type of every checked expression: the lowering reads types here, never infers them.
+    pub types: model::ExprTypes,
     /// The resolved declarations of a table game; `None` for a board game.
     pub table: Option<table::TableGame>,
 }
@@ -65,6 +68,7 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
         c.run();
         None
     };
+    let types = std::mem::take(&mut c.types);
     let diags = c.finish();
     if crate::diag::has_errors(&diags) {
         (None, diags)
@@ -72,6 +76,7 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
         (
             Some(Checked {
                 file: file.clone(),
+                types,
                 table,
             }),
             diags,
@@ -170,6 +175,8 @@ struct Checker<'a> {
     lenient: bool,
     /// One "must be constant" report per constant expression.
     constant_reported: bool,
+    /// The type of every expression inferred so far.
+    types: model::ExprTypes,
 }
 
 impl<'a> Checker<'a> {
@@ -195,6 +202,7 @@ impl<'a> Checker<'a> {
             expanding: Vec::new(),
             lenient: false,
             constant_reported: false,
+            types: model::ExprTypes::default(),
         }
     }
 

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
+use crate::check::model::{ExprTypes, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
@@ -32,19 +33,7 @@ type Result<T> = std::result::Result<T, LowerError>;
 /// # Errors
 /// When the options produce an unusable board or a construct the runtime cannot run.
 pub fn lower(checked: &Checked, options: &ConstEnv) -> Result<Program> {
-    Lowerer::new(&checked.file, options)?.run()
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ty {
-    Int,
-    Bool,
-    Cell,
-    Cells,
-    Player,
-    Word,
-    Text,
-    Dir,
+    Lowerer::new(&checked.file, &checked.types, options)?.run()
 }
 
 /// A track's lanes: each lane's player and cells, entry first.
@@ -96,6 +85,8 @@ struct PlacedVar {
 
 struct Lowerer<'a> {
     file: &'a File,
+    /// The checker's type of every expression.
+    types: &'a ExprTypes,
     env: &'a ConstEnv,
     geo: Geometry,
     syms: HashMap<&'a str, Sym<'a>>,
@@ -126,7 +117,7 @@ struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(file: &'a File, env: &'a ConstEnv) -> Result<Self> {
+    fn new(file: &'a File, types: &'a ExprTypes, env: &'a ConstEnv) -> Result<Self> {
         let Some((board, board_span)) = file.items.iter().find_map(|i| match &i.kind {
             ItemKind::Board(b) => Some((b, i.span)),
             _ => None,
@@ -175,6 +166,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         Ok(Lowerer {
             file,
+            types,
             env,
             geo,
             syms: HashMap::new(),
@@ -1902,79 +1894,12 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The type the checker found for `e`: the lowering never infers or guesses one.
     fn ty(&self, e: &Expr) -> Result<Ty> {
-        Ok(match &e.kind {
-            ExprKind::Name(n) if self.dir_vars.contains_key(&n.name) => Ty::Dir,
-            ExprKind::Unary {
-                op: UnaryOp::Neg,
-                operand,
-            } if self.ty(operand)? == Ty::Dir => Ty::Dir,
-            ExprKind::Call { func, .. }
-                if matches!(func.name.as_str(), "left" | "right" | "dir" | "flip") =>
-            {
-                Ty::Dir
-            }
-            ExprKind::Field { base, field } if self.placed(base).is_some() => {
-                match field.name.as_str() {
-                    "anchor" => Ty::Cell,
-                    "cells" => Ty::Cells,
-                    _ => Ty::Text,
-                }
-            }
-            ExprKind::Int(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => Ty::Int,
-            ExprKind::Name(n) => {
-                let name = n.name.as_str();
-                if self.vars.contains_key(name) {
-                    return Ok(Ty::Cell);
-                }
-                if self.set_locals.contains_key(name) {
-                    return Ok(Ty::Cells);
-                }
-                if self.in_where && self.geo.axes.iter().any(|a| a == name) {
-                    return Ok(Ty::Int);
-                }
-                match self.syms.get(name) {
-                    Some(Sym::IntConst(_) | Sym::Counter { .. } | Sym::Layer { .. }) => Ty::Int,
-                    Some(Sym::Token { .. }) => Ty::Cell,
-                    Some(Sym::Word) => Ty::Word,
-                    Some(Sym::Player(_)) => Ty::Player,
-                    Some(Sym::Zone(_)) => Ty::Cells,
-                    Some(Sym::Define(d)) => self.ty(d)?,
-                    Some(_) => return err(format!("`{name}` is not a value")),
-                    None => match name {
-                        "empty" | "occupied" | "own" | "enemy" | "cells" => Ty::Cells,
-                        "mover" | "opponent" => Ty::Player,
-                        _ if self.geo.by_name.contains_key(name) => Ty::Cell,
-                        // A turn variable used before its pick in program order.
-                        _ => Ty::Cell,
-                    },
-                }
-            }
-            ExprKind::Call { func, .. } => match func.name.as_str() {
-                "completes" => Ty::Bool,
-                "count" | "points" | "won" | "index" | "waiting" => Ty::Int,
-                "letter" => Ty::Text,
-                "owner" => Ty::Player,
-                _ => Ty::Cells,
-            },
-            ExprKind::CellSet(_) => Ty::Cells,
-            ExprKind::Unary { op, .. } => match op {
-                UnaryOp::Not => Ty::Bool,
-                UnaryOp::Neg => Ty::Int,
-            },
-            ExprKind::Binary { op, lhs, .. } => match op {
-                BinaryOp::Where | BinaryOp::Union | BinaryOp::Inter => Ty::Cells,
-                BinaryOp::Sub => {
-                    if self.ty(lhs)? == Ty::Int {
-                        Ty::Int
-                    } else {
-                        Ty::Cells
-                    }
-                }
-                BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => Ty::Int,
-                _ => Ty::Bool,
-            },
-        })
+        match self.types.of(e) {
+            Some(Ty::Error) | None => err("an expression the checker did not type"),
+            Some(t) => Ok(t),
+        }
     }
 
     fn push_set(&mut self, s: SetExpr) -> SetId {
