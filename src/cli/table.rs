@@ -239,25 +239,19 @@ pub(crate) fn result_text(m: &TableMatch<'_>, r: GameResult) -> String {
     }
 }
 
-/// `rulestone moves` for a table game.
-pub(crate) fn moves(args: &GameArgs, after: Option<&str>) -> Result<()> {
-    let t = load(args)?;
-    let mut m = TableMatch::new(&t.program, t.armies.clone(), args.deal);
+/// A match of a loaded table game from its deal, after the `--after` decisions.
+pub(crate) fn start<'t>(
+    t: &'t LoadedTable,
+    deal: u64,
+    after: Option<&str>,
+) -> Result<TableMatch<'t>> {
+    let mut m = TableMatch::new(&t.program, t.armies.clone(), deal);
     if let Some(list) = after {
         play_all(&mut m, &split_decisions(list), |i| {
             format!("decision {} of `--after`", i + 1)
         })?;
     }
-    if let Some(r) = m.outcome() {
-        eprintln!("note: the match is over: {}", result_text(&m, r));
-        return Ok(());
-    }
-    let mut out = String::new();
-    for c in m.choices() {
-        out.push_str(&m.choice_text(&c));
-        out.push('\n');
-    }
-    emit(&out)
+    Ok(m)
 }
 
 /// Statistics of simulated matches, for comparing armies.

@@ -3,6 +3,7 @@
 pub mod codegen;
 pub mod compiled;
 mod engine;
+pub mod game;
 mod moves;
 pub mod perft;
 pub mod physics;
@@ -12,5 +13,6 @@ pub mod table;
 
 pub use compiled::{Backend, BackendKind, Compiled};
 pub use engine::{Engine, Undo};
+pub use game::{BoardGame, Game};
 pub use moves::{Move, MAX_DECISIONS};
 pub use state::{GameResult, State, Zobrist};

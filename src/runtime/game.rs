@@ -1,0 +1,280 @@
+//! One engine interface for every kind of game: [`Game`]. Board games ([`BoardGame`], over
+//! [`Engine`]) and table games ([`TableMatch`]) implement it, so that code written against it
+//! (listing decisions, random and seeded play, agents, bindings) needs no branch on the kind of
+//! game.
+//!
+//! A *decision* is one step of play: a move of a board game (a roll, when chance decides), or a
+//! decision of a table game (an army, a card and its shot, a referee's report). Decisions are
+//! listed when they can be (every board game; a table game whose open decisions are all
+//! discrete) and can always be sampled, so that a table game's continuous shots take part too.
+//!
+//! Invariants, for every implementation: `apply` takes only a decision that `decisions` listed
+//! or `sample` or `parse` returned for the same position; `undo` takes back the last `apply`
+//! exactly (the position, its hash and the player to move are as before); `text` then `parse`
+//! of a listed decision gives that decision back.
+
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::table::{Choice, Decision, TableMatch};
+use super::{Engine, GameResult, Move, Undo};
+
+/// A game in progress, whatever its kind.
+pub trait Game {
+    /// One step of play.
+    type Decision: Clone + std::fmt::Debug + PartialEq;
+
+    /// A player's name, `0` or `1`.
+    fn player_name(&self, player: u8) -> String;
+
+    /// The player whose turn it is.
+    fn to_move(&self) -> u8;
+
+    /// The result once the game is over.
+    fn outcome(&mut self) -> Option<GameResult>;
+
+    /// Lists the open decisions into `out` and returns `true`; returns `false` (with `out`
+    /// empty) when some open decision is continuous, as a table game's shot is: then
+    /// [`Game::sample`] draws one and [`Game::decisions_text`] describes them.
+    fn decisions(&mut self, out: &mut Vec<Self::Decision>) -> bool;
+
+    /// Whether chance, not a player, takes the next decision (a roll).
+    fn chance(&mut self) -> bool;
+
+    /// The open decisions in notation, one per entry; a continuous one shows its ranges.
+    fn decisions_text(&mut self) -> Vec<String>;
+
+    /// A decision drawn at random among the open ones (uniformly among listed decisions; a
+    /// continuous one with its parameters uniform in their ranges). `None` once the game is
+    /// over or when no decision is open.
+    fn sample(&mut self, rng: &mut ChaCha8Rng) -> Option<Self::Decision>;
+
+    /// Takes a decision.
+    fn apply(&mut self, decision: &Self::Decision);
+
+    /// Takes back the last decision applied; `false` when there is none.
+    fn undo(&mut self) -> bool;
+
+    /// A decision in notation.
+    fn text(&mut self, decision: &Self::Decision) -> String;
+
+    /// Reads a decision typed in notation (spaces normalized; letter case ignored when that
+    /// leaves one candidate).
+    ///
+    /// # Errors
+    /// A text that is no open decision, with the reason.
+    fn parse(&mut self, text: &str) -> Result<Self::Decision, String>;
+}
+
+/// Plays seeded random decisions until the game ends or `max_steps` were taken; returns the
+/// decisions taken and the result. The game is left at the end position (undo them to return).
+pub fn random_play<G: Game>(
+    game: &mut G,
+    rng: &mut ChaCha8Rng,
+    max_steps: usize,
+) -> (Vec<G::Decision>, Option<GameResult>) {
+    let mut taken = Vec::new();
+    while taken.len() < max_steps && game.outcome().is_none() {
+        let Some(d) = game.sample(rng) else {
+            break;
+        };
+        game.apply(&d);
+        taken.push(d);
+    }
+    (taken, game.outcome())
+}
+
+/// A board game behind [`Game`]: the engine and the undo records of the decisions applied.
+pub struct BoardGame<'p> {
+    pub engine: Engine<'p>,
+    undos: Vec<Undo>,
+    /// Reused for listing moves.
+    buffer: Vec<Move>,
+}
+
+impl<'p> BoardGame<'p> {
+    #[must_use]
+    pub fn new(engine: Engine<'p>) -> BoardGame<'p> {
+        BoardGame {
+            engine,
+            undos: Vec::new(),
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The legal moves with their notation.
+    fn listed(&mut self) -> Vec<(Move, String)> {
+        let mut moves = std::mem::take(&mut self.buffer);
+        self.engine.legal_moves(&mut moves);
+        let listed = moves
+            .iter()
+            .map(|m| (*m, normalize(&self.engine.move_text(m))))
+            .collect();
+        self.buffer = moves;
+        listed
+    }
+}
+
+/// Runs of whitespace as one space, trimmed: how notation is compared.
+fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The one entry of `listed` whose text is `typed` exactly, or else ignoring letter case.
+fn find_typed<D: Clone>(listed: &[(D, String)], typed: &str) -> Result<D, String> {
+    let typed = normalize(typed);
+    if let Some((d, _)) = listed.iter().find(|(_, t)| *t == typed) {
+        return Ok(d.clone());
+    }
+    let folded: Vec<&(D, String)> = listed
+        .iter()
+        .filter(|(_, t)| t.eq_ignore_ascii_case(&typed))
+        .collect();
+    match folded.as_slice() {
+        [(d, _)] => Ok(d.clone()),
+        [] => Err(format!("`{typed}` is not a legal move here")),
+        _ => Err(format!(
+            "`{typed}` matches several moves; mind the letter case"
+        )),
+    }
+}
+
+impl Game for BoardGame<'_> {
+    type Decision = Move;
+
+    fn player_name(&self, player: u8) -> String {
+        self.engine
+            .program()
+            .players
+            .get(usize::from(player))
+            .cloned()
+            .unwrap_or_else(|| format!("player {}", u32::from(player) + 1))
+    }
+
+    fn to_move(&self) -> u8 {
+        self.engine.state.mover
+    }
+
+    fn outcome(&mut self) -> Option<GameResult> {
+        self.engine.outcome()
+    }
+
+    fn decisions(&mut self, out: &mut Vec<Move>) -> bool {
+        self.engine.legal_moves(out);
+        true
+    }
+
+    fn chance(&mut self) -> bool {
+        let mut moves = std::mem::take(&mut self.buffer);
+        self.engine.legal_moves(&mut moves);
+        self.buffer = moves;
+        self.engine.chance()
+    }
+
+    fn decisions_text(&mut self) -> Vec<String> {
+        self.listed().into_iter().map(|(_, t)| t).collect()
+    }
+
+    fn sample(&mut self, rng: &mut ChaCha8Rng) -> Option<Move> {
+        let mut moves = std::mem::take(&mut self.buffer);
+        self.engine.legal_moves(&mut moves);
+        let picked = moves.choose(rng).copied();
+        self.buffer = moves;
+        picked
+    }
+
+    fn apply(&mut self, decision: &Move) {
+        let undo = self.engine.apply(decision);
+        self.undos.push(undo);
+    }
+
+    fn undo(&mut self) -> bool {
+        match self.undos.pop() {
+            Some(u) => {
+                self.engine.undo(u);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn text(&mut self, decision: &Move) -> String {
+        normalize(&self.engine.move_text(decision))
+    }
+
+    fn parse(&mut self, text: &str) -> Result<Move, String> {
+        find_typed(&self.listed(), text)
+    }
+}
+
+impl Game for TableMatch<'_> {
+    type Decision = Decision;
+
+    fn player_name(&self, player: u8) -> String {
+        self.player(player).to_string()
+    }
+
+    fn to_move(&self) -> u8 {
+        self.position.mover
+    }
+
+    fn outcome(&mut self) -> Option<GameResult> {
+        TableMatch::outcome(self)
+    }
+
+    fn decisions(&mut self, out: &mut Vec<Decision>) -> bool {
+        out.clear();
+        for c in self.choices() {
+            let d = match c {
+                Choice::Skip { card } => Decision::Skip { card },
+                Choice::Army(i) => Decision::Army(i),
+                Choice::Shot { card, stone, .. } if self.program.referee => {
+                    Decision::Declare { card, stone }
+                }
+                Choice::Shot { .. } | Choice::Result => {
+                    out.clear();
+                    return false;
+                }
+            };
+            out.push(d);
+        }
+        true
+    }
+
+    fn chance(&mut self) -> bool {
+        false
+    }
+
+    fn decisions_text(&mut self) -> Vec<String> {
+        self.choices().iter().map(|c| self.choice_text(c)).collect()
+    }
+
+    fn sample(&mut self, rng: &mut ChaCha8Rng) -> Option<Decision> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        self.random_decision(rng)
+    }
+
+    fn apply(&mut self, decision: &Decision) {
+        // Decisions come from `decisions`, `sample` or `parse` of this position, which
+        // `TableMatch::apply` accepts; a refused one leaves the match unchanged.
+        let applied = TableMatch::apply(self, decision);
+        debug_assert!(
+            applied.is_ok(),
+            "a decision of another position: {applied:?}"
+        );
+    }
+
+    fn undo(&mut self) -> bool {
+        TableMatch::undo(self)
+    }
+
+    fn text(&mut self, decision: &Decision) -> String {
+        self.decision_text(decision)
+    }
+
+    fn parse(&mut self, text: &str) -> Result<Decision, String> {
+        TableMatch::parse(self, &normalize(text)).map_err(|e| e.0)
+    }
+}

@@ -1,0 +1,79 @@
+//! The one engine interface ([`Game`]) on every bundled game, board and table alike, through
+//! generic code only: seeded random play is reproducible, every listed decision's notation reads
+//! back to that decision, and undoing every decision returns to the start.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use rulestone::check::consteval::ConstEnv;
+use rulestone::ir::table::{self as tir, TableProgram};
+use rulestone::runtime::game::random_play;
+use rulestone::runtime::table::TableMatch;
+use rulestone::runtime::{BoardGame, Engine, Game};
+
+mod common;
+
+/// Plays seeded random games through the interface and checks its invariants.
+fn exercise<G: Game>(label: &str, game: &mut G, games: usize, max_steps: usize)
+where
+    G::Decision: PartialEq,
+{
+    let start: Vec<String> = game.decisions_text();
+    let mut listed = Vec::new();
+    for seed in 0..games as u64 {
+        let (taken, _) = random_play(game, &mut ChaCha8Rng::seed_from_u64(seed), max_steps);
+        for _ in &taken {
+            assert!(game.undo(), "{label}: undo");
+        }
+        assert!(!game.undo(), "{label}: nothing left to undo");
+        assert_eq!(game.decisions_text(), start, "{label}: back at the start");
+        let (again, _) = random_play(game, &mut ChaCha8Rng::seed_from_u64(seed), max_steps);
+        assert_eq!(taken, again, "{label}: seed {seed} replays");
+        // Every listed decision of every position on the way reads back from its notation.
+        for _ in &again {
+            assert!(game.undo(), "{label}: undo");
+            if game.decisions(&mut listed) {
+                // A spread of at most 12 decisions per position keeps this quick.
+                let every = listed.len() / 12 + 1;
+                for d in listed.clone().into_iter().step_by(every) {
+                    let text = game.text(&d);
+                    assert_eq!(game.parse(&text), Ok(d), "{label}: `{text}` reads back");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn board_games_through_the_interface() {
+    let mut paths = common::bundled_games();
+    common::files(&common::root().join("tests/games"), "game", &mut paths);
+    paths.retain(|p| !common::is_table_game(p));
+    for path in paths {
+        let program = common::program(&path, &[]);
+        let mut game = BoardGame::new(Engine::new(&program));
+        let label = path.display().to_string();
+        exercise(&label, &mut game, 3, 60);
+        assert_eq!(game.player_name(0), program.players[0]);
+    }
+}
+
+fn table_program(file: &str) -> TableProgram {
+    let source = std::fs::read_to_string(common::root().join(file)).expect("read the game");
+    let file = rulestone::syntax::parse(&source).expect("parse");
+    let (checked, _) = rulestone::check::check(&file);
+    let game = checked.and_then(|c| c.table).expect("a table game");
+    let (params, options) = tir::split_params(&game, &[]).expect("params");
+    let env: ConstEnv = rulestone::check::options::resolve(&file, &options).expect("options");
+    tir::lower("table", &game, &params, &env).expect("lower")
+}
+
+#[test]
+fn table_games_through_the_interface() {
+    for file in ["games/warstone.game", "tests/games/sling.game"] {
+        let program = table_program(file);
+        let armies = [program.armies.clone(), program.armies.clone()];
+        let mut game = TableMatch::new(&program, armies, 7);
+        exercise(file, &mut game, 2, 40);
+    }
+}
