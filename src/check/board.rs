@@ -257,7 +257,7 @@ impl Checker<'_> {
                     players,
                 } => {
                     for id in players.iter().flatten() {
-                        match self.use_global(&id.name) {
+                        match self.use_global(id) {
                             Some((_, Sym::Player)) => {}
                             Some(_) => self.report(ResolveError::WrongKind {
                                 expected: "a player".into(),
@@ -273,7 +273,7 @@ impl Checker<'_> {
                             RelItem::Vector(v) => {
                                 self.vector(v, || format!("a vector of relation `{}`", name.name));
                             }
-                            RelItem::Name(id) => match self.use_global(&id.name) {
+                            RelItem::Name(id) => match self.use_global(id) {
                                 Some((_, Sym::Direction | Sym::Relation { .. })) => {}
                                 Some(_) => self.report(ResolveError::WrongKind {
                                     expected: "a direction or relation".into(),
@@ -290,7 +290,7 @@ impl Checker<'_> {
                     PatternShape::Line(RelItem::Vector(v)) => {
                         self.vector(v, || format!("the line of pattern `{}`", name.name));
                     }
-                    PatternShape::Line(RelItem::Name(id)) => match self.use_global(&id.name) {
+                    PatternShape::Line(RelItem::Name(id)) => match self.use_global(id) {
                         Some((_, Sym::Direction)) => {}
                         Some((_, sym)) => self.report(ResolveError::WrongKind {
                             expected: "a direction".into(),

@@ -563,7 +563,7 @@ impl Checker<'_> {
                     .get(&id.name)
                     .is_some_and(|&i| matches!(self.entries[i].sym, Sym::Layer | Sym::Track))
             {
-                self.use_global(&id.name);
+                self.use_global(id);
                 if cx.constant.is_some() {
                     let reason = format!("`{}` changes during play", id.name);
                     self.not_constant(cx, id.span, reason);
@@ -575,7 +575,7 @@ impl Checker<'_> {
         self.expect(index, Ty::Player, cx);
         if let ExprKind::Name(id) = &base.kind {
             if self.lookup_var(&id.name).is_none() {
-                if let Some((_, Sym::Counter { per_player })) = self.use_global(&id.name) {
+                if let Some((_, Sym::Counter { per_player })) = self.use_global(id) {
                     if cx.constant.is_some() {
                         let reason = format!("`{}` changes during play", id.name);
                         self.not_constant(cx, id.span, reason);
@@ -639,7 +639,7 @@ impl Checker<'_> {
                 Ty::Cell
             };
         }
-        if let Some((index, sym)) = self.use_global(n) {
+        if let Some((index, sym)) = self.use_global(id) {
             return self.global(id, index, sym, cx);
         }
         if let Some(t) = builtin_value(n) {
@@ -909,7 +909,7 @@ impl Checker<'_> {
     /// (E0104) or an unknown name (E0101).
     pub(super) fn expect_kind(&mut self, id: &Ident, want: Sym, help: Option<String>) {
         if self.lookup_var(&id.name).is_none() {
-            if let Some((_, sym)) = self.use_global(&id.name) {
+            if let Some((_, sym)) = self.use_global(id) {
                 if std::mem::discriminant(&sym) == std::mem::discriminant(&want) {
                     return;
                 }

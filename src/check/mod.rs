@@ -51,6 +51,8 @@ use names::Entry;
 #[derive(Clone, Debug)]
 pub struct Checked {
     pub file: ast::File,
+    /// Every declared name and the declaration each use refers to.
+    pub names: model::Names,
     /// The type of every checked expression: the lowering reads types here, never infers them.
     pub types: model::ExprTypes,
     /// The resolved declarations of a table game; `None` for a board game.
@@ -69,6 +71,17 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
         None
     };
     let types = std::mem::take(&mut c.types);
+    let names = model::Names::new(
+        c.entries
+            .iter()
+            .map(|e| model::Decl {
+                name: e.name.clone(),
+                kind: e.sym,
+                span: e.span,
+            })
+            .collect(),
+        std::mem::take(&mut c.uses),
+    );
     let diags = c.finish();
     if crate::diag::has_errors(&diags) {
         (None, diags)
@@ -76,6 +89,7 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
         (
             Some(Checked {
                 file: file.clone(),
+                names,
                 types,
                 table,
             }),
@@ -177,6 +191,8 @@ struct Checker<'a> {
     constant_reported: bool,
     /// The type of every expression inferred so far.
     types: model::ExprTypes,
+    /// The declaration each resolved use of a name refers to.
+    uses: model::Uses,
 }
 
 impl<'a> Checker<'a> {
@@ -203,6 +219,7 @@ impl<'a> Checker<'a> {
             lenient: false,
             constant_reported: false,
             types: model::ExprTypes::default(),
+            uses: model::Uses::default(),
         }
     }
 

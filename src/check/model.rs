@@ -1,5 +1,8 @@
-//! What the checker hands on besides the syntax tree: the type of every expression it checked,
-//! so that the lowering translates and never infers or guesses a type of its own.
+//! What the checker hands on besides the syntax tree: every declared name with what it
+//! stands for ([`Names`]: declarations, and which declaration each use of a name refers to),
+//! and the type of every expression it checked ([`ExprTypes`]), so that the lowering translates
+//! and never resolves a name or infers a type of its own, and editors can go from a use to its
+//! declaration and back.
 //!
 //! Invariant: every expression of a game that checks clean, in a place the lowering reads
 //! (declarations, programs, used defines), has its type here. Defines are macros checked at
@@ -8,6 +11,137 @@
 use std::collections::HashMap;
 
 use crate::syntax::ast::{Expr, ExprKind};
+
+/// What a declared name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeclKind {
+    Option {
+        index: usize,
+        is_enum: bool,
+    },
+    Word {
+        option: usize,
+    },
+    Player,
+    Direction,
+    Relation {
+        item: usize,
+    },
+    Pattern,
+    Zone {
+        item: usize,
+    },
+    Piece,
+    Counter {
+        per_player: bool,
+    },
+    /// A `counter ... per cell`.
+    Layer,
+    /// A `token`: a cell value that changes during play.
+    Token,
+    /// A `track`: read and written like a per-cell counter (pieces waiting per field).
+    Track,
+    Shape,
+    Define {
+        item: usize,
+    },
+}
+
+impl DeclKind {
+    #[must_use]
+    pub fn kind(self) -> &'static str {
+        match self {
+            DeclKind::Option { .. } => "option",
+            DeclKind::Word { .. } => "option word",
+            DeclKind::Player => "player",
+            DeclKind::Direction => "direction",
+            DeclKind::Relation { .. } => "relation",
+            DeclKind::Pattern => "pattern",
+            DeclKind::Zone { .. } => "zone",
+            DeclKind::Piece => "piece",
+            DeclKind::Counter { .. } => "counter",
+            DeclKind::Layer => "per-cell counter",
+            DeclKind::Token => "token",
+            DeclKind::Track => "track",
+            DeclKind::Shape => "shape",
+            DeclKind::Define { .. } => "definition",
+        }
+    }
+}
+
+/// A declaration's index in [`Names::decls`], in file order.
+pub type DeclId = usize;
+
+/// One declared name.
+#[derive(Clone, Debug)]
+pub struct Decl {
+    pub name: String,
+    pub kind: DeclKind,
+    /// The name where it is declared.
+    pub span: crate::syntax::Span,
+}
+
+/// Every declared name of a checked game and, for each use of a name the checker resolved to a
+/// declaration, which one.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub decls: Vec<Decl>,
+    by_name: HashMap<String, DeclId>,
+    uses: Uses,
+}
+
+impl Names {
+    pub(super) fn new(decls: Vec<Decl>, uses: Uses) -> Names {
+        let by_name = decls
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.name.clone(), i))
+            .collect();
+        Names {
+            decls,
+            by_name,
+            uses,
+        }
+    }
+
+    /// The declaration of a global name.
+    #[must_use]
+    pub fn lookup(&self, name: &str) -> Option<DeclId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The declaration the name at `span` refers to, if it is a use of a declared name.
+    #[must_use]
+    pub fn used_at(&self, span: crate::syntax::Span) -> Option<DeclId> {
+        self.uses.at.get(&(span.start, span.end)).copied()
+    }
+
+    /// Every place a declaration is used, in source order.
+    #[must_use]
+    pub fn uses_of(&self, decl: DeclId) -> Vec<crate::syntax::Span> {
+        let mut spans: Vec<crate::syntax::Span> = self
+            .uses
+            .at
+            .iter()
+            .filter(|(_, &d)| d == decl)
+            .map(|(&(start, end), _)| crate::syntax::Span { start, end })
+            .collect();
+        spans.sort_by_key(|s| s.start);
+        spans
+    }
+}
+
+/// Which declaration each resolved use of a name refers to, by the use's span.
+#[derive(Clone, Debug, Default)]
+pub struct Uses {
+    at: HashMap<(u32, u32), DeclId>,
+}
+
+impl Uses {
+    pub(super) fn record(&mut self, span: crate::syntax::Span, decl: DeclId) {
+        self.at.insert((span.start, span.end), decl);
+    }
+}
 
 /// The type of an expression. The last group are kinds of names that only built-in functions
 /// and statements take as arguments.

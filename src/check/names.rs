@@ -8,61 +8,7 @@ use super::{Axes, Checker};
 use crate::syntax::ast::{ItemKind, OptionType};
 use crate::syntax::{Ident, Span};
 
-/// What a declared name stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Sym {
-    Option {
-        index: usize,
-        is_enum: bool,
-    },
-    Word {
-        option: usize,
-    },
-    Player,
-    Direction,
-    Relation {
-        item: usize,
-    },
-    Pattern,
-    Zone {
-        item: usize,
-    },
-    Piece,
-    Counter {
-        per_player: bool,
-    },
-    /// A `counter ... per cell`.
-    Layer,
-    /// A `token`: a cell value that changes during play.
-    Token,
-    /// A `track`: read and written like a per-cell counter (pieces waiting per field).
-    Track,
-    Shape,
-    Define {
-        item: usize,
-    },
-}
-
-impl Sym {
-    pub(super) fn kind(self) -> &'static str {
-        match self {
-            Sym::Option { .. } => "option",
-            Sym::Word { .. } => "option word",
-            Sym::Player => "player",
-            Sym::Direction => "direction",
-            Sym::Relation { .. } => "relation",
-            Sym::Pattern => "pattern",
-            Sym::Zone { .. } => "zone",
-            Sym::Piece => "piece",
-            Sym::Counter { .. } => "counter",
-            Sym::Layer => "per-cell counter",
-            Sym::Token => "token",
-            Sym::Track => "track",
-            Sym::Shape => "shape",
-            Sym::Define { .. } => "definition",
-        }
-    }
-}
+pub(super) use super::model::DeclKind as Sym;
 
 /// One declared name.
 #[derive(Clone, Debug)]
@@ -185,11 +131,12 @@ impl Checker<'_> {
         });
     }
 
-    /// The declared entry for a name, marking it used.
-    pub(super) fn use_global(&mut self, name: &str) -> Option<(usize, Sym)> {
-        let &index = self.names.get(name)?;
+    /// The declared entry for a name, marking it used and recording this use of it.
+    pub(super) fn use_global(&mut self, id: &Ident) -> Option<(usize, Sym)> {
+        let &index = self.names.get(&id.name)?;
         let entry = &mut self.entries[index];
         entry.used = true;
+        self.uses.record(id.span, index);
         Some((index, entry.sym))
     }
 

@@ -482,7 +482,7 @@ impl Checker<'_> {
                 .get(&target.name)
                 .is_some_and(|&i| matches!(self.entries[i].sym, Sym::Layer | Sym::Track))
         {
-            self.use_global(&target.name);
+            self.use_global(target);
             if !indexed {
                 self.report(TypeError::LayerNeedsCell {
                     name: target.name.clone(),
@@ -492,7 +492,7 @@ impl Checker<'_> {
             return true;
         }
         if self.lookup_var(&target.name).is_none() {
-            if let Some((_, Sym::Counter { per_player })) = self.use_global(&target.name) {
+            if let Some((_, Sym::Counter { per_player })) = self.use_global(target) {
                 if per_player && !indexed {
                     self.report(TypeError::NeedsIndex {
                         name: target.name.clone(),

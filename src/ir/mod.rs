@@ -5,6 +5,8 @@ mod cellset;
 pub mod dump;
 mod error;
 pub mod lower;
+pub mod ops;
+pub mod passes;
 pub mod table;
 pub mod unordered;
 

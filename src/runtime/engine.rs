@@ -5,7 +5,7 @@
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
 use super::state::{GameResult, State, Zobrist};
-use crate::ir::lower::{compare, int_op};
+use crate::ir::ops::{compare, int_op};
 use crate::ir::{
     AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op, Placement,
     PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS, MAX_VARS, NO_DIR,

@@ -4,7 +4,7 @@
 
 #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
-use rulestone::ir::lower::{compare, int_op};
+use rulestone::ir::ops::{compare, int_op};
 use rulestone::ir::{CellSet, CellSet64, CmpOp, IntOp};
 use rulestone::runtime::compiled::{
     fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,

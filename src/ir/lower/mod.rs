@@ -1,0 +1,385 @@
+//! Checked AST + option values → [`Program`]: cells enumerated, names resolved to dense ids,
+//! neighbour and pattern tables precomputed, option tests folded away, statements compiled to
+//! bytecode.
+
+use std::collections::HashMap;
+
+use super::{
+    AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
+    CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement,
+    Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
+    Zone, MAX_VARS, NO_CELL, NO_DIR,
+};
+use crate::check::consteval::{Const, ConstEnv};
+use crate::check::geometry::{Geometry, GeometryError};
+use crate::check::model::{DeclId, ExprTypes, Names, Ty};
+use crate::check::Checked;
+use crate::syntax::ast::{
+    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
+    OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, TemplatePart as AstPart, UnaryOp,
+};
+
+use super::error::LowerError;
+use super::ops::{compare, int_op};
+
+mod decls;
+mod exprs;
+mod stmts;
+
+/// A construct the checker should have rejected (a bug, reported as `E0999`).
+fn err<T>(message: impl Into<String>) -> std::result::Result<T, LowerError> {
+    Err(LowerError::internal(message))
+}
+
+type Result<T> = std::result::Result<T, LowerError>;
+
+/// Lowers a checked game for the given option values.
+///
+/// # Errors
+/// When the options produce an unusable board or a construct the runtime cannot run.
+pub fn lower(checked: &Checked, options: &ConstEnv) -> Result<Program> {
+    Lowerer::new(checked, options)?.run()
+}
+
+/// A track's lanes: each lane's player and cells, entry first.
+type Lanes = Vec<(u8, Vec<usize>)>;
+
+/// A step vector and the player it belongs to (`None`: every player).
+type TaggedVector = (Vec<i64>, Option<u8>);
+
+#[derive(Clone, Copy)]
+enum Sym<'a> {
+    IntConst(i64),
+    Word,
+    Player(u8),
+    Relation(u16),
+    Pattern(u16),
+    Zone(u16),
+    Piece(u8),
+    Counter {
+        base: u16,
+    },
+    /// A per-cell counter (or a track's counts): the slot of cell 0.
+    Layer {
+        base: u16,
+    },
+    /// A token: the counter slot holding its cell.
+    Token {
+        slot: u16,
+    },
+    Shape,
+    Define(&'a Expr),
+}
+
+/// What each declaration of the checked game lowers to, by the checker's [`DeclId`]: the
+/// lowering resolves names through the checker's table ([`Names`]) and keeps no name table of
+/// its own.
+struct Symbols<'a> {
+    names: &'a Names,
+    by_decl: Vec<Option<Sym<'a>>>,
+    /// The player variable of `score p = ...` while its expression is lowered for one player.
+    bound_player: Option<(&'a str, Sym<'a>)>,
+}
+
+impl<'a> Symbols<'a> {
+    fn new(names: &'a Names) -> Symbols<'a> {
+        Symbols {
+            names,
+            by_decl: vec![None; names.decls.len()],
+            bound_player: None,
+        }
+    }
+
+    /// What a name lowers to, once its declaration is lowered.
+    fn get(&self, name: &str) -> Option<&Sym<'a>> {
+        if let Some((bound, sym)) = &self.bound_player {
+            if *bound == name {
+                return Some(sym);
+            }
+        }
+        let decl: DeclId = self.names.lookup(name)?;
+        self.by_decl.get(decl)?.as_ref()
+    }
+
+    /// Records what the declaration of `name` lowers to.
+    fn insert(&mut self, name: &str, sym: Sym<'a>) {
+        if let Some(slot) = self
+            .names
+            .lookup(name)
+            .and_then(|d| self.by_decl.get_mut(d))
+        {
+            *slot = Some(sym);
+        }
+    }
+}
+
+/// A shape's cells as declared: offset, span and whether it is a foot.
+#[derive(Clone, Debug)]
+struct ShapeCell {
+    offset: [i64; 2],
+    bottom: i64,
+    top: i64,
+    foot: bool,
+}
+
+/// A `place` variable: its slot, its table and the turn variable holding its anchor.
+#[derive(Clone, Copy, Debug)]
+struct PlacedVar {
+    slot: u8,
+    table: u16,
+    anchor: u8,
+}
+
+struct Lowerer<'a> {
+    file: &'a File,
+    /// The checker's type of every expression.
+    types: &'a ExprTypes,
+    env: &'a ConstEnv,
+    geo: Geometry,
+    syms: Symbols<'a>,
+    /// Each direction's and relation's vectors, with the player a vector belongs to (`None`:
+    /// every player).
+    vectors: HashMap<&'a str, Vec<TaggedVector>>,
+    prog: Program,
+    /// Turn variables: each name gets one slot for the whole program.
+    vars: HashMap<String, u8>,
+    next_var: u8,
+    /// `let` sets: each name gets one slot.
+    set_locals: HashMap<String, u8>,
+    /// Lowering statements (where unknown names are turn variables), not declarations.
+    in_code: bool,
+    /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
+    in_where: bool,
+    /// Each shape's cells, in declaration order.
+    shape_cells: Vec<Vec<ShapeCell>>,
+    placed_vars: HashMap<String, PlacedVar>,
+    /// Direction variables (`pick d in R`): their slot and relation.
+    dir_vars: HashMap<String, (u8, u16)>,
+    /// The `distinct` blocks being lowered, innermost last.
+    distinct_stack: Vec<u8>,
+    /// Each track's lanes: player and cells, entry first.
+    tracks: HashMap<&'a str, Lanes>,
+    /// The slots of `carried` tokens, which follow `move`.
+    carried: Vec<u16>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(checked: &'a Checked, env: &'a ConstEnv) -> Result<Self> {
+        let (file, types) = (&checked.file, &checked.types);
+        let Some((board, board_span)) = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Board(b) => Some((b, i.span)),
+            _ => None,
+        }) else {
+            return err("the game has no board");
+        };
+        let geo = Geometry::build(board, env).map_err(|e| match e {
+            GeometryError::Const(c) => LowerError::NotComputable {
+                what: "the board".to_string(),
+                reason: c.reason(),
+                span: Some(c.span()),
+            },
+            GeometryError::DuplicateName { name, span } => LowerError::DuplicateCellName {
+                name,
+                span: Some(span),
+            },
+            GeometryError::TooManyCells { span } => LowerError::TooManyCells {
+                max: crate::check::geometry::MAX_CELLS,
+                span: Some(span),
+            },
+        })?;
+        if geo.is_empty() {
+            return Err(LowerError::NoCells {
+                span: Some(board_span),
+            });
+        }
+        let axes = geo.axes.clone();
+        let coords: Vec<i32> = geo
+            .coords
+            .iter()
+            .flatten()
+            .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
+            .collect();
+        let names = geo.names.clone();
+        let n = geo.len();
+        let axis_tables = Board::build_axis_tables(axes.len(), &coords, n);
+        let options = crate::check::options::declared(file)
+            .map(|d| {
+                let v = match env.values.get(&d.name.name) {
+                    Some(Const::Int(v)) => v.to_string(),
+                    Some(Const::Word(w) | Const::Text(w)) => w.clone(),
+                    _ => String::new(),
+                };
+                (d.name.name.clone(), v)
+            })
+            .collect();
+        Ok(Lowerer {
+            file,
+            types,
+            env,
+            geo,
+            syms: Symbols::new(&checked.names),
+            vectors: HashMap::new(),
+            prog: Program {
+                name: String::new(),
+                players: Vec::new(),
+                board: Board {
+                    axes,
+                    axis_tables,
+                    names,
+                    coords,
+                    all: CellSet::first_n(n),
+                },
+                relations: Vec::new(),
+                patterns: Vec::new(),
+                zones: Vec::new(),
+                pieces: Vec::new(),
+                counters: Vec::new(),
+                sets: Vec::new(),
+                ints: Vec::new(),
+                bools: Vec::new(),
+                templates: Vec::new(),
+                setup: Code::default(),
+                turn: Code::default(),
+                no_moves: Code::default(),
+                distinct_blocks: 0,
+                layers: Vec::new(),
+                shapes: Vec::new(),
+                placements: Vec::new(),
+                score: None,
+                markers: Vec::new(),
+                status: Vec::new(),
+                options,
+            },
+            vars: HashMap::new(),
+            next_var: 0,
+            set_locals: HashMap::new(),
+            in_code: false,
+            in_where: false,
+            shape_cells: Vec::new(),
+            placed_vars: HashMap::new(),
+            dir_vars: HashMap::new(),
+            distinct_stack: Vec::new(),
+            tracks: HashMap::new(),
+            carried: Vec::new(),
+        })
+    }
+
+    fn run(mut self) -> Result<Program> {
+        self.declare()?;
+        let file = self.file;
+        for item in &file.items {
+            if let ItemKind::Counter {
+                name,
+                view: AstView::Directions(rel),
+                ..
+            } = &item.kind
+            {
+                let Some(Sym::Relation(r)) = self.syms.get(rel.name.as_str()).copied() else {
+                    return err(format!("`{}` is not a relation", rel.name));
+                };
+                for c in &mut self.prog.counters {
+                    if c.name == name.name {
+                        c.view = CounterView::Directions(r);
+                    }
+                }
+            }
+        }
+        for item in &file.items {
+            let at = |e: LowerError| e.at(item.span);
+            match &item.kind {
+                ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
+                ItemKind::Turn(b) => self.prog.turn = self.code(b).map_err(at)?,
+                ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
+                _ => {}
+            }
+        }
+        for item in &file.items {
+            self.late_item(item).map_err(|e| e.at(item.span))?;
+        }
+        if self.prog.no_moves.ops.is_empty() {
+            // Without `on no moves`, a player who cannot move ends the game drawn.
+            self.prog.no_moves = Code::new(vec![Op::Finish(Finish::Draw), Op::Done]);
+        }
+        if self.prog.setup.ops.is_empty() {
+            self.prog.setup = Code::new(vec![Op::Done]);
+        }
+        Ok(self.prog)
+    }
+
+    /// Markers, status lines and the score: declarations read like turn code.
+    fn late_item(&mut self, item: &'a Item) -> Result<()> {
+        if let ItemKind::Marker { symbol, cells } = &item.kind {
+            self.in_code = true;
+            let set = self.set(cells)?;
+            self.prog.markers.push((symbol.0.clone(), set));
+        }
+        if let ItemKind::Status { text, when } = &item.kind {
+            self.in_code = true;
+            let mut parts = Vec::new();
+            for p in &text.parts {
+                parts.push(match p {
+                    AstPart::Text(s) => TemplatePart::Text(s.clone()),
+                    AstPart::Hole(e) => self.template_part(e)?,
+                });
+            }
+            let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
+            self.prog.templates.push(Template { parts });
+            let when = match when {
+                Some(w) => Some(self.bool(w)?),
+                None => None,
+            };
+            self.prog.status.push((id, when));
+        }
+        if let ItemKind::Score { player, expr } = &item.kind {
+            let mut ids = [0; 2];
+            for (p, id) in ids.iter_mut().enumerate() {
+                self.syms.bound_player = Some((
+                    player.name.as_str(),
+                    Sym::Player(u8::try_from(p).unwrap_or(0)),
+                ));
+                *id = self.int(expr)?;
+            }
+            self.syms.bound_player = None;
+            self.prog.score = Some(ids);
+        }
+        Ok(())
+    }
+}
+
+fn id16(n: usize) -> Result<u16> {
+    u16::try_from(n).map_err(|_| LowerError::TableTooLarge {
+        what: "entries in one table (counters, relations, sets, ...)",
+        found: n as u64 + 1,
+        max: u64::from(u16::MAX) + 1,
+        span: None,
+    })
+}
+
+/// Points a placeholder `unless` (its index and condition) past the ops after it.
+fn patch_guard(ops: &mut [Op], guard: Option<(usize, BoolId)>) -> Result<()> {
+    if let Some((at, cond)) = guard {
+        ops[at] = Op::Unless {
+            cond,
+            target: pc(ops.len())?,
+        };
+    }
+    Ok(())
+}
+
+/// Points the placeholder jumps at `ends` to the next op.
+fn patch_jumps(ops: &mut [Op], ends: &[usize]) -> Result<()> {
+    let end = pc(ops.len())?;
+    for &j in ends {
+        ops[j] = Op::Jump(end);
+    }
+    Ok(())
+}
+
+fn pc(n: usize) -> Result<u32> {
+    u32::try_from(n).map_err(|_| LowerError::TableTooLarge {
+        what: "instructions in one program",
+        found: n as u64 + 1,
+        max: u64::from(u32::MAX) + 1,
+        span: None,
+    })
+}

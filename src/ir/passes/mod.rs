@@ -1,0 +1,7 @@
+//! Analyses and optimisations on the IR, one per file, each a function from a [`Program`]'s
+//! tables (and one program's ops) to their improved or annotated form. The lowering calls them;
+//! each is tested on its own, on small programs.
+//!
+//! [`Program`]: crate::ir::Program
+
+pub mod replay_lets;
