@@ -5,6 +5,7 @@ mod cellset;
 pub mod dump;
 mod error;
 pub mod lower;
+pub mod parse;
 pub mod table;
 pub mod unordered;
 
