@@ -21,7 +21,8 @@ pub struct DumpArgs {
 pub enum Stage {
     /// The syntax tree, straight from the parser (not checked; options do not apply).
     Ast,
-    /// The lowered program the engine runs, for the given options.
+    /// The lowered program the engine runs, for the given options, as text that
+    /// `rulestone::ir::parse::parse` reads back into the same program.
     Ir,
 }
 

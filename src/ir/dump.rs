@@ -1,107 +1,599 @@
-//! A stable, readable text form of a [`Program`], for `rulestone dump ir` and snapshots.
+//! A stable, readable text form of a [`Program`], for `rulestone dump ir`, snapshots and tests
+//! of IR transformations. [`super::parse::parse`] reads it back: `parse(&dump(p))` is `p`.
+//!
+//! The text holds every field of the program except the caches that the IR's own constructors
+//! compute from the rest, which the parser computes again the same way: [`Board::all`] (the
+//! first `cells` cells) and [`Board::axis_tables`] ([`Board::build_axis_tables`]),
+//! [`Ray::shift`] ([`Ray::new`]), [`Code::decided`] and [`Code::busy`] ([`Code::new`]), and
+//! each [`Placement`]'s `cells`, `max_top`, `first` and `len` (from its parts, laid out in
+//! order). An edited text therefore stays consistent.
+//!
+//! The form, one item a line (`#N` is an index; `[...]` is optional; blank lines are ignored):
+//!
+//! ```text
+//! game "NAME"
+//! players P0, P1
+//! option NAME = VALUE
+//! cells N (axes X, Y)
+//!     INDEX NAME (X,Y)
+//! relation #N NAME [per player]
+//!   CELL -> {CELLS}                        the neighbour table (its non-empty entries; with
+//!                                          `per player`, where it is not the union of theirs)
+//!   CELL for PLAYER -> {CELLS}             a player's table (`per player` only)
+//!   vector K NAME [for PLAYER]: CELL>CELL ...   one ray: each cell and the next one
+//!   opposite K K - ...                     per vector (`-`: none)
+//!   mirror AXIS K - K ...                  per axis, per vector
+//! pattern #N NAME (N entries)
+//!   CELL in {CELLS}
+//! zone #N NAME = {CELLS}
+//! piece #N NAME symbols ["X", "O"]
+//! counter slot N NAME[[PLAYER]] = INITIAL [(hidden) | (directions of rel#R)]
+//! layer NAME slot N
+//! shape #N NAME count C points P stock slot N [flip "MARK"]
+//! sets / ints / bools, then one `sN = ...`, `iN = ...`, `bN = ...` a line
+//! setup / turn / no moves, then one `PC  OP` a line
+//! distinct blocks N
+//! score iA, iB
+//! marker "TEXT" on sN
+//! status tN [= PARTS] [when bN]
+//! templates, then `tN = PARTS` for templates no `write` or `status` line defines
+//! placements #N (N placements) facings F, F, ...
+//!   by shape A..B A..B ...
+//!   SHAPE at CELL facing F [flipped]: CELL BOTTOM-TOP [foot], ...
+//! end
+//! ```
+//!
+//! A template is defined where it is first used (`write t3 = "x" v0`, `status t5 = ...`);
+//! a later use names it only (`write t3`). Names are written bare when they are plain words
+//! (letters, digits, `_-.'`), else quoted; cells, axes, players, shapes and facings are named
+//! when the name is plain, unique and no keyword of the form, else written `#INDEX`.
+//!
+//! [`Board::all`]: super::Board::all
+//! [`Board::axis_tables`]: super::Board::axis_tables
+//! [`Board::build_axis_tables`]: super::Board::build_axis_tables
+//! [`Ray::shift`]: super::Ray::shift
+//! [`Ray::new`]: super::Ray::new
+//! [`Code::decided`]: super::Code::decided
+//! [`Code::busy`]: super::Code::busy
+//! [`Code::new`]: super::Code::new
+//! [`Placement`]: super::Placement
 
 use std::fmt::Write as _;
 
 use super::{
-    AssignSlot, BoolExpr, CellRef, CellSet, Finish, Op, PlayerRef, Program, SetExpr, TemplatePart,
+    AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, CmpOp, CounterView, DirExpr, Finish,
+    IntExpr, IntOp, Op, PlayerRef, Program, SetExpr, TemplatePart, NO_CELL, NO_DIR,
 };
+
+/// Words a cell, shape or facing name may not be written as, because the form gives them
+/// another meaning where such a name may stand.
+pub(crate) const RESERVED: &[&str] = &[
+    "-",
+    "candidate",
+    "cell",
+    "vector",
+    "opposite",
+    "mirror",
+    "by",
+    "for",
+    "at",
+];
+
+/// Whether a name can be written bare: letters, digits and `_-.'`.
+pub(crate) fn is_plain(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '\''))
+}
+
+/// A name, bare when plain, else quoted.
+pub(crate) fn word(s: &str) -> String {
+    if is_plain(s) {
+        s.to_string()
+    } else {
+        format!("{s:?}")
+    }
+}
+
+/// Whether a name may stand for its index (see [`RESERVED`]); `v0`, `v1`, ... are turn
+/// variables.
+pub(crate) fn is_reference(s: &str) -> bool {
+    let var = s
+        .strip_prefix('v')
+        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+    is_plain(s) && !var && !RESERVED.contains(&s)
+}
+
+/// How each of a list of names is referred to: by name when [`is_reference`] and unique,
+/// else `#INDEX`.
+pub(crate) fn references(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            if is_reference(n) && names.iter().filter(|m| *m == n).count() == 1 {
+                n.clone()
+            } else {
+                format!("#{i}")
+            }
+        })
+        .collect()
+}
 
 /// Renders the whole program.
 #[must_use]
 pub fn dump(p: &Program) -> String {
-    let mut out = String::new();
-    let w = &mut out;
-    let _ = writeln!(w, "game {:?}", p.name);
-    let _ = writeln!(w, "players {}", p.players.join(", "));
-    for (name, value) in &p.options {
-        let _ = writeln!(w, "option {name} = {value}");
-    }
-    let _ = writeln!(
-        w,
-        "\ncells {} (axes {})",
-        p.board.len(),
-        p.board.axes.join(", ")
-    );
-    for c in 0..p.board.len() {
-        let coords: Vec<String> = (0..p.board.axes.len())
-            .map(|a| p.board.coord(c, a).to_string())
-            .collect();
-        let _ = writeln!(w, "  {c:>3} {:<6} ({})", p.board.names[c], coords.join(","));
-    }
-    for (i, r) in p.relations.iter().enumerate() {
-        let _ = writeln!(w, "\nrelation #{i} {}", r.name);
-        let tables: Vec<(String, &Vec<crate::ir::CellSet>)> = if r.per_player.is_empty() {
-            vec![(String::new(), &r.masks)]
-        } else {
-            r.per_player
-                .iter()
-                .enumerate()
-                .map(|(pl, t)| (format!(" for {}", p.players[pl]), t))
-                .collect()
-        };
-        for (who, table) in tables {
-            for (c, m) in table.iter().enumerate() {
-                if !m.is_empty() {
-                    let _ = writeln!(w, "  {}{who} -> {}", p.board.names[c], cells(p, m));
+    let mut d = Dumper {
+        p,
+        cells: references(&p.board.names),
+        axes: references(&p.board.axes),
+        players: references(&p.players),
+        defined: vec![false; p.templates.len()],
+        out: String::new(),
+    };
+    d.program();
+    d.out
+}
+
+struct Dumper<'p> {
+    p: &'p Program,
+    cells: Vec<String>,
+    axes: Vec<String>,
+    players: Vec<String>,
+    /// Templates already written out.
+    defined: Vec<bool>,
+    out: String,
+}
+
+fn index_ref(refs: &[String], i: usize) -> String {
+    refs.get(i).cloned().unwrap_or_else(|| format!("#{i}"))
+}
+
+impl Dumper<'_> {
+    fn program(&mut self) {
+        let p = self.p;
+        let w = &mut String::new();
+        let _ = writeln!(w, "game {:?}", p.name);
+        let players: Vec<String> = p.players.iter().map(|s| word(s)).collect();
+        let _ = writeln!(w, "players {}", players.join(", "));
+        for (name, value) in &p.options {
+            let _ = writeln!(w, "option {} = {}", word(name), word(value));
+        }
+        let axes: Vec<String> = p.board.axes.iter().map(|s| word(s)).collect();
+        let _ = writeln!(w, "\ncells {} (axes {})", p.board.len(), axes.join(", "));
+        let n_axes = p.board.axes.len();
+        for (c, name) in p.board.names.iter().enumerate() {
+            let coords: Vec<String> = (0..n_axes)
+                .map(|a| {
+                    p.board
+                        .coords
+                        .get(c * n_axes + a)
+                        .map_or_else(String::new, i32::to_string)
+                })
+                .collect();
+            let _ = writeln!(w, "  {c:>3} {:<6} ({})", word(name), coords.join(","));
+        }
+        self.out.push_str(w);
+        for i in 0..p.relations.len() {
+            self.relation(i);
+        }
+        let w = &mut String::new();
+        for (i, pat) in p.patterns.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "\npattern #{i} {} ({} entries)",
+                word(&pat.name),
+                pat.instances.len()
+            );
+            for (c, range) in pat.offsets.windows(2).enumerate() {
+                let (a, b) = (range[0] as usize, range[1] as usize);
+                for inst in pat.instances.get(a..b).unwrap_or(&[]) {
+                    let _ = writeln!(w, "  {} in {}", self.cell(c), self.cells(inst));
                 }
             }
         }
+        for (i, z) in p.zones.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "\nzone #{i} {} = {}",
+                word(&z.name),
+                self.cells(&z.cells)
+            );
+        }
+        let _ = writeln!(w);
+        for (i, k) in p.pieces.iter().enumerate() {
+            let _ = writeln!(w, "piece #{i} {} symbols {:?}", word(&k.name), k.symbols);
+        }
+        for (i, c) in p.counters.iter().enumerate() {
+            let who = c.player.map_or(String::new(), |pl| {
+                format!("[{}]", index_ref(&self.players, usize::from(pl)))
+            });
+            let view = match c.view {
+                CounterView::Plain => String::new(),
+                CounterView::Hidden => " (hidden)".into(),
+                CounterView::Directions(r) => format!(" (directions of rel#{r})"),
+            };
+            let _ = writeln!(
+                w,
+                "counter slot {i} {}{who} = {}{view}",
+                word(&c.name),
+                c.initial
+            );
+        }
+        for (name, base) in &p.layers {
+            let _ = writeln!(w, "layer {} slot {base}", word(name));
+        }
+        for (i, s) in p.shapes.iter().enumerate() {
+            let flip = s
+                .flip
+                .as_ref()
+                .map_or_else(String::new, |m| format!(" flip {m:?}"));
+            let _ = writeln!(
+                w,
+                "shape #{i} {} count {} points {} stock slot {}{flip}",
+                word(&s.name),
+                s.count,
+                s.points,
+                s.stock
+            );
+        }
+        let _ = writeln!(w, "\nsets");
+        for (i, s) in p.sets.iter().enumerate() {
+            let _ = writeln!(w, "  s{i} = {}", self.set(s));
+        }
+        let _ = writeln!(w, "ints");
+        for (i, x) in p.ints.iter().enumerate() {
+            let _ = writeln!(w, "  i{i} = {}", int_expr(x));
+        }
+        let _ = writeln!(w, "bools");
+        for (i, b) in p.bools.iter().enumerate() {
+            let _ = writeln!(w, "  b{i} = {}", boolean(b));
+        }
+        self.out.push_str(w);
+        for (name, code) in [
+            ("setup", &p.setup),
+            ("turn", &p.turn),
+            ("no moves", &p.no_moves),
+        ] {
+            let _ = writeln!(self.out, "\n{name}");
+            for (pc, op) in code.ops.iter().enumerate() {
+                let text = self.op_text(op);
+                let _ = writeln!(self.out, "  {pc:>3}  {text}");
+            }
+        }
+        self.tail();
     }
-    for (i, pat) in p.patterns.iter().enumerate() {
-        let _ = writeln!(
-            w,
-            "\npattern #{i} {} ({} entries)",
-            pat.name,
-            pat.instances.len()
-        );
-        for c in 0..p.board.len() {
-            let (a, b) = (pat.offsets[c] as usize, pat.offsets[c + 1] as usize);
-            for inst in &pat.instances[a..b] {
-                let _ = writeln!(w, "  {} in {}", p.board.names[c], cells(p, inst));
+
+    /// Everything after the turn programs.
+    fn tail(&mut self) {
+        let p = self.p;
+        let mut w = String::from("\n");
+        if p.distinct_blocks > 0 {
+            let _ = writeln!(w, "distinct blocks {}", p.distinct_blocks);
+        }
+        if let Some([a, b]) = p.score {
+            let _ = writeln!(w, "score i{a}, i{b}");
+        }
+        for (text, set) in &p.markers {
+            let _ = writeln!(w, "marker {text:?} on s{set}");
+        }
+        for (t, when) in &p.status {
+            let when = when.map_or_else(String::new, |b| format!(" when b{b}"));
+            let _ = writeln!(w, "status {}{when}", self.template(*t));
+        }
+        if self.defined.iter().any(|d| !d) {
+            let _ = writeln!(w, "templates");
+            for t in 0..self.defined.len() {
+                if !self.defined[t] {
+                    let text = self.template(u16::try_from(t).unwrap_or(u16::MAX));
+                    let _ = writeln!(w, "  {text}");
+                }
+            }
+        }
+        for (i, table) in p.placements.iter().enumerate() {
+            let facings = references(&table.facings);
+            let shapes = references(&p.shapes.iter().map(|s| s.name.clone()).collect::<Vec<_>>());
+            let names: Vec<String> = table.facings.iter().map(|f| word(f)).collect();
+            let _ = writeln!(
+                w,
+                "\nplacements #{i} ({} placements) facings {}",
+                table.instances.len(),
+                names.join(", ")
+            );
+            let ranges: Vec<String> = table
+                .by_shape
+                .iter()
+                .map(|(a, b)| format!("{a}..{b}"))
+                .collect();
+            let _ = writeln!(w, "  by shape {}", ranges.join(" "));
+            for inst in &table.instances {
+                let parts: Vec<String> = table
+                    .parts_of(inst)
+                    .iter()
+                    .map(|part| {
+                        let foot = if part.foot { " foot" } else { "" };
+                        format!(
+                            "{} {}-{}{foot}",
+                            self.cell(usize::from(part.cell)),
+                            part.bottom,
+                            part.top
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(
+                    w,
+                    "  {} at {} facing {}{}: {}",
+                    index_ref(&shapes, usize::from(inst.shape)),
+                    self.cell(usize::from(inst.anchor)),
+                    index_ref(&facings, usize::from(inst.facing)),
+                    if inst.flipped { " flipped" } else { "" },
+                    parts.join(", ")
+                );
+            }
+        }
+        let _ = writeln!(w, "end");
+        self.out.push_str(&w);
+    }
+
+    fn relation(&mut self, i: usize) {
+        let p = self.p;
+        let r = &p.relations[i];
+        let w = &mut String::new();
+        let per = if r.per_player.is_empty() {
+            ""
+        } else {
+            " per player"
+        };
+        let _ = writeln!(w, "\nrelation #{i} {}{per}", word(&r.name));
+        // A player-relative relation's shared table is the union of the players' tables but
+        // where a line says otherwise.
+        for (c, m) in r.masks.iter().enumerate() {
+            let default = r.per_player.iter().fold(CellSet::EMPTY, |acc, t| {
+                acc | t.get(c).copied().unwrap_or_default()
+            });
+            if *m != default {
+                let _ = writeln!(w, "  {} -> {}", self.cell(c), self.cells(m));
+            }
+        }
+        for (pl, table) in r.per_player.iter().enumerate() {
+            let who = index_ref(&self.players, pl);
+            for (c, m) in table.iter().enumerate() {
+                if !m.is_empty() {
+                    let _ = writeln!(w, "  {} for {who} -> {}", self.cell(c), self.cells(m));
+                }
+            }
+        }
+        for (k, ray) in r.rays.iter().enumerate() {
+            let name = r.names.get(k).map_or_else(|| "\"\"".into(), |n| word(n));
+            let owner = ray.owner.map_or_else(String::new, |o| {
+                format!(" for {}", index_ref(&self.players, usize::from(o)))
+            });
+            let steps: Vec<String> = ray
+                .next
+                .iter()
+                .enumerate()
+                .filter(|(_, &t)| t != NO_CELL)
+                .map(|(c, &t)| format!("{}>{}", self.cell(c), self.cell(usize::from(t))))
+                .collect();
+            let _ = writeln!(w, "  vector {k} {name}{owner}: {}", steps.join(" "));
+        }
+        let _ = writeln!(w, "  opposite{}", dirs(&r.opposite));
+        for (a, m) in r.mirrors.iter().enumerate() {
+            let _ = writeln!(w, "  mirror {}{}", index_ref(&self.axes, a), dirs(m));
+        }
+        self.out.push_str(w);
+    }
+
+    fn cell(&self, c: usize) -> String {
+        index_ref(&self.cells, c)
+    }
+
+    fn cells(&self, s: &CellSet) -> String {
+        let names: Vec<String> = s.iter().map(|c| self.cell(c)).collect();
+        format!("{{{}}}", names.join(" "))
+    }
+
+    /// `tN = PARTS` the first time, `tN` after.
+    fn template(&mut self, t: u16) -> String {
+        let i = usize::from(t);
+        match self.defined.get(i) {
+            Some(false) => {
+                self.defined[i] = true;
+                let parts = self.p.templates[i]
+                    .parts
+                    .iter()
+                    .map(|part| format!(" {}", self.template_part(part)))
+                    .collect::<String>();
+                format!("t{t} ={parts}")
+            }
+            _ => format!("t{t}"),
+        }
+    }
+
+    fn template_part(&self, part: &TemplatePart) -> String {
+        match part {
+            TemplatePart::Text(s) => format!("{s:?}"),
+            TemplatePart::Cell(c) => cell_ref(*c),
+            TemplatePart::Int(i) => format!("i{i}"),
+            TemplatePart::Player(pl) => player_ref(*pl),
+            TemplatePart::Letter(i) => format!("letter(i{i})"),
+            TemplatePart::ShapeName { slot, table } => {
+                format!("shape(placed{slot} table {table})")
+            }
+            TemplatePart::Facing { slot, table } => format!("facing(placed{slot} table {table})"),
+            TemplatePart::Dir { relation, dir } => {
+                format!("name(rel#{relation} {})", dir_expr(dir))
             }
         }
     }
-    for (i, z) in p.zones.iter().enumerate() {
-        let _ = writeln!(w, "\nzone #{i} {} = {}", z.name, cells(p, &z.cells));
-    }
-    let _ = writeln!(w);
-    for (i, k) in p.pieces.iter().enumerate() {
-        let _ = writeln!(w, "piece #{i} {} symbols {:?}", k.name, k.symbols);
-    }
-    for (i, c) in p.counters.iter().enumerate() {
-        let who = c
-            .player
-            .map_or(String::new(), |pl| format!("[{}]", p.players[pl as usize]));
-        let _ = writeln!(w, "counter slot {i} {}{who} = {}", c.name, c.initial);
-    }
-    let _ = writeln!(w, "\nsets");
-    for (i, s) in p.sets.iter().enumerate() {
-        let _ = writeln!(w, "  s{i} = {}", set(p, s));
-    }
-    let _ = writeln!(w, "ints");
-    for (i, x) in p.ints.iter().enumerate() {
-        let _ = writeln!(w, "  i{i} = {x:?}");
-    }
-    let _ = writeln!(w, "bools");
-    for (i, b) in p.bools.iter().enumerate() {
-        let _ = writeln!(w, "  b{i} = {}", boolean(b));
-    }
-    for (name, code) in [
-        ("setup", &p.setup),
-        ("turn", &p.turn),
-        ("no moves", &p.no_moves),
-    ] {
-        let _ = writeln!(w, "\n{name}");
-        for (pc, op) in code.ops.iter().enumerate() {
-            let _ = writeln!(w, "  {pc:>3}  {}", op_text(p, op));
+
+    fn set(&self, s: &SetExpr) -> String {
+        match s {
+            SetExpr::Const(c) => self.cells(c),
+            SetExpr::Empty => "empty".into(),
+            SetExpr::Occupied => "occupied".into(),
+            SetExpr::PlayerPieces(pl) => format!("pieces of {}", player_ref(*pl)),
+            SetExpr::Pieces { code, player } => format!("code {code} of {}", player_ref(*player)),
+            SetExpr::Single(c) => format!("{{{}}}", cell_ref(*c)),
+            SetExpr::Union(a, b) => format!("s{a} | s{b}"),
+            SetExpr::Inter(a, b) => format!("s{a} & s{b}"),
+            SetExpr::Diff(a, b) => format!("s{a} - s{b}"),
+            SetExpr::All { relation, of } => format!("all(rel#{relation}, s{of})"),
+            SetExpr::None { relation, of } => format!("none(rel#{relation}, s{of})"),
+            SetExpr::Any { relation, of } => format!("any(rel#{relation}, s{of})"),
+            SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
+            SetExpr::Between {
+                relation,
+                from,
+                run,
+                end,
+            } => format!(
+                "between(rel#{relation}, {}, s{run}, s{end})",
+                cell_ref(*from)
+            ),
+            SetExpr::Brackets { relation, run, end } => {
+                format!("brackets(rel#{relation}, s{run}, s{end})")
+            }
+            SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
+            SetExpr::Local(slot) => format!("local{slot}"),
+            SetExpr::StepDir { relation, dir, of } => {
+                format!("step(rel#{relation} {}, s{of})", dir_expr(dir))
+            }
+            SetExpr::Line {
+                relation,
+                dir,
+                from,
+                run,
+            } => format!(
+                "line(rel#{relation} {}, {}, {})",
+                dir.as_ref()
+                    .map_or_else(|| "None".into(), |d| format!("Some({})", dir_expr(d))),
+                cell_ref(*from),
+                run.map_or_else(|| "None".into(), |s| format!("Some({s})"))
+            ),
+            SetExpr::Placed { slot, table } => format!("cells of placed{slot} (table {table})"),
+            SetExpr::AxisCmp { axis, op, value } => format!(
+                "cells with {} {} i{value}",
+                index_ref(&self.axes, usize::from(*axis)),
+                cmp_op(*op)
+            ),
         }
     }
-    out
+
+    fn op_text(&mut self, op: &Op) -> String {
+        match op {
+            Op::Pick { var, from } => format!("pick v{var} in s{from}"),
+            Op::PickDir { var, relation } => {
+                format!("pick v{var} in directions of rel#{relation}")
+            }
+            Op::Place {
+                slot,
+                anchor,
+                table,
+                player,
+                layer,
+                max,
+                feet,
+            } => {
+                let feet = feet.map_or_else(String::new, |s| format!(" feet in s{s}"));
+                format!(
+                    "place placed{slot} (anchor v{anchor}) from table {table} stock of {} on slot {layer} max i{max}{feet}",
+                    player_ref(*player)
+                )
+            }
+            Op::Let { slot, set, replay } => {
+                let when = if *replay { "" } else { " (not on replay)" };
+                format!("let local{slot} = s{set}{when}")
+            }
+            Op::Put {
+                code_base,
+                owner,
+                at,
+            } => format!(
+                "put code {code_base}+{} at {}",
+                player_ref(*owner),
+                cell_ref(*at)
+            ),
+            Op::Remove { at } => format!("remove {}", cell_ref(*at)),
+            Op::Move { from, to } => format!("move {} to {}", cell_ref(*from), cell_ref(*to)),
+            Op::PutAll {
+                code_base,
+                owner,
+                at,
+            } => format!("put code {code_base}+{} on s{at}", player_ref(*owner)),
+            Op::RemoveAll { at } => format!("remove s{at}"),
+            Op::Require(b) => format!("require b{b}"),
+            Op::Unless { cond, target } => format!("unless b{cond} goto {target}"),
+            Op::Jump(t) => format!("goto {t}"),
+            Op::Either(b) => format!("either {b:?}"),
+            Op::First(b) => format!("first {b:?}"),
+            Op::RepeatStart { var } => format!("repeat-start v{var}"),
+            Op::RepeatCheck {
+                var,
+                min,
+                max,
+                exit,
+            } => format!("repeat-check v{var} {min}..{max} exit {exit}"),
+            Op::RepeatNext { var, check } => format!("repeat-next v{var} goto {check}"),
+            Op::DistinctStart { block } => format!("distinct-start #{block}"),
+            Op::DistinctEnd { block } => format!("distinct-end #{block}"),
+            Op::Write(t) => format!("write {}", self.template(*t)),
+            Op::Finish(f) => match f {
+                Finish::Win(pl) => format!("win {}", player_ref(*pl)),
+                Finish::Lose(pl) => format!("lose {}", player_ref(*pl)),
+                Finish::Draw => "draw".into(),
+            },
+            Op::Assign { slot, op, value } => {
+                let s = match slot {
+                    AssignSlot::Global(i) => format!("slot {i}"),
+                    AssignSlot::PerPlayer { base, player } => {
+                        format!("slot {base}+{}", player_ref(*player))
+                    }
+                    AssignSlot::PerCell { base, cell } => {
+                        format!("slot {base}+{}", cell_ref(*cell))
+                    }
+                };
+                format!("counter {s} {} i{value}", assign_kind(*op))
+            }
+            Op::Roll { slot, lo, count } => format!(
+                "roll slot {slot} in {lo}..{}",
+                i64::from(*lo) + i64::from(*count) - 1
+            ),
+            Op::Again => "again".into(),
+            Op::Chooser(p) => format!("next pick by {}", player_ref(*p)),
+            Op::AssignAll {
+                base,
+                cells,
+                op,
+                value,
+            } => format!(
+                "counter slot {base}+each of s{cells} {} i{value}",
+                assign_kind(*op)
+            ),
+            Op::SetVar { var, set } => format!("v{var} = one of s{set}"),
+            Op::SetDir { var, relation, dir } => {
+                format!("v{var} = rel#{relation} {}", dir_expr(dir))
+            }
+            Op::WhileCheck { var, cond, exit } => {
+                format!("while b{cond} (rounds v{var}) exit {exit}")
+            }
+            Op::Memo { block } => format!("memo #{block}"),
+            Op::Done => "done".into(),
+        }
+    }
 }
 
-fn cells(p: &Program, s: &CellSet) -> String {
-    let names: Vec<&str> = s.iter().map(|c| p.board.names[c].as_str()).collect();
-    format!("{{{}}}", names.join(" "))
+/// Vector indices, `-` for [`NO_DIR`], each after a space.
+fn dirs(list: &[u8]) -> String {
+    list.iter()
+        .map(|&d| {
+            if d == NO_DIR {
+                " -".to_string()
+            } else {
+                format!(" {d}")
+            }
+        })
+        .collect()
 }
 
 fn cell_ref(c: CellRef) -> String {
@@ -122,48 +614,97 @@ fn player_ref(p: PlayerRef) -> String {
     }
 }
 
-fn set(p: &Program, s: &SetExpr) -> String {
-    match s {
-        SetExpr::Const(c) => cells(p, c),
-        SetExpr::Empty => "empty".into(),
-        SetExpr::Occupied => "occupied".into(),
-        SetExpr::PlayerPieces(pl) => format!("pieces of {}", player_ref(*pl)),
-        SetExpr::Pieces { code, player } => format!("code {code} of {}", player_ref(*player)),
-        SetExpr::Single(c) => format!("{{{}}}", cell_ref(*c)),
-        SetExpr::Union(a, b) => format!("s{a} | s{b}"),
-        SetExpr::Inter(a, b) => format!("s{a} & s{b}"),
-        SetExpr::Diff(a, b) => format!("s{a} - s{b}"),
-        SetExpr::All { relation, of } => format!("all(rel#{relation}, s{of})"),
-        SetExpr::None { relation, of } => format!("none(rel#{relation}, s{of})"),
-        SetExpr::Any { relation, of } => format!("any(rel#{relation}, s{of})"),
-        SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
-        SetExpr::Between {
-            relation,
-            from,
-            run,
-            end,
-        } => format!(
-            "between(rel#{relation}, {}, s{run}, s{end})",
-            cell_ref(*from)
+/// A cell reference inside an integer expression (the form of Rust's `Debug`).
+fn cell_term(c: CellRef) -> String {
+    match c {
+        CellRef::Var(v) => format!("Var({v})"),
+        CellRef::Const(c) => format!("Const({c})"),
+        CellRef::Candidate => "Candidate".into(),
+        CellRef::Slot(s) => format!("Slot({s})"),
+    }
+}
+
+/// A player reference inside an integer expression (the form of Rust's `Debug`).
+fn player_term(p: PlayerRef) -> String {
+    match p {
+        PlayerRef::Mover => "Mover".into(),
+        PlayerRef::Opponent => "Opponent".into(),
+        PlayerRef::Const(i) => format!("Const({i})"),
+        PlayerRef::Owner(c) => format!("Owner({})", cell_term(c)),
+    }
+}
+
+/// A direction value (the form of Rust's `Debug`).
+fn dir_expr(d: &DirExpr) -> String {
+    match d {
+        DirExpr::Var(v) => format!("Var({v})"),
+        DirExpr::Neg(d) => format!("Neg({})", dir_expr(d)),
+        DirExpr::Turn(d, k) => format!("Turn({}, {k})", dir_expr(d)),
+        DirExpr::Index(i) => format!("Index({i})"),
+        DirExpr::Mirror(d, axis) => format!("Mirror({}, {axis})", dir_expr(d)),
+    }
+}
+
+fn cmp_op(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "Eq",
+        CmpOp::Ne => "Ne",
+        CmpOp::Lt => "Lt",
+        CmpOp::Le => "Le",
+        CmpOp::Gt => "Gt",
+        CmpOp::Ge => "Ge",
+    }
+}
+
+fn assign_kind(op: AssignKind) -> &'static str {
+    match op {
+        AssignKind::Set => "Set",
+        AssignKind::Add => "Add",
+        AssignKind::Sub => "Sub",
+    }
+}
+
+fn int_op(op: IntOp) -> &'static str {
+    match op {
+        IntOp::Add => "Add",
+        IntOp::Sub => "Sub",
+        IntOp::Mul => "Mul",
+        IntOp::Div => "Div",
+        IntOp::Rem => "Rem",
+    }
+}
+
+/// An integer expression (the form of Rust's `Debug`).
+fn int_expr(x: &IntExpr) -> String {
+    match x {
+        IntExpr::Const(v) => format!("Const({v})"),
+        IntExpr::Counter(s) => format!("Counter({s})"),
+        IntExpr::PlayerCounter { base, player } => format!(
+            "PlayerCounter {{ base: {base}, player: {} }}",
+            player_term(*player)
         ),
-        SetExpr::Brackets { relation, run, end } => {
-            format!("brackets(rel#{relation}, s{run}, s{end})")
+        IntExpr::Axis { cell, axis } => {
+            format!("Axis {{ cell: {}, axis: {axis} }}", cell_term(*cell))
         }
-        SetExpr::Where { base, cond } => format!("s{base} where b{cond}"),
-        SetExpr::Local(slot) => format!("local{slot}"),
-        SetExpr::StepDir { relation, dir, of } => format!("step(rel#{relation} {dir:?}, s{of})"),
-        SetExpr::Line {
-            relation,
-            dir,
-            from,
-            run,
-        } => format!("line(rel#{relation} {dir:?}, {}, {run:?})", cell_ref(*from)),
-        SetExpr::Placed { slot, table } => format!("cells of placed{slot} (table {table})"),
-        SetExpr::AxisCmp { axis, op, value } => {
-            format!(
-                "cells with {} {op:?} i{value}",
-                p.board.axes[usize::from(*axis)]
-            )
+        IntExpr::CellCounter { base, cell } => {
+            format!("CellCounter {{ base: {base}, cell: {} }}", cell_term(*cell))
+        }
+        IntExpr::Points(p) => format!("Points({})", player_term(*p)),
+        IntExpr::DirIndex { relation, dir } => format!(
+            "DirIndex {{ relation: {relation}, dir: {} }}",
+            dir_expr(dir)
+        ),
+        IntExpr::Won(p) => format!("Won({})", player_term(*p)),
+        IntExpr::CellId(c) => format!("CellId({})", cell_term(*c)),
+        IntExpr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => format!("Cond {{ cond: {cond}, then: {then}, otherwise: {otherwise} }}"),
+        IntExpr::Count(s) => format!("Count({s})"),
+        IntExpr::Neg(i) => format!("Neg({i})"),
+        IntExpr::Bin { op, lhs, rhs } => {
+            format!("Bin {{ op: {}, lhs: {lhs}, rhs: {rhs} }}", int_op(*op))
         }
     }
 }
@@ -174,15 +715,13 @@ fn boolean(b: &BoolExpr) -> String {
         BoolExpr::Not(x) => format!("not b{x}"),
         BoolExpr::And(x, y) => format!("b{x} and b{y}"),
         BoolExpr::Or(x, y) => format!("b{x} or b{y}"),
-        BoolExpr::Cmp { op, lhs, rhs } => format!("i{lhs} {op:?} i{rhs}"),
-        BoolExpr::CellEq { eq, lhs, rhs } => {
-            format!(
-                "{} {} {}",
-                cell_ref(*lhs),
-                if *eq { "==" } else { "!=" },
-                cell_ref(*rhs)
-            )
-        }
+        BoolExpr::Cmp { op, lhs, rhs } => format!("i{lhs} {} i{rhs}", cmp_op(*op)),
+        BoolExpr::CellEq { eq, lhs, rhs } => format!(
+            "{} {} {}",
+            cell_ref(*lhs),
+            if *eq { "==" } else { "!=" },
+            cell_ref(*rhs)
+        ),
         BoolExpr::PlayerEq { eq, lhs, rhs } => format!(
             "{} {} {}",
             player_ref(*lhs),
@@ -194,7 +733,12 @@ fn boolean(b: &BoolExpr) -> String {
             relation,
             dir,
             members,
-        } => format!("rel#{relation} {dir:?} in {members:?}"),
+        } => format!(
+            "rel#{relation} {} in [{}, {}]",
+            dir_expr(dir),
+            members[0],
+            members[1]
+        ),
         BoolExpr::Connected {
             relation,
             through,
@@ -204,111 +748,5 @@ fn boolean(b: &BoolExpr) -> String {
         BoolExpr::Completes { pattern, cell, set } => {
             format!("completes(pattern#{pattern}, {}, s{set})", cell_ref(*cell))
         }
-    }
-}
-
-fn op_text(p: &Program, op: &Op) -> String {
-    match op {
-        Op::Pick { var, from } => format!("pick v{var} in s{from}"),
-        Op::PickDir { var, relation } => format!("pick v{var} in directions of rel#{relation}"),
-        Op::Place {
-            slot,
-            anchor,
-            table,
-            player,
-            layer,
-            max,
-            feet,
-        } => {
-            let feet = feet.map_or_else(String::new, |s| format!(" feet in s{s}"));
-            format!(
-                "place placed{slot} (anchor v{anchor}) from table {table} stock of {} on slot {layer} max i{max}{feet}",
-                player_ref(*player)
-            )
-        }
-        Op::Let { slot, set, replay } => {
-            let when = if *replay { "" } else { " (not on replay)" };
-            format!("let local{slot} = s{set}{when}")
-        }
-        Op::Put {
-            code_base,
-            owner,
-            at,
-        } => format!(
-            "put code {code_base}+{} at {}",
-            player_ref(*owner),
-            cell_ref(*at)
-        ),
-        Op::Remove { at } => format!("remove {}", cell_ref(*at)),
-        Op::Move { from, to } => format!("move {} to {}", cell_ref(*from), cell_ref(*to)),
-        Op::PutAll {
-            code_base,
-            owner,
-            at,
-        } => format!("put code {code_base}+{} on s{at}", player_ref(*owner)),
-        Op::RemoveAll { at } => format!("remove s{at}"),
-        Op::Require(b) => format!("require b{b}"),
-        Op::Unless { cond, target } => format!("unless b{cond} goto {target}"),
-        Op::Jump(t) => format!("goto {t}"),
-        Op::Either(b) => format!("either {b:?}"),
-        Op::First(b) => format!("first {b:?}"),
-        Op::RepeatStart { var } => format!("repeat-start v{var}"),
-        Op::RepeatCheck {
-            var,
-            min,
-            max,
-            exit,
-        } => format!("repeat-check v{var} {min}..{max} exit {exit}"),
-        Op::RepeatNext { var, check } => format!("repeat-next v{var} goto {check}"),
-        Op::DistinctStart { block } => format!("distinct-start #{block}"),
-        Op::DistinctEnd { block } => format!("distinct-end #{block}"),
-        Op::Write(t) => {
-            let parts: Vec<String> = p.templates[*t as usize]
-                .parts
-                .iter()
-                .map(|part| match part {
-                    TemplatePart::Text(s) => format!("{s:?}"),
-                    TemplatePart::Cell(c) => cell_ref(*c),
-                    TemplatePart::Int(i) => format!("i{i}"),
-                    TemplatePart::Player(pl) => player_ref(*pl),
-                    TemplatePart::Letter(i) => format!("letter(i{i})"),
-                    TemplatePart::ShapeName { slot, .. } => format!("shape(placed{slot})"),
-                    TemplatePart::Facing { slot, .. } => format!("facing(placed{slot})"),
-                    TemplatePart::Dir { relation, dir } => format!("name(rel#{relation} {dir:?})"),
-                })
-                .collect();
-            format!("write {}", parts.join(" "))
-        }
-        Op::Finish(f) => match f {
-            Finish::Win(pl) => format!("win {}", player_ref(*pl)),
-            Finish::Lose(pl) => format!("lose {}", player_ref(*pl)),
-            Finish::Draw => "draw".into(),
-        },
-        Op::Assign { slot, op, value } => {
-            let s = match slot {
-                AssignSlot::Global(i) => format!("slot {i}"),
-                AssignSlot::PerPlayer { base, player } => {
-                    format!("slot {base}+{}", player_ref(*player))
-                }
-                AssignSlot::PerCell { base, cell } => format!("slot {base}+{}", cell_ref(*cell)),
-            };
-            format!("counter {s} {op:?} i{value}")
-        }
-        Op::Roll { slot, lo, count } => {
-            format!("roll slot {slot} in {lo}..{}", lo + i32::from(*count) - 1)
-        }
-        Op::Again => "again".into(),
-        Op::Chooser(p) => format!("next pick by {}", player_ref(*p)),
-        Op::AssignAll {
-            base,
-            cells,
-            op,
-            value,
-        } => format!("counter slot {base}+each of s{cells} {op:?} i{value}"),
-        Op::SetVar { var, set } => format!("v{var} = one of s{set}"),
-        Op::SetDir { var, relation, dir } => format!("v{var} = rel#{relation} {dir:?}"),
-        Op::WhileCheck { var, cond, exit } => format!("while b{cond} (rounds v{var}) exit {exit}"),
-        Op::Memo { block } => format!("memo #{block}"),
-        Op::Done => "done".into(),
     }
 }

@@ -6,6 +6,7 @@ pub mod dump;
 mod error;
 pub mod lower;
 pub mod ops;
+pub mod parse;
 pub mod passes;
 pub mod table;
 pub mod unordered;
