@@ -12,7 +12,7 @@ use std::process::Command;
 
 use clap::Args;
 
-use super::load::{load_with, parse, shown, split_sets};
+use super::load::{load_parsed, parse, shown, split_sets};
 use super::{emit, CliError, Result};
 use crate::runtime::codegen::{self, Unit};
 
@@ -68,7 +68,7 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     let forced = split_sets(&args.set)?;
     let mut programs = Vec::new();
     for path in &args.files {
-        let (_, file) = parse(path)?;
+        let (source, file) = parse(path)?;
         if crate::check::table::is_table_game(&file) {
             eprintln!(
                 "note: skipping `{}`: a table game's shots are simulated, not generated",
@@ -79,7 +79,7 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
         for mut sets in crate::check::options::variants(&file) {
             sets.retain(|(name, _)| !forced.iter().any(|(n, _)| n == name));
             sets.extend(forced.iter().cloned());
-            let loaded = load_with(path, &sets, crate::runtime::Compiled::NONE)?;
+            let loaded = load_parsed(path, &source, &file, &sets, crate::runtime::Compiled::NONE)?;
             let label = label(&loaded.program.name, &sets);
             if !programs.iter().any(|(l, _)| *l == label) {
                 programs.push((label, loaded.program));

@@ -94,7 +94,19 @@ pub(crate) fn load_with(
     compiled: Compiled,
 ) -> Result<Loaded> {
     let (source, file) = parse(path)?;
-    if crate::check::table::is_table_game(&file) {
+    load_parsed(path, &source, &file, sets, compiled)
+}
+
+/// [`load_with`] for a file already read and parsed (`compile` lowers one file for several
+/// option values).
+pub(crate) fn load_parsed(
+    path: &Path,
+    source: &str,
+    file: &ast::File,
+    sets: &[(String, String)],
+    compiled: Compiled,
+) -> Result<Loaded> {
+    if crate::check::table::is_table_game(file) {
         return Err(CliError::new(format!(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)
@@ -102,7 +114,7 @@ pub(crate) fn load_with(
         .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
         .into());
     }
-    match crate::compile_parsed(&file, sets) {
+    match crate::compile_parsed(file, sets) {
         Ok(program) => Ok(Loaded {
             path: path.to_path_buf(),
             backend: compiled.backend_for(&program),
@@ -110,11 +122,11 @@ pub(crate) fn load_with(
             compiled,
         }),
         Err(e) if e.bad_options => {
-            report_errors(e.diags, &source, path);
+            report_errors(e.diags, source, path);
             Err(Fail::ReportedUsage)
         }
         Err(e) => {
-            report_errors(e.diags, &source, path);
+            report_errors(e.diags, source, path);
             Err(Fail::Reported)
         }
     }
