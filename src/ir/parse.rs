@@ -434,6 +434,31 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// A table of numbered entries under the heading `kw`: `  PREFIX0 = ...`, `  PREFIX1 = ...`,
+    /// each read by `entry`, in order.
+    fn numbered<T>(
+        &mut self,
+        kw: &str,
+        prefix: &str,
+        entry: fn(&mut Self, &mut Cur<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        self.expect_top(kw)?.end()?;
+        let mut out = Vec::new();
+        while let Some(mut c) = self.sub() {
+            let i: usize = c.id(prefix)?;
+            if i != out.len() {
+                return Err(c.error(format!(
+                    "expected `{prefix}{}`, found `{prefix}{i}`",
+                    out.len()
+                )));
+            }
+            c.expect("=")?;
+            out.push(entry(self, &mut c)?);
+            c.end()?;
+        }
+        Ok(out)
+    }
+
     /// The next line, which must start with `kw`.
     fn expect_top(&mut self, kw: &str) -> Result<Cur<'t>> {
         if let Some(c) = self.top(kw) {
@@ -539,39 +564,9 @@ impl<'t> Parser<'t> {
         while let Some(c) = self.top("shape") {
             shapes.push(self.shape(c, shapes.len())?);
         }
-        self.expect_top("sets")?.end()?;
-        let mut sets = Vec::new();
-        while let Some(mut c) = self.sub() {
-            let i: usize = c.id("s")?;
-            if i != sets.len() {
-                return Err(c.error(format!("expected `s{}`, found `s{i}`", sets.len())));
-            }
-            c.expect("=")?;
-            sets.push(self.set_expr(&mut c)?);
-            c.end()?;
-        }
-        self.expect_top("ints")?.end()?;
-        let mut ints = Vec::new();
-        while let Some(mut c) = self.sub() {
-            let i: usize = c.id("i")?;
-            if i != ints.len() {
-                return Err(c.error(format!("expected `i{}`, found `i{i}`", ints.len())));
-            }
-            c.expect("=")?;
-            ints.push(self.int_expr(&mut c)?);
-            c.end()?;
-        }
-        self.expect_top("bools")?.end()?;
-        let mut bools = Vec::new();
-        while let Some(mut c) = self.sub() {
-            let i: usize = c.id("b")?;
-            if i != bools.len() {
-                return Err(c.error(format!("expected `b{}`, found `b{i}`", bools.len())));
-            }
-            c.expect("=")?;
-            bools.push(self.bool_expr(&mut c)?);
-            c.end()?;
-        }
+        let sets = self.numbered("sets", "s", Self::set_expr)?;
+        let ints = self.numbered("ints", "i", Self::int_expr)?;
+        let bools = self.numbered("bools", "b", Self::bool_expr)?;
         let setup = self.code("setup")?;
         let turn = self.code("turn")?;
         let no_moves = self.code("no moves")?;
