@@ -412,6 +412,9 @@ impl Checker<'_> {
                     for lane in lanes {
                         self.expect_kind(&lane.player, Sym::Player, None);
                         for cell in &lane.cells {
+                            if self.is_cell_name(&cell.name) {
+                                self.uses.record_cell(cell.span);
+                            }
                             if !self.is_cell_name(&cell.name) {
                                 if self.names.contains_key(&cell.name) {
                                     self.report(ResolveError::WrongKind {

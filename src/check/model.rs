@@ -116,6 +116,13 @@ impl Names {
         self.uses.at.get(&(span.start, span.end)).copied()
     }
 
+    /// Whether the name at `span` is a cell's name (for the default options: with other
+    /// option values the board may have no such cell).
+    #[must_use]
+    pub fn names_a_cell(&self, span: crate::syntax::Span) -> bool {
+        self.uses.cells.contains(&(span.start, span.end))
+    }
+
     /// Every place a declaration is used, in source order.
     #[must_use]
     pub fn uses_of(&self, decl: DeclId) -> Vec<crate::syntax::Span> {
@@ -131,15 +138,21 @@ impl Names {
     }
 }
 
-/// Which declaration each resolved use of a name refers to, by the use's span.
+/// Which declaration each resolved use of a name refers to, by the use's span, and which names
+/// the checker read as cell names.
 #[derive(Clone, Debug, Default)]
 pub struct Uses {
     at: HashMap<(u32, u32), DeclId>,
+    cells: std::collections::HashSet<(u32, u32)>,
 }
 
 impl Uses {
     pub(super) fn record(&mut self, span: crate::syntax::Span, decl: DeclId) {
         self.at.insert((span.start, span.end), decl);
+    }
+
+    pub(super) fn record_cell(&mut self, span: crate::syntax::Span) {
+        self.cells.insert((span.start, span.end));
     }
 }
 

@@ -51,6 +51,7 @@ codes! {
     "E0408" => "board or zone cannot be computed",
     "W0409" => "pattern fits nowhere on the board",
     "E0410" => "cell on two lanes of a track",
+    "E0411" => "cell missing for some option values",
     "E0501" => "not exactly two players",
     "E0502" => "missing or repeated declaration",
     "E0503" => "game can never end",

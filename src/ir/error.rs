@@ -36,6 +36,17 @@ pub enum LowerError {
         span: Option<Span>,
     },
 
+    #[error("the board has no cell `{name}`")]
+    #[diagnostic(
+        code(E0411),
+        help("the cell exists for the default options only; narrow the option's range, or name a cell every board has")
+    )]
+    MissingCell {
+        name: String,
+        #[label("no such cell for these option values")]
+        span: Option<Span>,
+    },
+
     #[error("the board has more than {max} cells")]
     #[diagnostic(
         code(E0403),
@@ -162,6 +173,7 @@ impl LowerError {
         match self {
             LowerError::NoCells { span }
             | LowerError::DuplicateCellName { span, .. }
+            | LowerError::MissingCell { span, .. }
             | LowerError::TooManyCells { span, .. }
             | LowerError::NotComputable { span, .. }
             | LowerError::TooManyTurnVariables { span, .. }

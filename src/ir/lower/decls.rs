@@ -198,12 +198,14 @@ impl<'a> Lowerer<'a> {
                     start,
                     carried,
                 } => {
-                    let cell = match &start.kind {
-                        ExprKind::Name(n) => self.geo.by_name.get(n.name.as_str()).copied(),
-                        _ => None,
-                    };
-                    let Some(cell) = cell else {
+                    let ExprKind::Name(n) = &start.kind else {
                         return err(format!("token `{}` does not start on a cell", name.name));
+                    };
+                    let Some(&cell) = self.geo.by_name.get(n.name.as_str()) else {
+                        return Err(LowerError::MissingCell {
+                            name: n.name.clone(),
+                            span: Some(n.span),
+                        });
                     };
                     let slot = id16(self.prog.counters.len())?;
                     self.prog.counters.push(Counter {
@@ -232,7 +234,10 @@ impl<'a> Lowerer<'a> {
                         let mut cells = Vec::new();
                         for c in &lane.cells {
                             let Some(&cell) = self.geo.by_name.get(c.name.as_str()) else {
-                                return err(format!("`{}` is not a cell", c.name));
+                                return Err(LowerError::MissingCell {
+                                    name: c.name.clone(),
+                                    span: Some(c.span),
+                                });
                             };
                             cells.push(cell);
                         }

@@ -560,6 +560,11 @@ impl<'a> Lowerer<'a> {
                     if !self.vars.contains_key(name) {
                         return Ok(CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)));
                     }
+                } else if self.syms.names.names_a_cell(n.span) {
+                    return Err(LowerError::MissingCell {
+                        name: name.to_string(),
+                        span: Some(n.span),
+                    });
                 }
                 if !self.in_code {
                     return err(format!("`{name}` is not known yet"));

@@ -2,7 +2,9 @@
 //! searching, so a `let` whose set only `pick`s read (to list the choices) can be skipped; one
 //! read by a condition, an assignment, a `put`/`remove` on a set or a `write` cannot.
 
-use crate::ir::{BoolExpr, BoolId, IntExpr, IntId, Op, Program, SetExpr, SetId, TemplatePart};
+use crate::ir::{
+    BoolExpr, BoolId, DirExpr, IntExpr, IntId, Op, Program, SetExpr, SetId, TemplatePart,
+};
 
 /// Marks each `let` of `ops` that a replay needs (`replay: true`): one whose set something
 /// other than a `pick` reads. The others are skipped when a known move is replayed.
@@ -21,10 +23,15 @@ pub fn run(program: &Program, ops: &mut [Op]) {
                 locals_in_int(program, *value, &mut read);
             }
             Op::WhileCheck { cond, .. } => locals_in_bool(program, *cond, &mut read),
+            Op::SetDir { dir, .. } => locals_in_dir(program, dir, &mut read),
             Op::Write(t) => {
                 for part in &program.templates[usize::from(*t)].parts {
-                    if let TemplatePart::Int(i) | TemplatePart::Letter(i) = part {
-                        locals_in_int(program, *i, &mut read);
+                    match part {
+                        TemplatePart::Int(i) | TemplatePart::Letter(i) => {
+                            locals_in_int(program, *i, &mut read);
+                        }
+                        TemplatePart::Dir { dir, .. } => locals_in_dir(program, dir, &mut read),
+                        _ => {}
                     }
                 }
             }
@@ -48,9 +55,19 @@ fn locals_in_set(program: &Program, id: SetId, read: &mut [bool]) {
         SetExpr::All { of, .. }
         | SetExpr::None { of, .. }
         | SetExpr::Any { of, .. }
-        | SetExpr::Step { of, .. }
-        | SetExpr::StepDir { of, .. } => locals_in_set(program, *of, read),
-        SetExpr::Line { run: Some(r), .. } => locals_in_set(program, *r, read),
+        | SetExpr::Step { of, .. } => locals_in_set(program, *of, read),
+        SetExpr::StepDir { of, dir, .. } => {
+            locals_in_set(program, *of, read);
+            locals_in_dir(program, dir, read);
+        }
+        SetExpr::Line { run, dir, .. } => {
+            if let Some(r) = run {
+                locals_in_set(program, *r, read);
+            }
+            if let Some(d) = dir {
+                locals_in_dir(program, d, read);
+            }
+        }
         SetExpr::Between { run, end, .. } | SetExpr::Brackets { run, end, .. } => {
             locals_in_set(program, *run, read);
             locals_in_set(program, *end, read);
@@ -78,6 +95,7 @@ fn locals_in_bool(program: &Program, id: BoolId, read: &mut [bool]) {
         BoolExpr::In { set, .. } | BoolExpr::Completes { set, .. } => {
             locals_in_set(program, *set, read);
         }
+        BoolExpr::DirIn { dir, .. } => locals_in_dir(program, dir, read),
         BoolExpr::Connected {
             through, from, to, ..
         } => {
@@ -97,7 +115,28 @@ fn locals_in_int(program: &Program, id: IntId, read: &mut [bool]) {
             locals_in_int(program, *lhs, read);
             locals_in_int(program, *rhs, read);
         }
+        IntExpr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => {
+            locals_in_bool(program, *cond, read);
+            locals_in_int(program, *then, read);
+            locals_in_int(program, *otherwise, read);
+        }
+        IntExpr::DirIndex { dir, .. } => locals_in_dir(program, dir, read),
         _ => {}
+    }
+}
+
+/// A direction value reads sets through `dir(R, i)`'s integer.
+fn locals_in_dir(program: &Program, dir: &DirExpr, read: &mut [bool]) {
+    match dir {
+        DirExpr::Index(i) => locals_in_int(program, *i, read),
+        DirExpr::Neg(d) | DirExpr::Turn(d, _) | DirExpr::Mirror(d, _) => {
+            locals_in_dir(program, d, read);
+        }
+        DirExpr::Var(_) => {}
     }
 }
 
@@ -124,5 +163,20 @@ mod tests {
     #[test]
     fn a_let_only_picks_read_is_skipped_on_replay() {
         assert_eq!(flags(GAME), [false, true]);
+    }
+
+    /// A `let` read through a direction value (`dir(R, count(free))`) is needed on replay.
+    #[test]
+    fn a_let_read_through_a_direction_is_kept() {
+        let game = GAME
+            .replace(
+                "piece stone\n",
+                "direction e = (1)\ndirection w = (-1)\nrelation lr = e | w\npiece stone\n",
+            )
+            .replace(
+                "    let free = empty\n    require count(free) > 1\n",
+                "    let free = empty\n    let d = dir(lr, count(free))\n    write \"{d}\"\n",
+            );
+        assert_eq!(flags(&game), [false, true]);
     }
 }
