@@ -976,7 +976,8 @@ impl AssignKind {
 pub struct Code {
     pub ops: Vec<Op>,
     /// `decided[pc]`: from `pc` on, no choice point and no test that can reject the move is
-    /// reachable, so move generation may record the move there without running the rest.
+    /// reachable (an action for a cell's owner counts as a test: it fails on an empty cell), so
+    /// move generation may record the move there without running the rest.
     pub decided: Vec<bool>,
     /// `busy[pc]`: the first op at or after `pc`, following jumps and passing `write`s, that
     /// does something while moves are generated (where no text is written).
@@ -1020,6 +1021,24 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         return false;
     }
     let d = match &ops[pc] {
+        // An action for the owner of a cell fails when the cell is empty (no player).
+        Op::Put {
+            owner: PlayerRef::Owner(_),
+            ..
+        }
+        | Op::PutAll {
+            owner: PlayerRef::Owner(_),
+            ..
+        }
+        | Op::Assign {
+            slot:
+                AssignSlot::PerPlayer {
+                    player: PlayerRef::Owner(_),
+                    ..
+                },
+            ..
+        }
+        | Op::Finish(Finish::Win(PlayerRef::Owner(_)) | Finish::Lose(PlayerRef::Owner(_))) => false,
         Op::Put { .. }
         | Op::Remove { .. }
         | Op::Move { .. }

@@ -954,7 +954,7 @@ impl<'a> Emitter<'a> {
                 code_base,
                 owner,
                 at: c,
-            } => self.with_effect(
+            } => no_player_guard(*owner) + &self.with_effect(
                 pc,
                 true,
                 &format!(
@@ -984,7 +984,7 @@ impl<'a> Emitter<'a> {
                 code_base,
                 owner,
                 at: s,
-            } => self.with_effect(
+            } => no_player_guard(*owner) + &self.with_effect(
                 pc,
                 true,
                 &format!(
@@ -1061,8 +1061,9 @@ impl<'a> Emitter<'a> {
                 format!("if !e.rt_distinct_first({block}, pos.hash) {{\n    return;\n}}\n{next};")
             }
             Op::Assign { slot, op, value } => {
+                let guard = slot_guard(*slot);
                 let (slot, new) = assignment(*slot, *op);
-                self.with_effect(
+                guard + &self.with_effect(
                     pc,
                     false,
                     &format!(
@@ -1106,7 +1107,9 @@ impl<'a> Emitter<'a> {
             Op::Memo { block } => format!(
                 "if !e.rt_memo_first({block}, memo_key(pos.hash, {pc}, &v, &[], &pos.locals)) {{\n    return;\n}}\n{next};"
             ),
-            // The result is set when the move is applied; listing it needs nothing more.
+            // The result is set when the move is applied; listing it needs nothing more than
+            // a player to win or lose.
+            Op::Finish(Finish::Win(p) | Finish::Lose(p)) => no_player_guard(*p) + "g.leaf(m);",
             Op::Finish(_) | Op::Done => "g.leaf(m);".to_string(),
         }
     }
@@ -1144,7 +1147,7 @@ impl<'a> Emitter<'a> {
                 code_base,
                 owner,
                 at: c,
-            } => format!(
+            } => no_player_guard(*owner) + &format!(
                 "let piece = {code_base}u8.wrapping_add({});\nlet c = usize::from({});\n{}\n{next};",
                 player(*owner, "0u8"),
                 cell(*c, "0u8"),
@@ -1166,7 +1169,7 @@ impl<'a> Emitter<'a> {
                 code_base,
                 owner,
                 at: s,
-            } => format!(
+            } => no_player_guard(*owner) + &format!(
                 "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{next};",
                 player(*owner, "0u8"),
                 both("c", "piece")
@@ -1209,12 +1212,17 @@ impl<'a> Emitter<'a> {
                 replay_at(code, *check as usize, "v")
             ),
             Op::Assign { slot, op, value } => {
+                let guard = slot_guard(*slot);
                 let (slot, new) = assignment(*slot, *op);
-                format!(
+                guard + &format!(
                     "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\npos.counters[slot] = new;\n{next};"
                 )
             }
             Op::Finish(f) => {
+                let guard = match f {
+                    Finish::Win(p) | Finish::Lose(p) => no_player_guard(*p),
+                    Finish::Draw => String::new(),
+                };
                 let result = match f {
                     Finish::Win(p) => format!("GameResult::Win({})", player(*p, "0u8")),
                     Finish::Lose(p) => {
@@ -1222,7 +1230,7 @@ impl<'a> Emitter<'a> {
                     }
                     Finish::Draw => "GameResult::Draw".to_string(),
                 };
-                format!("e.rt_finish({result});\ne.rt_end(&pos);")
+                format!("{guard}e.rt_finish({result});\ne.rt_end(&pos);")
             }
             Op::Done => "e.rt_end(&pos);".to_string(),
             Op::Roll { slot, lo, .. } => format!(
@@ -1402,6 +1410,14 @@ impl<'a> Emitter<'a> {
         let body = match &self.p.ints[id] {
             IntExpr::Const(x) => format!("{x}"),
             IntExpr::Counter(slot) => format!("pos.counters[{slot}]"),
+            // No player (the owner of an empty cell) reads 0.
+            IntExpr::PlayerCounter {
+                base,
+                player: pl @ PlayerRef::Owner(_),
+            } => format!(
+                "match {} {{\n    who if who < 2 => pos.counters[{base}usize + usize::from(who)],\n    _ => 0,\n}}",
+                player(*pl, "cand")
+            ),
             IntExpr::PlayerCounter { base, player: pl } => format!(
                 "pos\n    .counters\n    .get({base}usize + usize::from({}))\n    .copied()\n    .unwrap_or(0)",
                 player(*pl, "cand")
@@ -1518,6 +1534,23 @@ impl<'a> Emitter<'a> {
 }
 
 /// The counter slot an assignment writes and its new value, from `old` and `value`.
+/// An action for the owner of an empty cell (no player) fails this way through the turn, as in
+/// the interpreter (`Engine::acting`): the guard that ends the walk.
+fn no_player_guard(p: PlayerRef) -> String {
+    match p {
+        PlayerRef::Owner(_) => format!("if {} > 1 {{\n    return;\n}}\n", player(p, "0u8")),
+        _ => String::new(),
+    }
+}
+
+/// The guard of a per-player counter's slot.
+fn slot_guard(slot: AssignSlot) -> String {
+    match slot {
+        AssignSlot::PerPlayer { player: who, .. } => no_player_guard(who),
+        _ => String::new(),
+    }
+}
+
 fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
     let slot = match slot {
         AssignSlot::Global(s) => format!("{s}usize"),

@@ -651,7 +651,9 @@ impl<'p> Engine<'p> {
                     owner,
                     at,
                 } => {
-                    let owner = self.player(*owner, &vars, 0);
+                    let Some(owner) = self.acting(*owner, &vars) else {
+                        return;
+                    };
                     let cell = self.cell(*at, &vars, 0);
                     self.set_cell(cell, code_base + owner);
                     pc += 1;
@@ -661,7 +663,10 @@ impl<'p> Engine<'p> {
                     owner,
                     at,
                 } => {
-                    let code = code_base + self.player(*owner, &vars, 0);
+                    let Some(owner) = self.acting(*owner, &vars) else {
+                        return;
+                    };
+                    let code = code_base + owner;
                     for cell in self.eval_set(*at, &vars, self.program.board.all, 0).iter() {
                         self.set_cell(cell, code);
                     }
@@ -904,7 +909,10 @@ impl<'p> Engine<'p> {
                     let slot = match slot {
                         AssignSlot::Global(s) => usize::from(*s),
                         AssignSlot::PerPlayer { base, player } => {
-                            usize::from(*base) + usize::from(self.player(*player, &vars, 0))
+                            let Some(who) = self.acting(*player, &vars) else {
+                                return;
+                            };
+                            usize::from(*base) + usize::from(who)
                         }
                         AssignSlot::PerCell { base, cell } => {
                             usize::from(*base) + self.cell(*cell, &vars, 0)
@@ -916,8 +924,16 @@ impl<'p> Engine<'p> {
                 }
                 Op::Finish(f) => {
                     let result = match f {
-                        Finish::Win(p) => GameResult::Win(self.player(*p, &vars, 0)),
-                        Finish::Lose(p) => GameResult::Win(1 - self.player(*p, &vars, 0)),
+                        Finish::Win(p) | Finish::Lose(p) => {
+                            let Some(who) = self.acting(*p, &vars) else {
+                                return;
+                            };
+                            GameResult::Win(if matches!(f, Finish::Win(_)) {
+                                who
+                            } else {
+                                1 - who
+                            })
+                        }
                         Finish::Draw => GameResult::Draw,
                     };
                     self.finish(result);
@@ -1054,6 +1070,13 @@ impl<'p> Engine<'p> {
     }
 
     #[inline]
+    /// The player an action (`put ... of p`, `counter[p] = ...`, `win p`) is for; `None` for
+    /// the owner of an empty cell, which is no player: the action fails this way through the
+    /// turn, as a failed `require` does.
+    fn acting(&self, p: PlayerRef, vars: &Vars) -> Option<u8> {
+        Some(self.player(p, vars, 0)).filter(|&who| who < 2)
+    }
+
     fn player(&self, p: PlayerRef, vars: &Vars, candidate: u8) -> u8 {
         match p {
             PlayerRef::Mover => self.state.mover,
@@ -1233,6 +1256,10 @@ impl<'p> Engine<'p> {
             IntExpr::Counter(slot) => self.state.counters[usize::from(*slot)],
             IntExpr::PlayerCounter { base, player } => {
                 let who = self.player(*player, vars, candidate);
+                if who > 1 {
+                    // No player (the owner of an empty cell) reads 0.
+                    return 0;
+                }
                 self.state
                     .counters
                     .get(usize::from(*base) + usize::from(who))
