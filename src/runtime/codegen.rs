@@ -1431,6 +1431,11 @@ impl<'a> Emitter<'a> {
             IntExpr::CellCounter { base, cell: c } => {
                 format!("pos.counters[{base}usize + usize::from({})]", cell(*c, "cand"))
             }
+            // No player (the owner of an empty cell) has no points.
+            IntExpr::Points(pl @ PlayerRef::Owner(_)) => format!(
+                "let who = usize::from({});\nif who > 1 {{\n    return 0;\n}}\ne.program()\n    .shapes\n    .iter()\n    .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))\n    .sum()",
+                player(*pl, "cand")
+            ),
             IntExpr::Points(pl) => format!(
                 "let who = usize::from({});\ne.program()\n    .shapes\n    .iter()\n    .map(|s| pos.counters[usize::from(s.stock) + who].saturating_mul(s.points))\n    .sum()",
                 player(*pl, "cand")

@@ -1278,6 +1278,10 @@ impl<'p> Engine<'p> {
             }
             IntExpr::Points(player) => {
                 let who = usize::from(self.player(*player, vars, candidate));
+                if who > 1 {
+                    // No player (the owner of an empty cell) has no points.
+                    return 0;
+                }
                 p.shapes
                     .iter()
                     .map(|s| {
