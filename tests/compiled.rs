@@ -15,7 +15,6 @@ mod bundled;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::ir::Program;
-use rulestone::runtime::codegen::{emit, Unit};
 use rulestone::runtime::perft::{perft, perft_by_engine, perft_with_rolls};
 use rulestone::runtime::playout::random_game;
 use rulestone::runtime::{BackendKind, Compiled, Engine, Move};
@@ -24,20 +23,7 @@ const GENERATED: &str = "tests/compiled/bundled.rs";
 
 /// Every bundled game (`games/`, `tests/games/`) in each of its enum variants.
 fn units() -> Vec<(String, Program)> {
-    let mut paths = common::bundled_games();
-    common::files(&common::root().join("tests/games"), "game", &mut paths);
-    paths.retain(|p| !common::is_table_game(p));
-    let mut out = Vec::new();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).expect("readable game");
-        let file = rulestone::parse(&source).expect("bundled games parse");
-        for sets in rulestone::check::options::variants(&file) {
-            let program = common::program(&path, &sets);
-            let label = rulestone::cli::compile::label(&program.name, &sets);
-            out.push((label, program));
-        }
-    }
-    out
+    common::variants(&common::board_games())
 }
 
 /// The generated table, as a binary built by `rulestone compile` passes it in.
@@ -50,21 +36,12 @@ fn compiled_engine(program: &Program) -> Engine<'_> {
 
 #[test]
 fn generated_code_is_current() {
-    let units_ = units();
-    let text = emit(
-        &units_
-            .iter()
-            .map(|(label, program)| Unit {
-                program,
-                label: label.clone(),
-            })
-            .collect::<Vec<_>>(),
-    );
-    let path = common::root().join(GENERATED);
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        old == text,
-        "{GENERATED} is stale: regenerate it with\n  cargo run --release -- compile games/*.game tests/games/*.game --module {GENERATED}"
+    common::assert_generated_current(
+        GENERATED,
+        &units(),
+        &format!(
+            "cargo run --release -- compile games/*.game tests/games/*.game --module {GENERATED}"
+        ),
     );
 }
 

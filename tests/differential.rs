@@ -38,7 +38,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::diag;
 use rulestone::ir::{Op, Program};
-use rulestone::runtime::codegen::{emit, Unit};
 use rulestone::runtime::perft::{perft, perft_by_engine};
 use rulestone::runtime::playout::random_game;
 use rulestone::runtime::{BackendKind, Compiled, Engine, GameResult, Move};
@@ -73,19 +72,7 @@ fn accepted(source: &str) -> bool {
 fn units() -> Vec<(String, Program)> {
     let mut paths = Vec::new();
     common::files(&common::root().join(GAMES), "game", &mut paths);
-    let mut out: Vec<(String, Program)> = Vec::new();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).expect("readable game");
-        let file = rulestone::parse(&source).expect("generated games parse");
-        for sets in rulestone::check::options::variants(&file) {
-            let program = common::program(&path, &sets);
-            let label = rulestone::cli::compile::label(&program.name, &sets);
-            if !out.iter().any(|(l, _)| *l == label) {
-                out.push((label, program));
-            }
-        }
-    }
-    out
+    common::variants(&paths)
 }
 
 #[test]
@@ -109,21 +96,10 @@ fn generated_games_are_current() {
             path.display()
         );
     }
-    let units_ = units();
-    let text = emit(
-        &units_
-            .iter()
-            .map(|(label, program)| Unit {
-                program,
-                label: label.clone(),
-            })
-            .collect::<Vec<_>>(),
-    );
-    let old = std::fs::read_to_string(common::root().join(GENERATED)).unwrap_or_default();
-    assert!(
-        old == text,
-        "{GENERATED} is stale: regenerate it with\n  \
-         cargo run --release -- compile {GAMES}/*.game --module {GENERATED}"
+    common::assert_generated_current(
+        GENERATED,
+        &units(),
+        &format!("cargo run --release -- compile {GAMES}/*.game --module {GENERATED}"),
     );
 }
 

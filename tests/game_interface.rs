@@ -46,10 +46,7 @@ where
 
 #[test]
 fn board_games_through_the_interface() {
-    let mut paths = common::bundled_games();
-    common::files(&common::root().join("tests/games"), "game", &mut paths);
-    paths.retain(|p| !common::is_table_game(p));
-    for path in paths {
+    for path in common::board_games() {
         let program = common::program(&path, &[]);
         let mut game = BoardGame::new(Engine::new(&program));
         let label = path.display().to_string();

@@ -15,20 +15,7 @@ use rulestone::runtime::Engine;
 
 /// Every board game (`games/`, `tests/games/`) in each of its enum variants, with a label.
 fn programs() -> Vec<(String, Program)> {
-    let mut paths = common::bundled_games();
-    common::files(&common::root().join("tests/games"), "game", &mut paths);
-    paths.retain(|p| !common::is_table_game(p));
-    let mut out = Vec::new();
-    for path in paths {
-        let source = std::fs::read_to_string(&path).expect("readable game");
-        let file = rulestone::parse(&source).expect("bundled games parse");
-        for sets in rulestone::check::options::variants(&file) {
-            let program = common::program(&path, &sets);
-            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
-            out.push((format!("{stem} {sets:?}"), program));
-        }
-    }
-    out
+    common::variants(&common::board_games())
 }
 
 #[test]

@@ -158,3 +158,48 @@ pub fn is_table_game(path: &Path) -> bool {
         .and_then(|s| rulestone::syntax::parse(&s).ok())
         .is_some_and(|f| rulestone::check::table::is_table_game(&f))
 }
+
+/// Every board game (no table games) under `games/` and `tests/games/`.
+pub fn board_games() -> Vec<PathBuf> {
+    let mut paths = bundled_games();
+    files(&root().join("tests/games"), "game", &mut paths);
+    paths.retain(|p| !is_table_game(p));
+    paths
+}
+
+/// Each game in each combination of its enum options, labelled as `rulestone compile` labels
+/// it (`Pylos (variant=basic)`), without repeated labels.
+pub fn variants(paths: &[PathBuf]) -> Vec<(String, Program)> {
+    let mut out: Vec<(String, Program)> = Vec::new();
+    for path in paths {
+        let source = std::fs::read_to_string(path).expect("readable game");
+        let file = rulestone::parse(&source).expect("the game parses");
+        for sets in rulestone::check::options::variants(&file) {
+            let program = program(path, &sets);
+            let label = rulestone::cli::compile::label(&program.name, &sets);
+            if !out.iter().any(|(l, _)| *l == label) {
+                out.push((label, program));
+            }
+        }
+    }
+    out
+}
+
+/// Asserts that the checked-in generated module at `generated` is what `codegen::emit` writes
+/// for `units` today; `regenerate` is the command that rewrites it.
+pub fn assert_generated_current(generated: &str, units: &[(String, Program)], regenerate: &str) {
+    let text = rulestone::runtime::codegen::emit(
+        &units
+            .iter()
+            .map(|(label, program)| rulestone::runtime::codegen::Unit {
+                program,
+                label: label.clone(),
+            })
+            .collect::<Vec<_>>(),
+    );
+    let old = std::fs::read_to_string(root().join(generated)).unwrap_or_default();
+    assert!(
+        old == text,
+        "{generated} is stale: regenerate it with\n  {regenerate}"
+    );
+}
