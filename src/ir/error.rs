@@ -162,13 +162,6 @@ impl LowerError {
         self
     }
 
-    /// Where the problem was found, if known.
-    #[must_use]
-    pub fn span(&self) -> Option<Span> {
-        let mut copy = self.clone();
-        *copy.span_mut()
-    }
-
     fn span_mut(&mut self) -> &mut Option<Span> {
         match self {
             LowerError::NoCells { span }
