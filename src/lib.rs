@@ -20,6 +20,7 @@
 //! that touches files or the terminal; the stages are pure. `docs/architecture.md` states each
 //! stage's invariants.
 
+pub mod agents;
 pub mod check;
 pub mod cli;
 pub mod diag;

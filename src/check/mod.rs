@@ -31,7 +31,7 @@ mod names;
 pub mod options;
 mod shapes;
 mod stmt;
-mod suggest;
+use crate::diag::suggest;
 pub mod table;
 pub mod zones;
 

@@ -7,6 +7,7 @@
 
 pub mod codes;
 pub mod render;
+pub mod suggest;
 
 pub use codes::{explain, CodeInfo, CODES};
 pub use miette::Severity;

@@ -16,6 +16,7 @@
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::playout::random_game;
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
 
@@ -64,11 +65,60 @@ pub trait Game {
     /// # Errors
     /// A text that is no open decision, with the reason.
     fn parse(&mut self, text: &str) -> Result<Self::Decision, String>;
+
+    /// A key of the position (board, counters, player to move): equal positions have equal
+    /// keys, so searches can share work between them and see repetitions. `None` when the game
+    /// keeps no such key.
+    fn position_key(&self) -> Option<u64> {
+        None
+    }
+
+    /// Each player's score once the game is over, for games that declare one.
+    fn scores(&mut self) -> Option<[i32; 2]> {
+        None
+    }
+
+    /// How promising the position looks for `player`, in `-1.0..=1.0` (0: even). What a search
+    /// uses where it stops short of the end; the default knows nothing and says 0.
+    fn evaluate(&mut self, _player: u8) -> f64 {
+        0.0
+    }
+
+    /// Plays random decisions from here until the game ends or `max_steps` were taken, then
+    /// returns to this position: what a Monte Carlo search samples. Implementations may play
+    /// faster than [`Game::sample`] and [`Game::apply`] would (without undo records, on
+    /// compiled code).
+    fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {
+        let (taken, result) = random_play(self, rng, max_steps as usize);
+        let scores = if result.is_some() {
+            self.scores()
+        } else {
+            None
+        };
+        for _ in &taken {
+            self.undo();
+        }
+        Rollout {
+            steps: u32::try_from(taken.len()).unwrap_or(u32::MAX),
+            result,
+            scores,
+        }
+    }
+}
+
+/// How a random continuation ([`Game::rollout`]) ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rollout {
+    pub steps: u32,
+    /// `None` when the step limit stopped it first.
+    pub result: Option<GameResult>,
+    /// The scores at the end, for games that declare them.
+    pub scores: Option<[i32; 2]>,
 }
 
 /// Plays seeded random decisions until the game ends or `max_steps` were taken; returns the
 /// decisions taken and the result. The game is left at the end position (undo them to return).
-pub fn random_play<G: Game>(
+pub fn random_play<G: Game + ?Sized>(
     game: &mut G,
     rng: &mut ChaCha8Rng,
     max_steps: usize,
@@ -90,6 +140,8 @@ pub struct BoardGame<'p> {
     undos: Vec<Undo>,
     /// Reused for listing moves.
     buffer: Vec<Move>,
+    /// Reused by rollouts.
+    rollout_undos: Vec<Undo>,
 }
 
 impl<'p> BoardGame<'p> {
@@ -99,6 +151,7 @@ impl<'p> BoardGame<'p> {
             engine,
             undos: Vec::new(),
             buffer: Vec::new(),
+            rollout_undos: Vec::new(),
         }
     }
 
@@ -156,7 +209,14 @@ impl Game for BoardGame<'_> {
     }
 
     fn outcome(&mut self) -> Option<GameResult> {
-        self.engine.outcome()
+        if let Some(r) = self.engine.state.result {
+            return Some(r);
+        }
+        let mut moves = std::mem::take(&mut self.buffer);
+        self.engine.legal_moves(&mut moves);
+        let stuck = moves.is_empty();
+        self.buffer = moves;
+        stuck.then(|| self.engine.stuck_result())
     }
 
     fn decisions(&mut self, out: &mut Vec<Move>) -> bool {
@@ -205,6 +265,57 @@ impl Game for BoardGame<'_> {
     fn parse(&mut self, text: &str) -> Result<Move, String> {
         find_typed(&self.listed(), text)
     }
+
+    fn position_key(&self) -> Option<u64> {
+        Some(self.engine.state.hash)
+    }
+
+    fn scores(&mut self) -> Option<[i32; 2]> {
+        self.engine.scores()
+    }
+
+    fn evaluate(&mut self, player: u8) -> f64 {
+        material(&self.engine, player)
+    }
+
+    fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {
+        let mut moves = std::mem::take(&mut self.buffer);
+        let p = random_game(
+            &mut self.engine,
+            rng,
+            max_steps,
+            &mut moves,
+            &mut self.rollout_undos,
+        );
+        self.buffer = moves;
+        Rollout {
+            steps: p.plies,
+            result: p.result,
+            scores: p.scores,
+        }
+    }
+}
+
+/// The default evaluation of a board game, from what every program has: each player's pieces
+/// on the board plus their per-player counters (pieces in hand, captures, points), as the
+/// share of the two players' total, mapped to `-1.0..=1.0` for `player`.
+fn material(engine: &Engine<'_>, player: u8) -> f64 {
+    let state = &engine.state;
+    let mut own = [0.0f64; 2];
+    for (p, cells) in state.by_player.iter().enumerate() {
+        own[p] = cells.len() as f64;
+    }
+    for (slot, counter) in engine.program().counters.iter().enumerate() {
+        if let (Some(p), Some(v)) = (counter.player, state.counters.get(slot)) {
+            own[usize::from(p & 1)] += f64::from((*v).max(0));
+        }
+    }
+    let total = own[0] + own[1];
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let me = usize::from(player & 1);
+    (own[me] - own[1 - me]) / total
 }
 
 impl Game for TableMatch<'_> {

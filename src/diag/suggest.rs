@@ -1,17 +1,26 @@
-//! "Did you mean": the closest candidate by edit distance.
+//! "Did you mean": the closest candidate by edit distance. Shared by every stage that names
+//! things back to the user (the checker's names, options, agent specs).
 
-/// The Levenshtein distance between two strings, counted in characters.
+/// The edit distance between two strings, counted in characters: insertions, deletions,
+/// substitutions and swaps of two neighbouring characters (`szie` is one edit from `size`).
 #[must_use]
 pub fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+    for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
-            let substitute = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+            let substitute = prev[j] + usize::from(ca != cb);
+            let mut best = substitute.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                best = best.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = best;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -43,6 +52,8 @@ mod tests {
         assert_eq!(levenshtein("kitten", "sitting"), 3);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("abc", "abc"), 0);
+        assert_eq!(levenshtein("szie", "size"), 1);
+        assert_eq!(levenshtein("ab", "ba"), 1);
     }
 
     #[test]
@@ -53,5 +64,6 @@ mod tests {
         assert_eq!(closest("bse", names), Some("base"));
         assert_eq!(closest("whit", ["White", "Black"]), Some("White"));
         assert_eq!(closest("xyz", names), None);
+        assert_eq!(closest("szie", ["size", "side"]), Some("size"));
     }
 }

@@ -1,0 +1,378 @@
+//! Monte Carlo tree search (UCT) with random playouts, for any game.
+//!
+//! Each iteration walks down the tree from the position to decide, choosing by UCB1 among a
+//! node's children; it adds one child, plays a random continuation from it
+//! ([`Game::rollout`], compiled code when the game has it) and credits the result to every
+//! node on the way, each for the player who took the decision leading to it.
+//!
+//! - **Chance** (a roll): the child is drawn uniformly among the outcomes, as
+//!   [`Game::sample`] would, so the tree averages over them.
+//! - **Continuous decisions** (a table game's shot): children are drawn with
+//!   [`Game::sample`], a new one whenever the node's visits allow (progressive widening), so
+//!   the search tries many shots and keeps the one whose continuations went best.
+//! - **Tree reuse**: [`Agent::observe`] moves the root to the child of the decision taken, so
+//!   what was learned about that position carries over to the next decision.
+//!
+//! Invariant: the game is at the root's position whenever `choose` starts and ends an
+//! iteration (every decision applied on the way down is undone).
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{rollout_value, Agent, Thought};
+use crate::runtime::{Game, GameResult};
+
+/// The settings of [`Mcts`]; see `AGENTS_HELP` in `spec.rs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per decision; with neither this nor `time`, 1000.
+    pub iterations: Option<u32>,
+    pub time: Option<Duration>,
+    /// The exploration constant of UCB1.
+    pub exploration: f64,
+    /// The longest random continuation, in decisions (longer ones count as draws).
+    pub max_steps: u32,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            iterations: None,
+            time: None,
+            exploration: 1.4,
+            max_steps: 1000,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The iteration budget that applies: the one given, else none when a time is given,
+    /// else 1000.
+    #[must_use]
+    pub fn iteration_limit(&self) -> u32 {
+        match (self.iterations, self.time) {
+            (Some(n), _) => n,
+            (None, Some(_)) => u32::MAX,
+            (None, None) => 1000,
+        }
+    }
+}
+
+const ROOT: usize = 0;
+
+/// What a node knows about the decisions open in its position.
+#[derive(Clone, Debug)]
+enum Open<D> {
+    /// Not listed yet: the node was never walked through.
+    Unknown,
+    /// The game is over here.
+    Over(GameResult),
+    /// Players' decisions; `untried` are not children yet.
+    Choices { untried: Vec<D> },
+    /// Chance decides among `outcomes`, equally likely; children are made as they are drawn.
+    Chance { outcomes: Vec<D> },
+    /// Continuous decisions, sampled.
+    Sampled,
+}
+
+#[derive(Clone, Debug)]
+struct Node<D> {
+    /// The decision leading here (none at the root).
+    decision: Option<D>,
+    /// The player who took it.
+    mover: u8,
+    children: Vec<usize>,
+    open: Open<D>,
+    visits: u32,
+    /// Total value credited, for `mover`.
+    value: f64,
+}
+
+impl<D> Node<D> {
+    fn new(decision: Option<D>, mover: u8) -> Node<D> {
+        Node {
+            decision,
+            mover,
+            children: Vec::new(),
+            open: Open::Unknown,
+            visits: 0,
+            value: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.value / f64::from(self.visits)
+        }
+    }
+}
+
+/// The UCT player.
+pub struct Mcts<G: Game> {
+    config: MctsConfig,
+    rng: ChaCha8Rng,
+    /// The tree, root at index 0.
+    nodes: Vec<Node<G::Decision>>,
+    /// The position key of the root, to notice a game that moved on without telling.
+    root_key: Option<u64>,
+    /// Reused buffers.
+    path: Vec<usize>,
+    listed: Vec<G::Decision>,
+}
+
+impl<G: Game> Mcts<G> {
+    #[must_use]
+    pub fn new(config: MctsConfig, seed: u64) -> Mcts<G> {
+        Mcts {
+            config,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            root_key: None,
+            path: Vec::new(),
+            listed: Vec::new(),
+        }
+    }
+
+    /// One iteration from the root (the game's position); returns the value credited to the
+    /// root's player to move.
+    fn iterate(&mut self, game: &mut G) {
+        self.path.clear();
+        self.path.push(ROOT);
+        let mut node = ROOT;
+        let mut applied = 0usize;
+        let over = loop {
+            if matches!(self.nodes[node].open, Open::Unknown) {
+                self.nodes[node].open = self.list(game);
+            }
+            if let Open::Over(r) = self.nodes[node].open {
+                break Some(r);
+            }
+            let Some((next, fresh)) = self.step(game, node) else {
+                // A continuous decision that could not be drawn: nothing to search.
+                break Some(GameResult::Draw);
+            };
+            let decision = self.nodes[next]
+                .decision
+                .clone()
+                .expect("every child has the decision leading to it");
+            game.apply(&decision);
+            applied += 1;
+            self.path.push(next);
+            node = next;
+            if fresh {
+                break None;
+            }
+        };
+        let (result, scores) = match over {
+            Some(r) => (Some(r), game.scores()),
+            None => match game.outcome() {
+                Some(r) => (Some(r), game.scores()),
+                None => {
+                    let r = game.rollout(&mut self.rng, self.config.max_steps);
+                    (r.result, r.scores)
+                }
+            },
+        };
+        for &n in &self.path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.value += rollout_value(result, scores, node.mover);
+        }
+        for _ in 0..applied {
+            game.undo();
+        }
+    }
+
+    /// What is open at the game's position.
+    fn list(&mut self, game: &mut G) -> Open<G::Decision> {
+        let mut listed = std::mem::take(&mut self.listed);
+        let discrete = game.decisions(&mut listed);
+        let open = if !discrete {
+            Open::Sampled
+        } else if listed.is_empty() {
+            match game.outcome() {
+                Some(r) => Open::Over(r),
+                None => Open::Over(GameResult::Draw),
+            }
+        } else if game.chance() {
+            Open::Chance {
+                outcomes: listed.clone(),
+            }
+        } else {
+            let mut untried = listed.clone();
+            untried.shuffle(&mut self.rng);
+            Open::Choices { untried }
+        };
+        self.listed = listed;
+        open
+    }
+
+    /// The child to walk into from `node`, and whether it was just made.
+    fn step(&mut self, game: &mut G, node: usize) -> Option<(usize, bool)> {
+        let mover = game.to_move();
+        let drawn = match &mut self.nodes[node].open {
+            Open::Choices { untried } => match untried.pop() {
+                Some(d) => return Some((self.add_child(node, d, mover), true)),
+                None => None,
+            },
+            Open::Chance { outcomes } => {
+                Some(outcomes[self.rng.gen_range(0..outcomes.len())].clone())
+            }
+            Open::Sampled => {
+                let n = &self.nodes[node];
+                // Progressive widening: about 2·√visits children.
+                let room = 2.0 * f64::from(n.visits + 1).sqrt();
+                #[allow(clippy::cast_precision_loss)]
+                let widen = (n.children.len() as f64) < room || n.children.is_empty();
+                if widen {
+                    if let Some(d) = game.sample(&mut self.rng) {
+                        return Some((self.add_child(node, d, mover), true));
+                    }
+                }
+                None
+            }
+            Open::Unknown | Open::Over(_) => None,
+        };
+        let Some(d) = drawn else {
+            return self.best_by_ucb(node).map(|c| (c, false));
+        };
+        let found = self.nodes[node]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c].decision.as_ref() == Some(&d));
+        Some(match found {
+            Some(c) => (c, false),
+            None => (self.add_child(node, d, mover), true),
+        })
+    }
+
+    fn add_child(&mut self, parent: usize, decision: G::Decision, mover: u8) -> usize {
+        let id = self.nodes.len();
+        self.nodes.push(Node::new(Some(decision), mover));
+        self.nodes[parent].children.push(id);
+        id
+    }
+
+    fn best_by_ucb(&self, node: usize) -> Option<usize> {
+        let parent = &self.nodes[node];
+        let log_n = f64::from(parent.visits.max(1)).ln();
+        let c = self.config.exploration;
+        let mut best = *parent.children.first()?;
+        let mut best_score = f64::NEG_INFINITY;
+        for &child in &parent.children {
+            let n = &self.nodes[child];
+            let score = if n.visits == 0 {
+                f64::INFINITY
+            } else {
+                n.mean() + c * (log_n / f64::from(n.visits)).sqrt()
+            };
+            if score > best_score {
+                best_score = score;
+                best = child;
+            }
+        }
+        Some(best)
+    }
+
+    /// Makes `child` the root, keeping its subtree (renumbered; the rest is dropped).
+    fn reroot(&mut self, child: usize) {
+        let mut kept = Vec::new();
+        let mut map = vec![usize::MAX; self.nodes.len()];
+        let mut stack = vec![child];
+        while let Some(n) = stack.pop() {
+            map[n] = kept.len();
+            kept.push(n);
+            stack.extend(self.nodes[n].children.iter().rev());
+        }
+        let mut nodes = Vec::with_capacity(kept.len());
+        for &old in &kept {
+            let mut node = std::mem::replace(&mut self.nodes[old], Node::new(None, 0));
+            for c in &mut node.children {
+                *c = map[*c];
+            }
+            nodes.push(node);
+        }
+        self.nodes = nodes;
+    }
+
+    /// Starts a fresh tree at the game's position, unless the tree's root is that position.
+    fn ensure_root(&mut self, game: &G) {
+        let key = game.position_key();
+        let moved_on = key.is_some() && self.root_key.is_some() && key != self.root_key;
+        if self.nodes.is_empty() || moved_on {
+            self.nodes.clear();
+            self.nodes.push(Node::new(None, 1 - game.to_move().min(1)));
+        }
+        self.root_key = key;
+    }
+}
+
+impl<G: Game> Agent<G> for Mcts<G> {
+    fn name(&self) -> String {
+        super::AgentSpec::Mcts(self.config.clone()).to_string()
+    }
+
+    fn choose(&mut self, game: &mut G) -> Option<Thought<G::Decision>> {
+        self.ensure_root(game);
+        if matches!(self.nodes[ROOT].open, Open::Unknown) {
+            self.nodes[ROOT].open = self.list(game);
+        }
+        if matches!(self.nodes[ROOT].open, Open::Over(_)) {
+            return None;
+        }
+        let start = Instant::now();
+        let limit = self.config.iteration_limit();
+        let mut done = 0u32;
+        while done < limit && self.config.time.is_none_or(|t| start.elapsed() < t) {
+            self.iterate(game);
+            done += 1;
+        }
+        let mut ranked: Vec<(G::Decision, f64, u64)> = self.nodes[ROOT]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c];
+                Some((n.decision.clone()?, n.mean(), u64::from(n.visits)))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.total_cmp(&a.1)));
+        let (decision, value, _) = ranked.first()?.clone();
+        Some(Thought {
+            decision,
+            value: Some(value),
+            ranked,
+            summary: format!(
+                "{done} iterations in {:.2} s, {} nodes",
+                start.elapsed().as_secs_f64(),
+                self.nodes.len()
+            ),
+        })
+    }
+
+    fn observe(&mut self, decision: &G::Decision) {
+        let child = self.nodes.first().and_then(|root| {
+            root.children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].decision.as_ref() == Some(decision))
+        });
+        match child {
+            Some(c) => {
+                self.reroot(c);
+                self.root_key = None;
+            }
+            None => self.nodes.clear(),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.root_key = None;
+    }
+}

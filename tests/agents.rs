@@ -1,0 +1,127 @@
+//! The agents on real games, with small budgets: they beat a random player, see forced lines,
+//! and give the same games for the same seed. (The full strength tables are benches: `arena`.)
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use rulestone::agents::contest::{arena, play_game, ArenaConfig};
+use rulestone::agents::AgentSpec;
+use rulestone::runtime::{BoardGame, Engine, Game, GameResult};
+
+mod common;
+
+fn game(name: &str, sets: &[(&str, &str)]) -> rulestone::ir::Program {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
+    common::program(&common::root().join("games").join(name), &sets)
+}
+
+fn specs(text: &str) -> Vec<AgentSpec> {
+    AgentSpec::parse_list(text).expect("valid specs")
+}
+
+fn round_robin(
+    program: &rulestone::ir::Program,
+    agents: &str,
+    games: u32,
+) -> rulestone::agents::contest::Arena {
+    let config = ArenaConfig {
+        specs: specs(agents),
+        games,
+        seed: 7,
+        max_steps: 400,
+        threads: 2,
+    };
+    arena(&config, &|_| BoardGame::new(Engine::new(program)), &|| {}).expect("arena runs")
+}
+
+#[test]
+fn mcts_never_loses_tictactoe_to_random() {
+    let program = game("tictactoe.game", &[]);
+    let a = round_robin(&program, "mcts:iterations=300,random", 20);
+    let t = a.pairings[0].tally;
+    assert_eq!(t.losses, 0, "{t:?}");
+    assert!(t.wins >= 14, "{t:?}");
+}
+
+#[test]
+fn alphabeta_plays_tictactoe_perfectly() {
+    let program = game("tictactoe.game", &[]);
+    let a = round_robin(&program, "alphabeta:depth=9,mcts:iterations=300", 6);
+    let t = a.pairings[0].tally;
+    assert_eq!(t.losses, 0, "{t:?}");
+    // Against itself, perfect play draws.
+    let a = round_robin(&program, "alphabeta:depth=9,alphabeta:depth=9", 2);
+    assert_eq!(a.pairings[0].tally.draws, 2, "{:?}", a.pairings[0].tally);
+}
+
+#[test]
+fn alphabeta_beats_random_at_connect_four() {
+    let program = game("connect4.game", &[]);
+    let a = round_robin(&program, "alphabeta:depth=3,random", 10);
+    let t = a.pairings[0].tally;
+    assert!(t.wins >= 9, "{t:?}");
+}
+
+#[test]
+fn same_seed_same_results_whatever_the_threads() {
+    let program = game("tictactoe.game", &[]);
+    let run = |threads| {
+        let config = ArenaConfig {
+            specs: specs("mcts:iterations=50,random"),
+            games: 8,
+            seed: 3,
+            max_steps: 100,
+            threads,
+        };
+        arena(&config, &|_| BoardGame::new(Engine::new(&program)), &|| {}).expect("runs")
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn agents_leave_the_position_as_they_found_it() {
+    for name in ["pylos.game", "tankball.game", "draughts.game"] {
+        let program = game(name, &[]);
+        let mut g = BoardGame::new(Engine::new(&program));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..6 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let d = g.sample(&mut rng).expect("a decision");
+            g.apply(&d);
+        }
+        let before = g.engine.state.clone();
+        for spec in ["mcts:iterations=60", "alphabeta:depth=2"] {
+            let mut agent = AgentSpec::parse(spec).expect("spec").build::<BoardGame>(1);
+            let thought = agent.choose(&mut g).expect("a decision");
+            assert_eq!(
+                g.engine.state, before,
+                "{name}: {spec} restored the position"
+            );
+            let mut listed = Vec::new();
+            g.decisions(&mut listed);
+            assert!(
+                listed.contains(&thought.decision),
+                "{name}: {spec} chose a legal move"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_whole_game_between_agents_ends() {
+    let program = game("breakthrough.game", &[]);
+    let mut g = BoardGame::new(Engine::new(&program));
+    let mut agents = [
+        specs("mcts:iterations=100")[0].build(1),
+        specs("random")[0].build(2),
+    ];
+    let played = play_game(&mut g, &mut agents, &mut ChaCha8Rng::seed_from_u64(0), 500);
+    assert_eq!(played.result, Some(GameResult::Win(0)), "{played:?}");
+    assert!(played.opening.is_some());
+    assert!(!played.branching.is_empty());
+}
