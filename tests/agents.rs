@@ -34,7 +34,12 @@ fn round_robin(
         max_steps: 400,
         threads: 2,
     };
-    arena(&config, &|_| BoardGame::new(Engine::new(program)), &|| {}).expect("arena runs")
+    arena(
+        &config,
+        &|_| Ok(BoardGame::new(Engine::new(program))),
+        &|| {},
+    )
+    .expect("arena runs")
 }
 
 #[test]
@@ -76,7 +81,12 @@ fn same_seed_same_results_whatever_the_threads() {
             max_steps: 100,
             threads,
         };
-        arena(&config, &|_| BoardGame::new(Engine::new(&program)), &|| {}).expect("runs")
+        arena(
+            &config,
+            &|_| Ok(BoardGame::new(Engine::new(&program))),
+            &|| {},
+        )
+        .expect("runs")
     };
     assert_eq!(run(1), run(2));
 }

@@ -988,3 +988,97 @@ fn warstone_referee_mode_runs_a_whole_match_and_replays() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("of the record"), "{}", stderr(&o));
 }
+
+#[test]
+fn arena_round_robin() {
+    let args = [
+        "arena",
+        "games/tictactoe.game",
+        "--agents",
+        "alphabeta:depth=9,random",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let o = run(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("arena_tictactoe", stdout(&o));
+
+    // JSON, the same whatever the number of threads.
+    let json = |threads: &str| {
+        let mut a = args.to_vec();
+        a.extend(["--format", "json"]);
+        a[7] = threads;
+        let o = run(&a);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        v
+    };
+    let one = json("1");
+    assert_eq!(one, json("2"));
+    assert_eq!(one["pairings"][0]["losses"], 0, "{one}");
+    assert!(one["elo"]["alphabeta:depth=9"].as_f64() > one["elo"]["random"].as_f64());
+}
+
+#[test]
+fn arena_refuses_bad_agents() {
+    let o = run(&["arena", PYLOS, "--agents", "mtcs,random"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("did you mean `mcts`"), "{}", stderr(&o));
+    let o = run(&["arena", PYLOS, "--agents", "mcts:depth=2,random"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no setting `depth`"), "{}", stderr(&o));
+    let o = run(&["arena", PYLOS, "--agents", "mcts"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("at least two"), "{}", stderr(&o));
+    let o = run(&["play", PYLOS, "--vs", "alphabeta:depth=x"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("not a positive whole number"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn arena_runs_table_games_too() {
+    let o = run(&[
+        "arena",
+        "games/warstone.game",
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("WarStone"), "{}", stdout(&o));
+}
+
+#[test]
+fn play_against_mcts_with_a_hint() {
+    let o = run_with_input(
+        &[
+            "play",
+            "games/tictactoe.game",
+            "--vs",
+            "mcts:iterations=300",
+            "--seed",
+            "1",
+        ],
+        "hint\nb2\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("the computer plays O (mcts:iterations=300"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hint (mcts:iterations=300: 300 iterations"),
+        "{out}"
+    );
+    assert!(out.contains("visits)"), "{out}");
+    assert!(out.contains("O (computer) plays"), "{out}");
+    assert!(out.contains("expects"), "{out}");
+}

@@ -345,6 +345,7 @@ impl<G: Game> Agent<G> for AlphaBeta<G> {
                 decision: d,
                 value: None,
                 ranked: Vec::new(),
+                unit: "depth",
                 summary: "chance decides".to_string(),
             });
         }
@@ -371,6 +372,7 @@ impl<G: Game> Agent<G> for AlphaBeta<G> {
                 .take(1)
                 .map(|&(i, s)| (decisions[i].clone(), as_value(s), u64::from(reached)))
                 .collect(),
+            unit: "depth",
             summary: format!(
                 "depth {reached}, {} nodes in {:.2} s",
                 self.nodes,

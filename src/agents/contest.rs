@@ -155,7 +155,7 @@ pub struct ArenaConfig {
 /// table game's shuffles). `progress` is called once per finished game.
 ///
 /// # Errors
-/// The thread pool could not be built.
+/// The thread pool could not be built, or `make` failed (its message).
 pub fn arena<G, F>(
     config: &ArenaConfig,
     make: &F,
@@ -163,7 +163,7 @@ pub fn arena<G, F>(
 ) -> Result<Arena, String>
 where
     G: Game,
-    F: Fn(u64) -> G + Sync,
+    F: Fn(u64) -> Result<G, String> + Sync,
 {
     let n = config.specs.len();
     let pairs: Vec<(usize, usize)> = (0..n)
@@ -183,7 +183,7 @@ where
                 let swapped = g % 2 == 1;
                 let seats = if swapped { [b, a] } else { [a, b] };
                 let seed = mix(config.seed, p as u64, u64::from(g));
-                let mut game = make(seed);
+                let mut game = make(seed)?;
                 let mut agents: [Box<dyn Agent<G>>; 2] = [
                     config.specs[seats[0]].build(mix(seed, 1, 0)),
                     config.specs[seats[1]].build(mix(seed, 2, 0)),
@@ -191,10 +191,10 @@ where
                 let mut nature = ChaCha8Rng::seed_from_u64(mix(seed, 3, 0));
                 let played = play_game(&mut game, &mut agents, &mut nature, config.max_steps);
                 progress();
-                (p, played, swapped)
+                Ok((p, played, swapped))
             })
-            .collect()
-    });
+            .collect::<Result<_, String>>()
+    })?;
     let mut pairings: Vec<Pairing> = pairs
         .iter()
         .map(|&(first, second)| Pairing {

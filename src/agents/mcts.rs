@@ -120,6 +120,9 @@ pub struct Mcts<G: Game> {
     nodes: Vec<Node<G::Decision>>,
     /// The position key of the root, to notice a game that moved on without telling.
     root_key: Option<u64>,
+    /// Whether `observe` moved the root since the last `choose`: for games without position
+    /// keys, the only sign that the tree still matches the game.
+    observed: bool,
     /// Reused buffers.
     path: Vec<usize>,
     listed: Vec<G::Decision>,
@@ -133,6 +136,7 @@ impl<G: Game> Mcts<G> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             nodes: Vec::new(),
             root_key: None,
+            observed: false,
             path: Vec::new(),
             listed: Vec::new(),
         }
@@ -304,12 +308,16 @@ impl<G: Game> Mcts<G> {
     /// Starts a fresh tree at the game's position, unless the tree's root is that position.
     fn ensure_root(&mut self, game: &G) {
         let key = game.position_key();
-        let moved_on = key.is_some() && self.root_key.is_some() && key != self.root_key;
+        let moved_on = match key {
+            Some(_) => self.root_key.is_some() && key != self.root_key,
+            None => !self.observed,
+        };
         if self.nodes.is_empty() || moved_on {
             self.nodes.clear();
             self.nodes.push(Node::new(None, 1 - game.to_move().min(1)));
         }
         self.root_key = key;
+        self.observed = false;
     }
 }
 
@@ -323,8 +331,20 @@ impl<G: Game> Agent<G> for Mcts<G> {
         if matches!(self.nodes[ROOT].open, Open::Unknown) {
             self.nodes[ROOT].open = self.list(game);
         }
-        if matches!(self.nodes[ROOT].open, Open::Over(_)) {
-            return None;
+        match &self.nodes[ROOT].open {
+            Open::Over(_) => return None,
+            Open::Chance { outcomes } => {
+                // Chance's decision is not the agent's to take: draw one as the game would.
+                let decision = outcomes[self.rng.gen_range(0..outcomes.len())].clone();
+                return Some(Thought {
+                    decision,
+                    value: None,
+                    ranked: Vec::new(),
+                    unit: "visits",
+                    summary: "chance decides".to_string(),
+                });
+            }
+            _ => {}
         }
         let start = Instant::now();
         let limit = self.config.iteration_limit();
@@ -347,6 +367,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             decision,
             value: Some(value),
             ranked,
+            unit: "visits",
             summary: format!(
                 "{done} iterations in {:.2} s, {} nodes",
                 start.elapsed().as_secs_f64(),
@@ -366,6 +387,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             Some(c) => {
                 self.reroot(c);
                 self.root_key = None;
+                self.observed = true;
             }
             None => self.nodes.clear(),
         }
@@ -374,5 +396,6 @@ impl<G: Game> Agent<G> for Mcts<G> {
     fn reset(&mut self) {
         self.nodes.clear();
         self.root_key = None;
+        self.observed = false;
     }
 }

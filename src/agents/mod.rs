@@ -29,8 +29,10 @@ pub struct Thought<D> {
     /// agent estimates one.
     pub value: Option<f64>,
     /// The decisions it weighed, best first, each with its value for the player to move and
-    /// the work behind it (visits for a tree search, depth for alpha-beta).
+    /// the work behind it, counted in `unit`.
     pub ranked: Vec<(D, f64, u64)>,
+    /// What the work in `ranked` counts: `visits` for a tree search, `depth` for alpha-beta.
+    pub unit: &'static str,
     /// A short account of the work done ("1000 iterations, 0.41 s").
     pub summary: String,
 }

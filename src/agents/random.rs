@@ -31,6 +31,7 @@ impl<G: Game> Agent<G> for Random {
             decision,
             value: None,
             ranked: Vec::new(),
+            unit: "",
             summary: "a random decision".to_string(),
         })
     }

@@ -38,21 +38,21 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// Every agent, with its settings and what they mean: the help text of every command that
+/// Every agent, with its settings and what they mean: the long help of every option that
 /// takes a spec.
 pub const AGENTS_HELP: &str = "\
-Agents (settings follow the name, each as `:key=value`):
-  random                      a uniformly random legal decision
-  mcts                        Monte Carlo tree search (UCT) with random playouts
-      iterations=N              playouts per decision (default 1000)
-      time=T                    think for T (`1.5s`, `500ms`) instead, or as well: first limit wins
-      c=X                       exploration constant (default 1.4)
-      steps=N                   longest playout, in decisions (default 1000; longer ones count as draws)
-  alphabeta                   iterative-deepening negamax with a transposition table
-      depth=N                   search depth in decisions (default 4)
-      time=T                    think for T, deepening until time is up
-      memory=MB                 transposition table size (default 64)
-Example: mcts:iterations=2000, alphabeta:depth=3, mcts:time=2s:c=1.0";
+An agent is a name, then settings, each as `:key=value`:
+  random              a uniformly random legal decision
+  mcts                Monte Carlo tree search (UCT) with random playouts
+    iterations=N        playouts per decision (default 1000)
+    time=T              think for T (`1.5s`, `500ms`); the first limit wins
+    c=X                 exploration constant (default 1.4)
+    steps=N             longest playout in decisions (default 1000; longer ones are draws)
+  alphabeta           iterative-deepening negamax with a transposition table
+    depth=N             search depth in decisions (default 4)
+    time=T              think for T, deepening until time is up
+    memory=MB           transposition table size in MiB (default 16)
+e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`";
 
 const NAMES: [&str; 3] = ["random", "mcts", "alphabeta"];
 

@@ -1,8 +1,11 @@
-//! `rulestone bench`: perft leaves per second and random playouts per second, in CPU time.
+//! `rulestone bench`: perft leaves, random playouts and MCTS iterations per second, in CPU
+//! time.
 //!
-//! Half of the time budget goes to perft from the start position (deepening one ply at a time
-//! while the next depth is expected to fit, then repeating the deepest that does; or repeating
-//! `--depth` when given), half to seeded random playouts. Times are the CPU time of this thread
+//! A third of the time budget goes to perft from the start position (deepening one ply at a
+//! time while the next depth is expected to fit, then repeating the deepest that does; or
+//! repeating `--depth` when given), a third to seeded random playouts, a third to the `mcts`
+//! agent deciding the first move (fresh trees of 1000 iterations, so the tree's cost per
+//! iteration shows beside the playouts'). Times are the CPU time of this thread
 //! (`cpu_time::ThreadTime`), so other load on the machine matters less; wall time is shown
 //! beside them.
 
@@ -15,9 +18,11 @@ use cpu_time::ThreadTime;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::agents::mcts::{Mcts, MctsConfig};
+use crate::agents::Agent;
 use crate::runtime::perft::{perft, perft_with_rolls};
 use crate::runtime::playout::random_game;
-use crate::runtime::Engine;
+use crate::runtime::{BoardGame, Engine};
 
 use super::load::{load, play_list, shown};
 use super::perft::{parse_rolls, roll_error};
@@ -29,7 +34,7 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Time budget per game, in seconds: half for perft, half for playouts.
+    /// Time budget per game, in seconds: a third each for perft, playouts and MCTS.
     #[arg(long, value_name = "S", default_value_t = 3.0)]
     pub seconds: f64,
 
@@ -116,10 +121,10 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         ))
         .into());
     }
-    let budget = Duration::from_secs_f64(args.seconds / 2.0);
+    let budget = Duration::from_secs_f64(args.seconds / 3.0);
     for file in &args.files {
         if super::table::is_table(file) {
-            bench_table(file, budget * 2, args.seed)?;
+            bench_table(file, budget * 3, args.seed)?;
             continue;
         }
         let loaded = load(
@@ -185,8 +190,42 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
             "  moves     {:>12} moves/s    played in the playouts\n",
             grouped(per_second(plies, tally.cpu.as_secs_f64())),
         ))?;
+        let playouts = tally.count as f64 / tally.cpu.as_secs_f64().max(1e-9);
+        let mut board = BoardGame::new(loaded.engine());
+        let mcts = bench_mcts(&mut board, budget, args.seed)?;
+        let rate = mcts.count as f64 / mcts.cpu.as_secs_f64().max(1e-9);
+        emit(&format!(
+            "  mcts      {:>12} iterations/s {:.2}× playouts/s, {} iterations   {}\n",
+            grouped(mcts.rate()),
+            rate / playouts.max(1e-9),
+            grouped(mcts.count),
+            mcts.times()
+        ))?;
     }
     Ok(())
+}
+
+/// Decides the first move with the `mcts` agent, a fresh tree of 1000 iterations at a time,
+/// until the budget is spent; returns the iterations.
+fn bench_mcts(board: &mut BoardGame<'_>, budget: Duration, seed: u64) -> Result<Tally> {
+    const ITERATIONS: u32 = 1000;
+    let config = MctsConfig {
+        iterations: Some(ITERATIONS),
+        ..MctsConfig::default()
+    };
+    let mut agent = Mcts::new(config, seed);
+    let mut tally = Tally::default();
+    let clock = Clock::start()?;
+    let mut runs = 0u64;
+    while clock.elapsed().0 < budget {
+        agent.reset();
+        if agent.choose(board).is_none() {
+            break;
+        }
+        runs += 1;
+    }
+    tally.add(runs * u64::from(ITERATIONS), clock.elapsed());
+    Ok(tally)
 }
 
 /// A table game: whole simulated matches with random shots until the budget is spent.

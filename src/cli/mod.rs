@@ -8,6 +8,8 @@
 //! (errors are rendered, warnings are left to `rulestone check`), resolve the `--set` options,
 //! lower to the IR, and build an engine, then play the `--after` moves.
 
+mod any;
+mod arena;
 mod bench;
 mod board;
 mod check;
@@ -109,8 +111,9 @@ Examples:
     #[command(after_help = "\
 Examples:
   rulestone play my.game                          two people at one terminal
-  rulestone play my.game --vs random --seed 7     you move first, the computer second
-  rulestone play my.game --vs random --as 2       the computer moves first
+  rulestone play my.game --vs mcts                you move first, the computer second
+  rulestone play my.game --vs mcts:time=2s --as 2 the computer moves first, 2 s a move
+  rulestone play my.game --vs random --seed 7     a random opponent, seeded
   rulestone play my.game --after \"a1; b2\"        start from a position
   rulestone play my.game --record game.record     save the game when it ends")]
     Play(play::PlayArgs),
@@ -146,6 +149,18 @@ Examples:
   rulestone match my.game --games 5 --seed 1
   rulestone match my.game --target 100 --seed 2")]
     Match(matches::MatchArgs),
+
+    /// Play computer players against each other: a round robin with seats alternated.
+    ///
+    /// Every pair of agents plays `--games` games; the report gives each pair's wins, draws
+    /// and losses, the score rate with its 95% interval, the mean game length, and an Elo
+    /// rating per agent. Games run in parallel; the same seed gives the same results.
+    #[command(after_help = "\
+Examples:
+  rulestone arena my.game --agents mcts,random --games 100
+  rulestone arena my.game --agents mcts:iterations=2000,alphabeta:depth=4,random --games 20
+  rulestone arena my.game --agents mcts:iterations=800,mcts:iterations=100 --format json")]
+    Arena(arena::ArenaArgs),
 
     /// Measure the engine's speed: perft leaves per second and random playouts per second.
     ///
@@ -343,6 +358,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Replay(args) => replay::run(&args, compiled),
         Command::Playout(args) => playout::run(&args, compiled),
         Command::Match(args) => matches::run(&args, compiled),
+        Command::Arena(args) => arena::run(&args, compiled),
         Command::Bench(args) => bench::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),

@@ -3,9 +3,9 @@
 
 use clap::Args;
 
-use crate::runtime::{BoardGame, Compiled, Game, GameResult};
+use crate::runtime::{Compiled, Game, GameResult};
 
-use super::load::{load, play_list};
+use super::any::{with_game, Games, OnGame};
 use super::{emit, GameArgs, PositionArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -17,20 +17,21 @@ pub struct MovesArgs {
 }
 
 pub(crate) fn run(args: &MovesArgs, compiled: Compiled) -> Result<()> {
-    if super::table::is_table(&args.game.file) {
-        let t = super::table::load(&args.game)?;
-        let mut m = super::table::start(&t, args.game.deal, args.position.after.as_deref())?;
-        return list(&mut m, "match");
-    }
-    let loaded = load(&args.game, compiled)?;
-    let mut engine = loaded.engine();
-    if let Some(after) = &args.position.after {
-        play_list(&mut engine, after, "`--after`")?;
-    }
-    list(&mut BoardGame::new(engine), "game")
+    with_game(&args.game, args.position.after.as_deref(), compiled, List)
 }
 
 /// Prints the open decisions of any game, one per line, or says that it is over.
+struct List;
+
+impl OnGame for List {
+    type Output = ();
+
+    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+        let mut game = (games.start)(games.deal)?;
+        list(&mut game, games.kind)
+    }
+}
+
 fn list<G: Game>(game: &mut G, what: &str) -> Result<()> {
     let open = game.decisions_text();
     if open.is_empty() {

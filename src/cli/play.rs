@@ -1,4 +1,5 @@
-//! `rulestone play`: a game in the terminal, between two people or against a random player.
+//! `rulestone play`: a game in the terminal, between two people or against a computer player
+//! (any agent: `random`, `mcts`, `alphabeta`).
 //!
 //! Reads one line at a time from standard input, so a game can be piped in; when input is not
 //! a terminal each line is echoed after its prompt, so the output reads as a transcript.
@@ -8,11 +9,14 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::runtime::{Engine, Move, Undo};
+use crate::agents::spec::AGENTS_HELP;
+use crate::agents::{Agent, AgentSpec, Thought};
+use crate::runtime::{BoardGame, Engine, Move, Undo};
 
 use super::board::draw;
 use super::load::{
@@ -22,6 +26,11 @@ use super::load::{
 use super::record::{self, Record};
 use super::{emit, CliError, Fail, GameArgs, PositionArgs, Result};
 
+/// The long help of `--vs`: who can play, with every agent's settings.
+static VS_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("Who plays the other side: `human` (two people at this terminal, the default), or a computer player given as an agent spec.\n\n{AGENTS_HELP}")
+});
+
 #[derive(Clone, Debug, Args)]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -29,8 +38,10 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub position: PositionArgs,
 
-    /// Who plays the other side.
-    #[arg(long, value_enum, value_name = "OPPONENT", default_value_t = Opponent::Human)]
+    /// Who plays the other side: `human` (two people at this terminal), or a computer player
+    /// given as an agent spec: `random`, `mcts`, `mcts:time=2s`, `alphabeta:depth=4`
+    /// (`--help` lists every agent and setting).
+    #[arg(long, value_name = "OPPONENT", default_value = "human", value_parser = parse_opponent, long_help = VS_HELP.as_str())]
     pub vs: Opponent,
 
     /// Your side against the computer: a player's name or number (default: the first player).
@@ -47,18 +58,29 @@ pub struct PlayArgs {
     pub record: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// Who plays the other side.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Opponent {
     /// Two people take turns at this terminal.
     Human,
-    /// The computer, choosing uniformly among the legal moves.
-    Random,
+    /// A computer player.
+    Computer(AgentSpec),
+}
+
+fn parse_opponent(text: &str) -> std::result::Result<Opponent, String> {
+    if text.trim().eq_ignore_ascii_case("human") {
+        return Ok(Opponent::Human);
+    }
+    AgentSpec::parse(text)
+        .map(Opponent::Computer)
+        .map_err(|e| format!("{}; `human` for two people\n  help: {}", e.message, e.help))
 }
 
 const HELP: &str = "\
 commands:
   MOVE         play a move, written as `moves` lists it
   moves        list the legal moves
+  hint         the computer's best moves here, with their values
   undo         take back the last move (against the computer: your last move and its answer)
   board        draw the board again
   save PATH    write the game so far to a record file
@@ -82,6 +104,10 @@ struct Console {
     rng: ChaCha8Rng,
     /// The player the computer plays, if any.
     computer: Option<u8>,
+    /// The computer's agent (`--vs`), or the one `hint` asks when two people play.
+    agent: AgentSpec,
+    /// The seed agents are built with.
+    seed: u64,
     /// Where to write the game when play ends (`--record`).
     record: Option<PathBuf>,
 }
@@ -134,26 +160,28 @@ fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
 }
 
 pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
+    let spec = match &args.vs {
+        Opponent::Computer(spec) => Some(spec),
+        Opponent::Human => None,
+    };
     if super::table::is_table(&args.game.file) {
         return super::table::play(
             &args.game,
             args.position.after.as_deref(),
-            args.vs == Opponent::Random,
+            spec,
             args.seed.unwrap_or(args.game.deal),
             args.record.as_deref(),
         );
     }
     let mut loaded = super::load::load(&args.game, compiled)?;
-    let computer = match (args.vs, &args.side) {
-        (Opponent::Human, Some(_)) => {
-            return Err(
-                CliError::new("`--as` chooses your side against the computer")
-                    .note("add `--vs random`, or leave out `--as` to play both sides")
-                    .into(),
-            )
-        }
+    let computer = match (&args.vs, &args.side) {
+        (Opponent::Human, Some(_)) => return Err(CliError::new(
+            "`--as` chooses your side against the computer",
+        )
+        .note("add `--vs mcts` (or another agent), or leave out `--as` to play both sides")
+        .into()),
         (Opponent::Human, None) => None,
-        (Opponent::Random, side) => {
+        (Opponent::Computer(_), side) => {
             let you = match side {
                 Some(s) => parse_player(&loaded, s)?,
                 None => 0,
@@ -169,6 +197,8 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         echo: !stdin_tty,
         rng: ChaCha8Rng::seed_from_u64(seed),
         computer,
+        agent: spec.cloned().unwrap_or(AgentSpec::Mcts(Default::default())),
+        seed,
         record: args.record.clone(),
     };
     let mut start = args
@@ -178,7 +208,7 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         .map(split_moves)
         .unwrap_or_default();
 
-    let mut header = Some(intro(&loaded, computer, seed));
+    let mut header = Some(intro(&loaded, computer, spec, seed));
     let mut from = "`--after`".to_string();
     loop {
         match session(&loaded, &start, &from, header.take(), &mut console)? {
@@ -202,7 +232,7 @@ fn clock_seed() -> u64 {
 }
 
 /// The first lines: the game, its options, who plays what.
-fn intro(loaded: &Loaded, computer: Option<u8>, seed: u64) -> String {
+fn intro(loaded: &Loaded, computer: Option<u8>, spec: Option<&AgentSpec>, seed: u64) -> String {
     let program = &loaded.program;
     let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
     if let Some(opts) = options_text(program) {
@@ -211,9 +241,16 @@ fn intro(loaded: &Loaded, computer: Option<u8>, seed: u64) -> String {
     if let Some(c) = computer {
         let _ = writeln!(
             out,
-            "you play {}, the computer plays {} (random moves, seed {seed})",
+            "you play {}, the computer plays {} ({}, seed {seed})",
             player_name(program, 1 - c),
-            player_name(program, c)
+            player_name(program, c),
+            spec.map_or_else(
+                || "random".to_string(),
+                |s| match s {
+                    AgentSpec::Random => "random moves".to_string(),
+                    other => other.to_string(),
+                }
+            )
         );
     }
     out.push_str("type a move, or `help` for the commands\n");
@@ -231,14 +268,15 @@ fn session(
 ) -> Result<Next> {
     let mut game = Game {
         loaded,
-        engine: loaded.engine(),
+        board: BoardGame::new(loaded.engine()),
         history: Vec::new(),
+        agent: console.agent.build(console.seed),
     };
     game.play_start(start, from)?;
     if let Some(h) = header {
         emit(&h)?;
     }
-    emit(&format!("\n{}", draw(&mut game.engine)))?;
+    emit(&format!("\n{}", draw(&mut game.board.engine)))?;
     let next = game.turns(console)?;
     if let (Next::Quit, Some(path)) = (&next, &console.record) {
         game.save(path)?;
@@ -248,19 +286,23 @@ fn session(
 /// One program's game in progress.
 struct Game<'p> {
     loaded: &'p Loaded,
-    engine: Engine<'p>,
+    /// The engine, behind the interface agents think through. Moves are applied on its
+    /// engine directly, with their undo records in `history`; agents undo what they try.
+    board: BoardGame<'p>,
     /// Every move from the start, with what takes it back.
     history: Vec<(Undo, String)>,
+    /// The computer player (or, when two people play, the adviser `hint` asks).
+    agent: Box<dyn Agent<BoardGame<'p>> + 'p>,
 }
 
 impl Game<'_> {
     /// Turns until quit, the end of the game, or a load.
     fn turns(&mut self, console: &mut Console) -> Result<Next> {
         loop {
-            if self.engine.outcome().is_some() {
+            if self.board.engine.outcome().is_some() {
                 return Ok(Next::Quit);
             }
-            let mover = self.engine.state.mover;
+            let mover = self.board.engine.state.mover;
             if console.computer == Some(mover) {
                 self.computer_move(&mut console.rng)?;
                 continue;
@@ -279,7 +321,7 @@ impl Game<'_> {
     fn play_start(&mut self, start: &[String], from: &str) -> Result<()> {
         for (i, text) in start.iter().enumerate() {
             let place = format!("move {} of {from}, `{text}`,", i + 1);
-            match find_move(&mut self.engine, text) {
+            match find_move(&mut self.board.engine, text) {
                 Ok(m) => self.apply(&m),
                 Err(BadMove::GameOver(r)) => {
                     return Err(
@@ -299,25 +341,73 @@ impl Game<'_> {
     }
 
     fn apply(&mut self, m: &Move) {
-        let text = normalize(&self.engine.move_text(m));
-        let undo = self.engine.apply(m);
+        let text = normalize(&self.board.engine.move_text(m));
+        let undo = self.board.engine.apply(m);
         self.history.push((undo, text));
+        self.agent.observe(m);
     }
 
-    /// The computer's turn: a uniformly random legal move.
+    /// The computer's turn: its agent's move (a roll is drawn at random, as chance would).
     fn computer_move(&mut self, rng: &mut ChaCha8Rng) -> Result<()> {
-        let mover = self.engine.state.mover;
-        let legal = legal_with_text(&mut self.engine);
+        let mover = self.board.engine.state.mover;
+        let legal = legal_with_text(&mut self.board.engine);
         if legal.is_empty() {
             return Ok(());
         }
-        let (m, text) = &legal[rng.gen_range(0..legal.len())];
-        self.apply(m);
+        let (m, note) = if self.board.engine.chance() {
+            (legal[rng.gen_range(0..legal.len())].0, String::new())
+        } else {
+            let spinner = thinking();
+            let thought = self.agent.choose(&mut self.board);
+            if let Some(s) = spinner {
+                s.finish_and_clear();
+            }
+            match thought {
+                Some(t) if t.value.is_some() => (t.decision, format!(" ({})", thought_note(&t))),
+                Some(t) => (t.decision, String::new()),
+                None => return Ok(()),
+            }
+        };
+        let text = normalize(&self.board.engine.move_text(&m));
+        self.apply(&m);
         emit(&format!(
-            "{} (computer) plays {text}\n\n{}",
+            "{} (computer) plays {text}{note}\n\n{}",
             player_name(&self.loaded.program, mover),
-            draw(&mut self.engine)
+            draw(&mut self.board.engine)
         ))
+    }
+
+    /// `hint`: the agent's best moves here, with their values for the player to move.
+    fn hint(&mut self) -> Result<()> {
+        if self.board.engine.outcome().is_some() {
+            return emit("the game is over\n");
+        }
+        if self.board.engine.chance() {
+            return emit("chance decides this move: no hint\n");
+        }
+        let spinner = thinking();
+        let thought = self.agent.choose(&mut self.board);
+        if let Some(s) = spinner {
+            s.finish_and_clear();
+        }
+        let Some(t) = thought else {
+            return emit("no hint: no move is open\n");
+        };
+        let mut out = format!("hint ({}: {}):\n", self.agent.name(), thought_note(&t));
+        let ranked = if t.ranked.is_empty() {
+            vec![(t.decision, t.value.unwrap_or(0.5), 0)]
+        } else {
+            t.ranked.clone()
+        };
+        for (m, value, work) in ranked.iter().take(5) {
+            let text = normalize(&self.board.engine.move_text(m));
+            let _ = write!(out, "  {text:<16} {:>5.1}%", 100.0 * value);
+            if *work > 0 {
+                let _ = write!(out, "  ({work} {})", t.unit);
+            }
+            out.push('\n');
+        }
+        emit(&out)
     }
 
     /// Runs one line of input; `Some` when the session ends.
@@ -329,15 +419,19 @@ impl Game<'_> {
             "" => {}
             "help" | "?" => emit(HELP)?,
             "quit" | "exit" | "q" => return Ok(Some(Next::Quit)),
-            "board" => emit(&format!("\n{}", draw(&mut self.engine)))?,
+            "board" => emit(&format!("\n{}", draw(&mut self.board.engine)))?,
             "moves" => {
-                let legal: Vec<String> = legal_with_text(&mut self.engine)
+                let legal: Vec<String> = legal_with_text(&mut self.board.engine)
                     .into_iter()
                     .map(|(_, t)| t)
                     .collect();
                 emit(&wrap(&legal))?;
             }
-            "undo" => undo(&mut self.engine, &mut self.history, computer)?,
+            "hint" => self.hint()?,
+            "undo" => {
+                undo(&mut self.board.engine, &mut self.history, computer)?;
+                self.agent.reset();
+            }
             "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
             "save" => self.save(Path::new(rest))?,
             "load" => return load(Path::new(rest), self.loaded.compiled),
@@ -349,12 +443,12 @@ impl Game<'_> {
     fn human_move(&mut self, line: &str, console: &mut Console) -> Result<()> {
         if let Some(m) = self.asked_move(line, console)? {
             self.apply(&m);
-            return emit(&format!("\n{}", draw(&mut self.engine)));
+            return emit(&format!("\n{}", draw(&mut self.board.engine)));
         }
-        match find_move(&mut self.engine, line) {
+        match find_move(&mut self.board.engine, line) {
             Ok(m) => {
                 self.apply(&m);
-                emit(&format!("\n{}", draw(&mut self.engine)))
+                emit(&format!("\n{}", draw(&mut self.board.engine)))
             }
             Err(BadMove::Illegal { hint }) => {
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(line)))
@@ -371,14 +465,14 @@ impl Game<'_> {
     /// chooses at random). `None` when `line` is no such first part, or a choice was not given.
     fn asked_move(&mut self, line: &str, console: &mut Console) -> Result<Option<Move>> {
         let text = normalize(line);
-        if self.engine.outcome().is_some() {
+        if self.board.engine.outcome().is_some() {
             return Ok(None);
         }
         let mut legal = Vec::new();
-        self.engine.legal_moves(&mut legal);
+        self.board.engine.legal_moves(&mut legal);
         let mut candidates: Vec<(Move, Vec<(u8, String)>)> = Vec::new();
         for m in legal {
-            let parts = self.engine.move_parts(&m);
+            let parts = self.board.engine.move_parts(&m);
             if parts.len() > 1 && parts.first().is_some_and(|(_, t)| normalize(t) == text) {
                 candidates.push((m, parts));
             }
@@ -436,7 +530,7 @@ impl Game<'_> {
 
     fn save(&mut self, path: &Path) -> Result<()> {
         let texts: Vec<String> = self.history.iter().map(|(_, t)| t.clone()).collect();
-        let rec = Record::of(&mut self.engine, &self.loaded.path, &texts);
+        let rec = Record::of(&mut self.board.engine, &self.loaded.path, &texts);
         match record::write(path, &rec) {
             Ok(()) => emit(&format!(
                 "saved {} to `{}`\n",
@@ -467,6 +561,28 @@ fn load(path: &Path, compiled: Compiled) -> Result<Option<Next>> {
             emit("the game goes on unchanged\n")?;
             Ok(None)
         }
+    }
+}
+
+/// A spinner on standard error while the computer thinks, only when it is a terminal.
+fn thinking() -> Option<ProgressBar> {
+    if !super::stderr_is_tty() {
+        return None;
+    }
+    let spinner = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{spinner} thinking… {elapsed}") {
+        spinner.set_style(style);
+    }
+    spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+    Some(spinner)
+}
+
+/// What the agent did and what it expects: `mcts:iterations=1000: 1000 iterations in 0.41 s,
+/// expects 62%`.
+fn thought_note<D>(t: &Thought<D>) -> String {
+    match t.value {
+        Some(v) => format!("{}, expects {:.0}%", t.summary, 100.0 * v),
+        None => t.summary.clone(),
     }
 }
 

@@ -590,7 +590,7 @@ commands:
 pub(crate) fn play(
     args: &GameArgs,
     after: Option<&str>,
-    vs_random: bool,
+    computer: Option<&crate::agents::AgentSpec>,
     seed: u64,
     record: Option<&Path>,
 ) -> Result<()> {
@@ -614,7 +614,7 @@ pub(crate) fn play(
         println!("  {l}");
     }
     print!("{}{}", m.render(), m.status());
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut agent = computer.map(|spec| spec.build::<TableMatch>(seed));
     let mut clock = t.program.turn_clock.map(Clock::new);
     let match_clock = t.program.match_clock.map(|s| (Instant::now(), s));
     let match_left = || match_clock.map(|(start, s)| (s - start.elapsed().as_secs_f64()).max(0.0));
@@ -632,8 +632,11 @@ pub(crate) fn play(
                 c.restart();
             }
         }
-        if vs_random && m.position.mover == 1 {
-            if let Some(d) = m.random_decision(&mut rng) {
+        if let Some(agent) = agent.as_mut().filter(|_| m.position.mover == 1) {
+            // The match may have changed by the person's decisions and undos since: think
+            // afresh.
+            agent.reset();
+            if let Some(d) = agent.choose(&mut m).map(|t| t.decision) {
                 let text = m.decision_text(&d);
                 if m.apply(&d).is_ok() {
                     println!("{} plays {text}", m.player(1));

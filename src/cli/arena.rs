@@ -1,0 +1,242 @@
+//! `rulestone arena`: agents against each other in a round robin, seats alternated, with
+//! score rates, confidence intervals and Elo ratings.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::agents::contest::{arena, Arena, ArenaConfig};
+use crate::agents::spec::AGENTS_HELP;
+use crate::agents::AgentSpec;
+use crate::runtime::{Compiled, Game};
+
+use super::any::{with_game, Games, OnGame};
+use super::{emit, stderr_is_tty, CliError, Fail, GameArgs, PositionArgs, Result};
+
+/// The long help of `--agents`, with every agent's settings.
+static AGENTS_LONG_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("The agents, separated by commas (at least two; an agent may meet itself).\n\n{AGENTS_HELP}")
+});
+
+#[derive(Clone, Debug, Args)]
+pub struct ArenaArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The agents, separated by commas, e.g. `mcts:iterations=2000,alphabeta:depth=4,random`
+    /// (at least two; `--help` lists every agent and setting).
+    #[arg(long, value_name = "SPECS", long_help = AGENTS_LONG_HELP.as_str())]
+    pub agents: String,
+
+    /// Games per pair of agents; seats alternate, so an even number is fairest.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub games: u32,
+
+    /// Seed of the agents' and the games' random choices: the same seed gives the same
+    /// results, whatever the number of threads.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+
+    /// Stop a game after this many decisions and count it as a draw.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_steps: u32,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Tables for people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {
+    let specs = AgentSpec::parse_list(&args.agents).map_err(|e| {
+        Fail::Error(CliError::new(format!("`--agents`: {}", e.message)).note(e.help))
+    })?;
+    if specs.len() < 2 {
+        return Err(CliError::new("`--agents` needs at least two agents")
+            .note("e.g. `--agents mcts,random`; an agent may meet itself: `--agents mcts,mcts`")
+            .into());
+    }
+    if args.games == 0 {
+        return Err(CliError::new("`--games` must be at least 1").into());
+    }
+    let config = ArenaConfig {
+        specs,
+        games: args.games,
+        seed: args.seed,
+        max_steps: args.max_steps,
+        threads: args.threads,
+    };
+    let task = RoundRobin {
+        config,
+        format: args.format,
+    };
+    with_game(&args.game, args.position.after.as_deref(), compiled, task)
+}
+
+struct RoundRobin {
+    config: ArenaConfig,
+    format: Format,
+}
+
+impl OnGame for RoundRobin {
+    type Output = ();
+
+    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+        let n = self.config.specs.len();
+        let total = u64::from(self.config.games) * (n * (n - 1) / 2) as u64;
+        let bar = progress(total);
+        let tick = || {
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        };
+        let began = Instant::now();
+        let make = |seed| {
+            (games.start)(seed).map_err(|f| match f {
+                Fail::Error(e) => e.message,
+                _ => "a game could not be started".to_string(),
+            })
+        };
+        let result = arena(&self.config, &make, &tick).map_err(CliError::new)?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let players = match (games.start)(games.deal) {
+            Ok(g) => super::any::players(&g),
+            Err(_) => ["first".to_string(), "second".to_string()],
+        };
+        let text = match self.format {
+            Format::Text => report(games, &result, &self.config, &players),
+            Format::Json => json(games, &result, &self.config),
+        };
+        emit(&text)?;
+        if stderr_is_tty() {
+            eprintln!("{:.1} s", began.elapsed().as_secs_f64());
+        }
+        Ok(())
+    }
+}
+
+/// A progress bar on standard error, only when it is a terminal.
+fn progress(games: u64) -> Option<ProgressBar> {
+    if !stderr_is_tty() {
+        return None;
+    }
+    let bar = ProgressBar::new(games);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed} < {eta}]")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The tables: every pairing from the first agent's side, then the Elo ratings.
+fn report<G>(
+    games: &Games<'_, G>,
+    a: &Arena,
+    config: &ArenaConfig,
+    players: &[String; 2],
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", games.title);
+    if let Some(o) = &games.options {
+        let _ = writeln!(out, "options: {o}");
+    }
+    let _ = writeln!(
+        out,
+        "{} games per pair, seats alternated ({} and {}), seed {}\n",
+        config.games, players[0], players[1], config.seed
+    );
+    let width = a.agents.iter().map(String::len).max().unwrap_or(5).max(5);
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>7}  {:>17}  {:>7}",
+        "agent", "opponent", "wins", "draws", "losses", "score", "95% interval", "length"
+    );
+    for p in &a.pairings {
+        let t = p.tally;
+        let (score, lo, hi) = t.score();
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<width$}  {:>5} {:>5} {:>5}  {:>7}  {:>17}  {:>7.1}",
+            a.agents[p.first],
+            a.agents[p.second],
+            t.wins,
+            t.draws,
+            t.losses,
+            pct(score),
+            format!("{} – {}", pct(lo), pct(hi)),
+            p.mean_steps
+        );
+        if t.unfinished > 0 {
+            let _ = writeln!(
+                out,
+                "  ({} games reached the step limit and count as draws)",
+                t.unfinished
+            );
+        }
+    }
+    let mut ranked: Vec<(usize, f64)> = a.elo.iter().copied().enumerate().collect();
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let _ = writeln!(out, "\n{:<width$}  {:>6}", "agent", "Elo");
+    for (i, elo) in ranked {
+        let _ = writeln!(out, "{:<width$}  {:>+6.0}", a.agents[i], elo);
+    }
+    out
+}
+
+fn json<G>(games: &Games<'_, G>, a: &Arena, config: &ArenaConfig) -> String {
+    let pairings: Vec<serde_json::Value> = a
+        .pairings
+        .iter()
+        .map(|p| {
+            let (score, lo, hi) = p.tally.score();
+            serde_json::json!({
+                "agent": a.agents[p.first],
+                "opponent": a.agents[p.second],
+                "wins": p.tally.wins,
+                "draws": p.tally.draws,
+                "losses": p.tally.losses,
+                "unfinished": p.tally.unfinished,
+                "score": score,
+                "interval": [lo, hi],
+                "mean_length": p.mean_steps,
+            })
+        })
+        .collect();
+    let elo: serde_json::Map<String, serde_json::Value> = a
+        .agents
+        .iter()
+        .zip(&a.elo)
+        .map(|(n, e)| (n.clone(), serde_json::json!(e)))
+        .collect();
+    let value = serde_json::json!({
+        "game": games.title,
+        "options": games.options,
+        "games_per_pair": config.games,
+        "seed": config.seed,
+        "pairings": pairings,
+        "elo": elo,
+    });
+    format!("{value:#}\n")
+}
