@@ -33,7 +33,8 @@ pub struct MctsConfig {
     pub time: Option<Duration>,
     /// The exploration constant of UCB1.
     pub exploration: f64,
-    /// The longest random continuation, in decisions (longer ones count as draws).
+    /// The longest random continuation, in decisions; one cut there is worth what
+    /// [`Game::evaluate`] says of the position it reached.
     pub max_steps: u32,
 }
 
@@ -43,7 +44,7 @@ impl Default for MctsConfig {
             iterations: None,
             time: None,
             exploration: 1.4,
-            max_steps: 1000,
+            max_steps: 200,
         }
     }
 }
@@ -172,20 +173,20 @@ impl<G: Game> Mcts<G> {
                 break None;
             }
         };
-        let (result, scores) = match over {
-            Some(r) => (Some(r), game.scores()),
+        let (result, scores, evaluation) = match over {
+            Some(r) => (Some(r), game.scores(), 0.0),
             None => match game.outcome() {
-                Some(r) => (Some(r), game.scores()),
+                Some(r) => (Some(r), game.scores(), 0.0),
                 None => {
                     let r = game.rollout(&mut self.rng, self.config.max_steps);
-                    (r.result, r.scores)
+                    (r.result, r.scores, r.evaluation)
                 }
             },
         };
         for &n in &self.path {
             let node = &mut self.nodes[n];
             node.visits += 1;
-            node.value += rollout_value(result, scores, node.mover);
+            node.value += rollout_value(result, scores, evaluation, node.mover);
         }
         for _ in 0..applied {
             game.undo();

@@ -64,11 +64,17 @@ pub fn result_value(result: GameResult, player: u8) -> f64 {
     }
 }
 
-/// The value for `player` of a random continuation that ended as `result` (`None`: the step
-/// limit stopped it, counted as a draw). With scores, a finished game that is a draw by its
-/// result is split by the score difference, so that a search prefers the better draw.
+/// The value for `player` of a random continuation that ended as `result`. With scores, a
+/// finished game that is a draw by its result is split by the score difference, so that a
+/// search prefers the better draw. A continuation the step limit cut (`result` is `None`) is
+/// worth what the evaluation of its last position says (`evaluation`, for the first player).
 #[must_use]
-pub fn rollout_value(result: Option<GameResult>, scores: Option<[i32; 2]>, player: u8) -> f64 {
+pub fn rollout_value(
+    result: Option<GameResult>,
+    scores: Option<[i32; 2]>,
+    evaluation: f64,
+    player: u8,
+) -> f64 {
     match (result, scores) {
         (Some(GameResult::Draw), Some(s)) => {
             let me = usize::from(player & 1);
@@ -81,6 +87,9 @@ pub fn rollout_value(result: Option<GameResult>, scores: Option<[i32; 2]>, playe
             }
         }
         (Some(r), _) => result_value(r, player),
-        (None, _) => 0.5,
+        (None, _) => {
+            let mine = if player == 0 { evaluation } else { -evaluation };
+            0.5 + 0.5 * mine.clamp(-1.0, 1.0)
+        }
     }
 }

@@ -47,7 +47,8 @@ An agent is a name, then settings, each as `:key=value`:
     iterations=N        playouts per decision (default 1000)
     time=T              think for T (`1.5s`, `500ms`); the first limit wins
     c=X                 exploration constant (default 1.4)
-    steps=N             longest playout in decisions (default 1000; longer ones are draws)
+    steps=N             longest playout in decisions (default 200; a longer one is cut
+                        there and the position it reached is evaluated)
   alphabeta           iterative-deepening negamax with a transposition table
     depth=N             search depth in decisions (default 4)
     time=T              think for T, deepening until time is up

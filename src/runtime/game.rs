@@ -16,7 +16,7 @@
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::playout::random_game;
+use super::playout::random_game_looking;
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
 
@@ -95,6 +95,11 @@ pub trait Game {
         } else {
             None
         };
+        let evaluation = if result.is_none() {
+            self.evaluate(0)
+        } else {
+            0.0
+        };
         for _ in &taken {
             self.undo();
         }
@@ -102,18 +107,22 @@ pub trait Game {
             steps: u32::try_from(taken.len()).unwrap_or(u32::MAX),
             result,
             scores,
+            evaluation,
         }
     }
 }
 
 /// How a random continuation ([`Game::rollout`]) ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rollout {
     pub steps: u32,
     /// `None` when the step limit stopped it first.
     pub result: Option<GameResult>,
     /// The scores at the end, for games that declare them.
     pub scores: Option<[i32; 2]>,
+    /// When the step limit stopped it: [`Game::evaluate`] of the position it stopped at, for
+    /// the first player (the second's is its negation); else 0.
+    pub evaluation: f64,
 }
 
 /// Plays seeded random decisions until the game ends or `max_steps` were taken; returns the
@@ -140,8 +149,6 @@ pub struct BoardGame<'p> {
     undos: Vec<Undo>,
     /// Reused for listing moves.
     buffer: Vec<Move>,
-    /// Reused by rollouts.
-    rollout_undos: Vec<Undo>,
 }
 
 impl<'p> BoardGame<'p> {
@@ -151,7 +158,6 @@ impl<'p> BoardGame<'p> {
             engine,
             undos: Vec::new(),
             buffer: Vec::new(),
-            rollout_undos: Vec::new(),
         }
     }
 
@@ -275,25 +281,29 @@ impl Game for BoardGame<'_> {
     }
 
     fn evaluate(&mut self, player: u8) -> f64 {
-        material(&self.engine, player)
+        evaluate_board(&self.engine, player)
     }
 
     fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {
         let mut moves = std::mem::take(&mut self.buffer);
-        let p = random_game(
-            &mut self.engine,
-            rng,
-            max_steps,
-            &mut moves,
-            &mut self.rollout_undos,
-        );
+        let mut evaluation = 0.0;
+        let p = random_game_looking(&mut self.engine, rng, max_steps, &mut moves, &mut |end| {
+            evaluation = evaluate_board(end, 0);
+        });
         self.buffer = moves;
         Rollout {
             steps: p.plies,
             result: p.result,
             scores: p.scores,
+            evaluation,
         }
     }
+}
+
+/// How promising a board game's position looks for `player`: [`Game::evaluate`] of a
+/// [`BoardGame`], also used at the end of a rollout cut short.
+fn evaluate_board(engine: &Engine<'_>, player: u8) -> f64 {
+    material(engine, player)
 }
 
 /// The default evaluation of a board game, from what every program has: each player's pieces

@@ -27,10 +27,33 @@ pub fn random_game(
     undos: &mut Vec<super::Undo>,
 ) -> Playout {
     undos.clear();
+    play_and_look(engine, rng, max_plies, moves, None)
+}
+
+/// [`random_game`], and when `max_plies` stopped the game first, `look` at the end position
+/// before returning to the start (a search evaluates the position it cut at).
+pub fn random_game_looking(
+    engine: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    look: &mut dyn FnMut(&mut Engine<'_>),
+) -> Playout {
+    play_and_look(engine, rng, max_plies, moves, Some(look))
+}
+
+fn play_and_look(
+    engine: &mut Engine<'_>,
+    rng: &mut ChaCha8Rng,
+    max_plies: u32,
+    moves: &mut Vec<Move>,
+    look: Option<&mut dyn FnMut(&mut Engine<'_>)>,
+) -> Playout {
     let scored = engine.program().score.is_some();
+    let keep = scored || look.is_some();
     let (plies, stuck, result, stored) = match engine.fast_runs() {
         Some(fast) => {
-            let run = (fast.play)(engine, rng, max_plies, moves, scored);
+            let run = (fast.play)(engine, rng, max_plies, moves, keep);
             (run.plies, run.stuck, run.result, run.stored)
         }
         None => {
@@ -50,6 +73,9 @@ pub fn random_game(
     } else {
         None
     };
+    if let Some(look) = look.filter(|_| result.is_none() && stored) {
+        look(engine);
+    }
     if stored {
         engine.restore();
     }
