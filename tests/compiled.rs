@@ -74,6 +74,7 @@ fn compiled_lists_the_interpreters_moves_along_random_games() {
                 let m = a[rng.gen_range(0..a.len())];
                 undos.push((fast.apply(&m), slow.apply(&m)));
                 assert_eq!(fast.state, slow.state, "{label}");
+                assert_eq!(fast.heuristic(), slow.heuristic(), "{label}");
                 plies += 1;
             }
             while let Some((u, v)) = undos.pop() {

@@ -524,6 +524,32 @@ pub enum GameError {
         first: Span,
     },
 
+    #[error("`heuristic` is declared more than once")]
+    #[diagnostic(
+        code(E0502),
+        help("a game has one heuristic: add the terms into one expression, e.g. `heuristic p = 3 * stock[p] + count(pieces(stone, p))`")
+    )]
+    HeuristicTwice {
+        #[label(primary, "declared again here")]
+        span: Span,
+        #[label("first declared here")]
+        first: Span,
+    },
+
+    #[error("the heuristic gives both players the same value")]
+    #[diagnostic(
+        code(W0507),
+        severity(Warning),
+        help("a search compares the mover's value with the opponent's, so an expression without `{player}` never prefers one move to another; say what belongs to `{player}`: `pieces(stone, {player})` for `own`, `stock[{player}]` for `stock[mover]`")
+    )]
+    HeuristicIgnoresPlayer {
+        player: String,
+        #[label(primary, "does not depend on `{player}`")]
+        span: Span,
+        #[label("the player")]
+        var: Span,
+    },
+
     #[error("the game can never end")]
     #[diagnostic(
         code(E0503),

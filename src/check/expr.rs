@@ -634,6 +634,7 @@ impl Checker<'_> {
             } else if self.dir_vars.contains(n) {
                 Ty::Dir
             } else if self.player_vars.contains(n) {
+                self.player_var_reads += 1;
                 Ty::Player
             } else {
                 Ty::Cell

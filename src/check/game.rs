@@ -45,6 +45,7 @@ impl Checker<'_> {
         let mut setup: Option<Span> = None;
         let mut no_moves: Option<Span> = None;
         let mut score: Option<Span> = None;
+        let mut heuristic: Option<Span> = None;
         for item in &file.items {
             let (slot, what, span) = match &item.kind {
                 ItemKind::Players(names) => {
@@ -64,6 +65,7 @@ impl Checker<'_> {
                 ItemKind::Turn(_) => (&mut turn, "turn", head(item.span, 4)),
                 ItemKind::Setup(_) => (&mut setup, "setup", head(item.span, 5)),
                 ItemKind::Score { .. } => (&mut score, "score", head(item.span, 5)),
+                ItemKind::Heuristic { .. } => (&mut heuristic, "heuristic", head(item.span, 9)),
                 ItemKind::NoMoves(b) => (
                     &mut no_moves,
                     "on no moves",
@@ -75,6 +77,9 @@ impl Checker<'_> {
                 _ => continue,
             };
             match *slot {
+                Some(first) if what == "heuristic" => {
+                    self.report(GameError::HeuristicTwice { span, first });
+                }
                 Some(first) => self.report(GameError::Twice { what, span, first }),
                 None => *slot = Some(span),
             }
@@ -228,7 +233,10 @@ impl Checker<'_> {
                 self.program(b);
             }
             if let ItemKind::Score { player, expr } = &item.kind {
-                self.score(player, expr);
+                self.per_player_int(player, expr);
+            }
+            if let ItemKind::Heuristic { player, expr } = &item.kind {
+                self.heuristic(player, expr);
             }
             if let ItemKind::Marker { cells, .. } = &item.kind {
                 self.frames.clear();
@@ -262,8 +270,12 @@ impl Checker<'_> {
         }
     }
 
-    /// `score p = expr`: an integer for each player `p`.
-    fn score(&mut self, player: &crate::syntax::Ident, expr: &crate::syntax::ast::Expr) {
+    /// `score p = expr` and `heuristic p = expr`: an integer for each player `p`. Returns
+    /// whether the expression checked without errors and how often it read `p` (through
+    /// defines too).
+    fn per_player_int(&mut self, player: &Ident, expr: &Expr) -> (bool, usize) {
+        let errors = self.error_count();
+        let reads = self.player_var_reads;
         self.frames.clear();
         self.frames.push(super::Frame::default());
         self.bind_name(player);
@@ -271,6 +283,20 @@ impl Checker<'_> {
         self.expect(expr, super::expr::Ty::Int, Cx::PLAY);
         self.player_vars.remove(&player.name);
         self.frames.clear();
+        (self.error_count() == errors, self.player_var_reads - reads)
+    }
+
+    /// `heuristic p = expr`: an integer for each player `p`, which had better depend on `p`
+    /// (W0507): a search only sees the difference between the two players' values.
+    fn heuristic(&mut self, player: &Ident, expr: &Expr) {
+        let (clean, reads) = self.per_player_int(player, expr);
+        if clean && reads == 0 {
+            self.report(GameError::HeuristicIgnoresPlayer {
+                player: player.name.clone(),
+                span: expr.span,
+                var: player.span,
+            });
+        }
     }
 
     /// `setup` and `on no moves` run once without choices: a choice point or a `require` there

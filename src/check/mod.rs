@@ -160,8 +160,10 @@ struct Checker<'a> {
     set_vars: HashSet<String>,
     /// Variables bound by `place` (a placed shape).
     placement_vars: HashSet<String>,
-    /// The player variable of `score p = ...`.
+    /// The player variable of `score p = ...` and `heuristic p = ...`.
     player_vars: HashSet<String>,
+    /// How many times a player variable was read, for W0507.
+    player_var_reads: usize,
     /// Variables bound by `pick d in RELATION` (direction values).
     dir_vars: HashSet<String>,
 
@@ -204,6 +206,7 @@ impl<'a> Checker<'a> {
             set_vars: HashSet::new(),
             placement_vars: HashSet::new(),
             player_vars: HashSet::new(),
+            player_var_reads: 0,
             dir_vars: HashSet::new(),
             names: HashMap::new(),
             entries: Vec::new(),

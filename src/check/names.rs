@@ -96,6 +96,7 @@ impl Checker<'_> {
                 ItemKind::Game { .. }
                 | ItemKind::Board(_)
                 | ItemKind::Score { .. }
+                | ItemKind::Heuristic { .. }
                 | ItemKind::Marker { .. }
                 | ItemKind::Status { .. }
                 | ItemKind::Setup(_)

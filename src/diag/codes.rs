@@ -58,6 +58,7 @@ codes! {
     "W0504" => "unreachable statement",
     "E0505" => "repeat range runs nothing",
     "E0506" => "choice or require outside `turn`",
+    "W0507" => "heuristic that ignores its player",
     "W0601" => "unused declaration",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",

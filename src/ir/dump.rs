@@ -34,6 +34,7 @@
 //! setup / turn / no moves, then one `PC  OP` a line
 //! distinct blocks N
 //! score iA, iB
+//! heuristic iA, iB
 //! marker "TEXT" on sN
 //! status tN [= PARTS] [when bN]
 //! templates, then `tN = PARTS` for templates no `write` or `status` line defines
@@ -273,6 +274,9 @@ impl Dumper<'_> {
         }
         if let Some([a, b]) = p.score {
             let _ = writeln!(w, "score i{a}, i{b}");
+        }
+        if let Some([a, b]) = p.heuristic {
+            let _ = writeln!(w, "heuristic i{a}, i{b}");
         }
         for (text, set) in &p.markers {
             let _ = writeln!(w, "marker {text:?} on s{set}");

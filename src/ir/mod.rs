@@ -55,6 +55,8 @@ pub struct Program {
     pub placements: Vec<Placements>,
     /// `score p = ...`, one expression per player.
     pub score: Option<[IntId; 2]>,
+    /// `heuristic p = ...`, one expression per player: how promising a position looks.
+    pub heuristic: Option<[IntId; 2]>,
     /// `marker "o" on CELLS`: text drawn on the cells of a set.
     pub markers: Vec<(String, SetId)>,
     /// `status "..." when c`: lines shown under the board, with their conditions.

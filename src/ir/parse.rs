@@ -479,6 +479,19 @@ impl<'t> Parser<'t> {
         Ok(id)
     }
 
+    /// `KW iA, iB`, when the next line is one: an integer expression per player (`score`,
+    /// `heuristic`).
+    fn per_player_ints(&mut self, kw: &str) -> Result<Option<[u16; 2]>> {
+        let Some(mut c) = self.top(kw) else {
+            return Ok(None);
+        };
+        let a = self.id(&mut c, "i", Kind::Int)?;
+        c.expect(",")?;
+        let b = self.id(&mut c, "i", Kind::Int)?;
+        c.end()?;
+        Ok(Some([a, b]))
+    }
+
     /// A bare number, recorded as a reference of `kind`.
     fn num_ref<T: TryFrom<i128> + Copy + Into<u64>>(
         &mut self,
@@ -576,14 +589,8 @@ impl<'t> Parser<'t> {
             distinct_blocks = c.number("a number of blocks")?;
             c.end()?;
         }
-        let mut score = None;
-        if let Some(mut c) = self.top("score") {
-            let a = self.id(&mut c, "i", Kind::Int)?;
-            c.expect(",")?;
-            let b = self.id(&mut c, "i", Kind::Int)?;
-            c.end()?;
-            score = Some([a, b]);
-        }
+        let score = self.per_player_ints("score")?;
+        let heuristic = self.per_player_ints("heuristic")?;
         let mut markers = Vec::new();
         while let Some(mut c) = self.top("marker") {
             let text = c.string()?;
@@ -649,6 +656,7 @@ impl<'t> Parser<'t> {
             shapes,
             placements,
             score,
+            heuristic,
             markers,
             status,
             options,
@@ -2609,6 +2617,7 @@ end
         p.turn = Code::new(ops);
         p.distinct_blocks = 2;
         p.score = Some([0, 1]);
+        p.heuristic = Some([1, 0]);
         p.markers = vec![("o\n".into(), 1), ("=".into(), 0)];
         p.status = vec![(2, Some(3)), (2, None)];
         assert_round_trip(&p);

@@ -407,6 +407,14 @@ impl<'p> Engine<'p> {
         Some(scores)
     }
 
+    /// Each player's value of the game's `heuristic p = ...` in this position; `None` when the
+    /// game declares no heuristic. Evaluated by the interpreter whatever the backend.
+    #[must_use]
+    pub fn heuristic(&self) -> Option<[i32; 2]> {
+        let ids = self.program.heuristic?;
+        Some(ids.map(|id| self.eval_int(id, &NO_VARS, 0)))
+    }
+
     /// The result when the player to move has no legal move, from `on no moves`.
     pub fn stuck_result(&mut self) -> GameResult {
         let mark = self.trail.len();

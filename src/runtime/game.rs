@@ -280,6 +280,8 @@ impl Game for BoardGame<'_> {
         self.engine.scores()
     }
 
+    /// The game's `heuristic` when it declares one (the lead `h[player] - h[opponent]`,
+    /// squashed by [`squash_lead`]), else the default [`material`].
     fn evaluate(&mut self, player: u8) -> f64 {
         evaluate_board(&self.engine, player)
     }
@@ -302,8 +304,15 @@ impl Game for BoardGame<'_> {
 
 /// How promising a board game's position looks for `player`: [`Game::evaluate`] of a
 /// [`BoardGame`], also used at the end of a rollout cut short.
+/// The game's `heuristic` when it declares one, else the default `material` count.
 fn evaluate_board(engine: &Engine<'_>, player: u8) -> f64 {
-    material(engine, player)
+    match engine.heuristic() {
+        Some(values) => {
+            let me = usize::from(player & 1);
+            squash_lead(f64::from(values[me]) - f64::from(values[1 - me]))
+        }
+        None => material(engine, player),
+    }
 }
 
 /// The default evaluation of a board game, from what every program has: each player's pieces
@@ -326,6 +335,17 @@ fn material(engine: &Engine<'_>, player: u8) -> f64 {
     }
     let me = usize::from(player & 1);
     (own[me] - own[1 - me]) / total
+}
+
+/// A heuristic lead of this size evaluates to 0.5, halfway to a certain win.
+const HALF_LEAD: f64 = 10.0;
+
+/// A heuristic's lead `d` (the player's value less the opponent's) in `-1.0..=1.0`:
+/// `d / (|d| + 10)`. It keeps the order of leads and their sign, gives 0 for an even
+/// position, 0.5 for a lead of 10, 0.75 for 30 and 0.9 for 90, and never reaches ±1, so no
+/// lead looks like a won game.
+fn squash_lead(lead: f64) -> f64 {
+    lead / (lead.abs() + HALF_LEAD)
 }
 
 impl Game for TableMatch<'_> {

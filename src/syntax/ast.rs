@@ -81,6 +81,11 @@ pub enum ItemKind {
         player: Ident,
         expr: Expr,
     },
+    /// `heuristic p = expr`: how promising a position looks for each player.
+    Heuristic {
+        player: Ident,
+        expr: Expr,
+    },
     Define {
         name: Ident,
         expr: Expr,

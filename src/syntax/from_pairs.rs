@@ -244,6 +244,11 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
             let e = expr(need(next())?)?;
             ItemKind::Score { player, expr: e }
         }
+        Rule::heuristic_decl => {
+            let player = ident(&need(next())?);
+            let e = expr(need(next())?)?;
+            ItemKind::Heuristic { player, expr: e }
+        }
         Rule::define_decl => {
             let name = ident(&need(next())?);
             let e = expr(need(next())?)?;
@@ -968,6 +973,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::counter_decl
         | Rule::shape_decl
         | Rule::score_decl
+        | Rule::heuristic_decl
         | Rule::marker_decl
         | Rule::status_decl
         | Rule::define_decl

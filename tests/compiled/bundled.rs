@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 19] = [
+pub static TURNS: [CompiledTurn; 20] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0xda8a14650d711cbc,
+        fingerprint: 0x9077f53e99670c3c,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x65f175a00090454e,
+        fingerprint: 0xe230ad7e847ea30e,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x1b08526f7d955aa4,
+        fingerprint: 0x74c29a6a63901724,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0xf05928cc1cce66fa,
+        fingerprint: 0xe379a495417ad73a,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0xd5a020e782e07f43,
+        fingerprint: 0x010b478c10c3ec93,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,21 +68,21 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xfdafbceaf9f53fa2,
+        fingerprint: 0x1e9f51bcfd04fefc,
         generate: p5::generate,
         apply: p5::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x1fde0df4a9a7979d,
+        fingerprint: 0x98c7c0b831d287a3,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xe9b08968e1347f3d,
+        fingerprint: 0xaa8338be607f08dd,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,7 +92,7 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x0271f126a33b5e6d,
+        fingerprint: 0xc5c7041c9db5ae0d,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,21 +102,21 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x2b45db45545d7fb8,
+        fingerprint: 0x8487c501add97398,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xb852ce99d79ae3a5,
+        fingerprint: 0xba3c33f411d99605,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xe468edae1e121a02,
+        fingerprint: 0x3bc4381f77b7ee42,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,14 +126,14 @@ pub static TURNS: [CompiledTurn; 19] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0xd44c28bd3009e392,
+        fingerprint: 0x32719efd2744b6f2,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0x1f2c44aa4c362447,
+        fingerprint: 0xda7d4ddf1e019e67,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -142,8 +142,8 @@ pub static TURNS: [CompiledTurn; 19] = [
         }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x5b3cc349b5b2384b,
+        label: "Hill",
+        fingerprint: 0x020a9c67300f39ed,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -152,8 +152,8 @@ pub static TURNS: [CompiledTurn; 19] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xe16fd50e1e3e71dd,
+        label: "Nudge",
+        fingerprint: 0x36765a3e6c43efab,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -162,8 +162,8 @@ pub static TURNS: [CompiledTurn; 19] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x81f66ec53e8761ae,
+        label: "Rebound",
+        fingerprint: 0x46613dfe801c413d,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 19] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x32158aaca56891ed,
+        label: "Relay",
+        fingerprint: 0x174d7451316468ce,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -182,13 +182,23 @@ pub static TURNS: [CompiledTurn; 19] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xb323d5e0ca4c3795,
+        label: "Shove",
+        fingerprint: 0x460fa6ba0aec518d,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p18::Turn>,
             play: fast_play::<p18::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x019a2b04d1ff3c35,
+        generate: p19::generate,
+        apply: p19::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p19::Turn>,
+            play: fast_play::<p19::Turn>,
         }),
     },
 ];
@@ -5946,6 +5956,90 @@ mod p4 {
     }
 
     #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s22(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s23(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s26(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
@@ -5992,6 +6086,64 @@ mod p4 {
     #[inline]
     fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
         2
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
@@ -6894,6 +7046,90 @@ mod p5 {
     }
 
     #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s26(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s30(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s29(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
@@ -6945,6 +7181,64 @@ mod p5 {
     #[inline]
     fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         1
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
@@ -7842,6 +8136,90 @@ mod p6 {
     }
 
     #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s26(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s25(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let of = s30(e, pos, v, ALL, cand);
+        let x = (of.shifted(-16) & S::from_words([0x7]))
+            | (of.shifted(-15) & S::from_words([0x7e]))
+            | (of.shifted(-12) & S::from_words([0x70]))
+            | (of.shifted(-11) & S::from_words([0x7e0]))
+            | (of.shifted(-14) & S::from_words([0x7e0]))
+            | (of.shifted(-10) & S::from_words([0x7e00]))
+            | (of.shifted(-13) & S::from_words([0xe00]))
+            | (of.shifted(-9) & S::from_words([0x3e000]))
+            | (of.shifted(-8) & S::from_words([0x1e0000]))
+            | (of.shifted(-6) & S::from_words([0x180000]))
+            | (of.shifted(-5) & S::from_words([0xf00000]))
+            | (of.shifted(-7) & S::from_words([0x300000]))
+            | (of.shifted(-4) & S::from_words([0x3800000]))
+            | (of.shifted(-3) & S::from_words([0x4000000]))
+            | (of.shifted(-2) & S::from_words([0x8000000]))
+            | (of.shifted(-1) & S::from_words([0x10000000]));
+        d - x
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s29(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         AXIS0[usize::from(cand)]
     }
@@ -7893,6 +8271,64 @@ mod p6 {
     #[inline]
     fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
         1
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(0u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(1u8))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
@@ -25412,8 +25848,876 @@ mod p13 {
     }
 }
 
-/// Nudge
+/// Hill
 mod p14 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellSet64;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 0>;
+
+    const ALL: S = S::from_words([0xffff]);
+
+    /// `orth`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffff])];
+    static RI0: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            return;
+        }
+        at2(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s15(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s16(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at8(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s20(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap7(e, v, pos, r),
+            _ => ap24(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i10(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap13(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b8(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i13(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b9(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap24(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b10(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b11(e, &pos, &v, 0) {
+            ap21(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0xf99f]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8]) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x9]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1000]) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1009]) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8000]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x9009]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x6996]) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s22(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s24(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s25(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x6996]) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s39(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s40(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x660]) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s43(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x6996]) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s45(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s46(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        16
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i22(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        int_op(IntOp::Add, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Le, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        b4(e, pos, v, cand) && b5(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Lt, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+}
+
+/// Nudge
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -26078,7 +27382,7 @@ mod p14 {
 }
 
 /// Rebound
-mod p15 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -27237,7 +28541,7 @@ mod p15 {
 }
 
 /// Relay
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28982,7 +30286,7 @@ mod p16 {
 }
 
 /// Shove
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -30120,7 +31424,7 @@ mod p17 {
 }
 
 /// Terraces
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.

@@ -18,21 +18,21 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0xb70cd9927aee86a8,
+        fingerprint: 0x1539cd451283eba8,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x93fc2be6e116c97e,
+        fingerprint: 0x23037566a2d0653e,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0xb34a641107ea5ee2,
+        fingerprint: 0xc4ad468e85b231a2,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0xd5b9cfa39bafee56,
+        fingerprint: 0xea2b31eaa8269276,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xddce95799d5172f2,
+        fingerprint: 0xb2b24edd99c51512,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x5108fefdaea8b49f,
+        fingerprint: 0x3f349c49045865df,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x621b951d33700b2d,
+        fingerprint: 0xdea27d6f20b60b0d,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0xbce2c92a96cd6ef0,
+        fingerprint: 0xd4de84a4c49cacf0,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xdcb48aca1deb52fd,
+        fingerprint: 0xf9cfa41c714403dd,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0xecd6ee5c360c31c6,
+        fingerprint: 0x09f407ae896848a6,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x02ecbe85358cf18b,
+        fingerprint: 0x7f811b8e93c250eb,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0x173bddea673a5e98,
+        fingerprint: 0xd3c17f966dc62198,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xa97fa59f0e19d56c,
+        fingerprint: 0x74210de9418dad4c,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x6079d15f71436335,
+        fingerprint: 0x4dffa3b1c4d81bd5,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x05be160f08474995,
+        fingerprint: 0xe4731cff30908e35,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0x996dc95f77ea52a7,
+        fingerprint: 0xaa50f5fb69038cc7,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0xe4ea459b7a93ec67,
+        fingerprint: 0x70def7b75e9b8f67,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x35abc4bc36256b70,
+        fingerprint: 0xa10b9dfb79713970,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x8730541ce26609c2,
+        fingerprint: 0xb3e4b593d2c41e62,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x16d9b0dc944d0fe0,
+        fingerprint: 0x79b5b4bdf6a5cbe0,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0xdb1fb123ab374fcc,
+        fingerprint: 0x93c3bf9efea226ac,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xd46b31bee77e04d4,
+        fingerprint: 0x152de37b5136e114,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0xb68f93d556dae4f5,
+        fingerprint: 0xe5bcdc85cb215595,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x599523e405db2ed6,
+        fingerprint: 0xfdc1e426cdb8e7b6,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0xe642554d1722aefb,
+        fingerprint: 0x92707faa2c621c5b,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x15af10725a61bdca,
+        fingerprint: 0x63d811a1fb0bdb0a,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xaedd9404930a8dec,
+        fingerprint: 0x1ddd3d9578c6d4ac,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x45bc14da3873a87f,
+        fingerprint: 0x3d1861831ef9095f,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xf7dd59e2ef966041,
+        fingerprint: 0x73d00a9c48487861,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x7ada7c66b1d66761,
+        fingerprint: 0x1ea4f2e5c88b9c21,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x7903c5a20eab1172,
+        fingerprint: 0x45bec767b2234c32,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x8f6b34b01271daff,
+        fingerprint: 0x5f8e3675b8d0a4bf,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x43a23266ff394599,
+        fingerprint: 0x91cd0fad56a84c39,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x0e87e8ee11be9da1,
+        fingerprint: 0x4c805d8ba66e7dc1,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0xe081c0867234189f,
+        fingerprint: 0x01df714dcd12f73f,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xf6832f9475a42efa,
+        fingerprint: 0xc4c3e060bb68479a,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x506f617405df0918,
+        fingerprint: 0x21235178c063cc38,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0xaeabbd91fa630953,
+        fingerprint: 0x7f5dad96b4e46673,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x9b8fb619246221f7,
+        fingerprint: 0xb31c1ff5af3ddc57,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x5be7b34fd5aa1ba4,
+        fingerprint: 0x4c19b818f14ea7e4,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x3f113aea762926da,
+        fingerprint: 0x4f5823ecf721bc9a,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x0be0dc617b5a1c6f,
+        fingerprint: 0x1f7dfe23059ece2f,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x17bf8471aa210887,
+        fingerprint: 0x8a787345da33ee07,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0xb67aa50a702357c0,
+        fingerprint: 0x1298b2ef182bcfc0,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x9279b1f7021dfd1b,
+        fingerprint: 0x31ddbdcd3030761b,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x0956f22c3b8b150b,
+        fingerprint: 0x33d250f7f447e46b,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {

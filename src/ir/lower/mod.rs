@@ -18,6 +18,7 @@ use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
     OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, TemplatePart as AstPart, UnaryOp,
 };
+use crate::syntax::Ident;
 
 use super::error::LowerError;
 use super::ops::{compare, int_op};
@@ -246,6 +247,7 @@ impl<'a> Lowerer<'a> {
                 shapes: Vec::new(),
                 placements: Vec::new(),
                 score: None,
+                heuristic: None,
                 markers: Vec::new(),
                 status: Vec::new(),
                 options,
@@ -306,7 +308,7 @@ impl<'a> Lowerer<'a> {
         Ok(self.prog)
     }
 
-    /// Markers, status lines and the score: declarations read like turn code.
+    /// Markers, status lines, the score and the heuristic: declarations read like turn code.
     fn late_item(&mut self, item: &'a Item) -> Result<()> {
         if let ItemKind::Marker { symbol, cells } = &item.kind {
             self.in_code = true;
@@ -331,18 +333,26 @@ impl<'a> Lowerer<'a> {
             self.prog.status.push((id, when));
         }
         if let ItemKind::Score { player, expr } = &item.kind {
-            let mut ids = [0; 2];
-            for (p, id) in ids.iter_mut().enumerate() {
-                self.syms.bound_player = Some((
-                    player.name.as_str(),
-                    Sym::Player(u8::try_from(p).unwrap_or(0)),
-                ));
-                *id = self.int(expr)?;
-            }
-            self.syms.bound_player = None;
-            self.prog.score = Some(ids);
+            self.prog.score = Some(self.per_player_int(player, expr)?);
+        }
+        if let ItemKind::Heuristic { player, expr } = &item.kind {
+            self.prog.heuristic = Some(self.per_player_int(player, expr)?);
         }
         Ok(())
+    }
+
+    /// `score p = ...` or `heuristic p = ...`: the expression lowered once for each player.
+    fn per_player_int(&mut self, player: &'a Ident, expr: &'a Expr) -> Result<[IntId; 2]> {
+        let mut ids = [0; 2];
+        for (p, id) in ids.iter_mut().enumerate() {
+            self.syms.bound_player = Some((
+                player.name.as_str(),
+                Sym::Player(u8::try_from(p).unwrap_or(0)),
+            ));
+            *id = self.int(expr)?;
+        }
+        self.syms.bound_player = None;
+        Ok(ids)
     }
 }
 
