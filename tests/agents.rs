@@ -6,6 +6,9 @@ use rand_chacha::ChaCha8Rng;
 
 use rulestone::agents::contest::{arena, play_game, ArenaConfig};
 use rulestone::agents::AgentSpec;
+use rulestone::check::consteval::ConstEnv;
+use rulestone::ir::table::{self as tir, TableProgram};
+use rulestone::runtime::table::{Decision, TableMatch};
 use rulestone::runtime::{BoardGame, Engine, Game, GameResult};
 
 mod common;
@@ -134,4 +137,45 @@ fn a_whole_game_between_agents_ends() {
     assert_eq!(played.result, Some(GameResult::Win(0)), "{played:?}");
     assert!(played.opening.is_some());
     assert!(!played.branching.is_empty());
+}
+
+fn table_program(file: &str) -> TableProgram {
+    let source = std::fs::read_to_string(common::root().join(file)).expect("read the game");
+    let file = rulestone::syntax::parse(&source).expect("parse");
+    let (checked, _) = rulestone::check::check(&file);
+    let game = checked.and_then(|c| c.table).expect("a table game");
+    let (params, options) = tir::split_params(&game, &[]).expect("params");
+    let env: ConstEnv = rulestone::check::options::resolve(&file, &options).expect("options");
+    tir::lower("table", &game, &params, &env).expect("lower")
+}
+
+#[test]
+fn mcts_samples_and_weighs_a_table_games_shots() {
+    let program = table_program("games/warstone.game");
+    let armies = [program.armies.clone(), program.armies.clone()];
+    let mut m = TableMatch::new(&program, armies, 3);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut agent = AgentSpec::parse("mcts:iterations=40")
+        .expect("spec")
+        .build::<TableMatch>(1);
+    // Up to the first shot: armies and cards are listed decisions.
+    for _ in 0..20 {
+        let mut listed = Vec::new();
+        if !m.decisions(&mut listed) {
+            break;
+        }
+        let d = m.sample(&mut rng).expect("a decision");
+        Game::apply(&mut m, &d);
+    }
+    let before = m.decisions_text();
+    let thought = agent.choose(&mut m).expect("a shot");
+    assert_eq!(m.decisions_text(), before, "the match is where it was");
+    assert!(
+        matches!(thought.decision, Decision::Shot { .. }),
+        "{:?}",
+        thought.decision
+    );
+    assert!(thought.ranked.len() > 1, "several shots were tried");
+    let text = m.text(&thought.decision);
+    assert_eq!(m.parse(&text), Ok(thought.decision), "`{text}` is legal");
 }
