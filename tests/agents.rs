@@ -108,7 +108,7 @@ fn agents_leave_the_position_as_they_found_it() {
             g.apply(&d);
         }
         let before = g.engine.state.clone();
-        for spec in ["mcts:iterations=60", "alphabeta:depth=2"] {
+        for spec in ["mcts:iterations=60", "alphabeta:depth=1"] {
             let mut agent = AgentSpec::parse(spec).expect("spec").build::<BoardGame>(1);
             let thought = agent.choose(&mut g).expect("a decision");
             assert_eq!(

@@ -14,6 +14,7 @@
 //! of a listed decision gives that decision back.
 
 use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::playout::random_game_looking;
@@ -283,7 +284,13 @@ impl Game for BoardGame<'_> {
     /// The game's `heuristic` when it declares one (the lead `h[player] - h[opponent]`,
     /// squashed by [`squash_lead`]), else the default [`material`].
     fn evaluate(&mut self, player: u8) -> f64 {
-        evaluate_board(&self.engine, player)
+        if self.engine.program().heuristic.is_some() {
+            return evaluate_board(&self.engine, player);
+        }
+        let mut moves = std::mem::take(&mut self.buffer);
+        let value = probe_board(&mut self.engine, player, &mut moves);
+        self.buffer = moves;
+        value
     }
 
     fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {
@@ -302,9 +309,9 @@ impl Game for BoardGame<'_> {
     }
 }
 
-/// How promising a board game's position looks for `player`: [`Game::evaluate`] of a
-/// [`BoardGame`], also used at the end of a rollout cut short.
-/// The game's `heuristic` when it declares one, else the default `material` count.
+/// How promising a board game's position looks for `player` without looking ahead: the game's
+/// `heuristic` when it declares one, else the default [`material`] count. What a rollout cut
+/// short is worth.
 fn evaluate_board(engine: &Engine<'_>, player: u8) -> f64 {
     match engine.heuristic() {
         Some(values) => {
@@ -313,6 +320,35 @@ fn evaluate_board(engine: &Engine<'_>, player: u8) -> f64 {
         }
         None => material(engine, player),
     }
+}
+
+/// Random continuations the default evaluation plays from a position.
+const PROBES: u32 = 6;
+/// The longest of them, in moves.
+const PROBE_STEPS: u32 = 64;
+
+/// The default evaluation of a position for a search ([`Game::evaluate`] of a game without a
+/// `heuristic`): half [`material`], half the mean result of a few random continuations from it
+/// (each cut one worth its material). Random play knows every rule of the game, so it sees
+/// what material cannot: in Reversi, the discs that will turn; in Connect Four, the threats.
+/// The continuations are seeded by the position's hash, so a position always gets the same
+/// value.
+fn probe_board(engine: &mut Engine<'_>, player: u8, moves: &mut Vec<Move>) -> f64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(engine.state.hash);
+    let mut total = 0.0;
+    for _ in 0..PROBES {
+        let mut cut = 0.0;
+        let p = random_game_looking(engine, &mut rng, PROBE_STEPS, moves, &mut |end| {
+            cut = material(end, player);
+        });
+        total += match p.result {
+            Some(GameResult::Win(w)) if w == player => 1.0,
+            Some(GameResult::Win(_)) => -1.0,
+            Some(GameResult::Draw) => 0.0,
+            None => cut,
+        };
+    }
+    0.5 * material(engine, player) + 0.5 * total / f64::from(PROBES)
 }
 
 /// The default evaluation of a board game, from what every program has: each player's pieces
