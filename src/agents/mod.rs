@@ -4,7 +4,8 @@
 //!
 //! An agent is chosen by a spec string (`random`, `mcts:iterations=2000`,
 //! `alphabeta:depth=4`; see [`AgentSpec`]) that every command reads the same way. The
-//! [`contest`] module plays agents against each other.
+//! [`contest`] module plays agents against each other; [`analysis`] measures a game's variants
+//! by playing them.
 //!
 //! Invariants: an agent returns a decision of the position it was given and leaves the game
 //! at that position; the same spec and seed give the same decisions (time budgets aside).
@@ -12,6 +13,7 @@
 //! [`runtime::Game`]: crate::runtime::Game
 
 pub mod alphabeta;
+pub mod analysis;
 pub mod contest;
 pub mod mcts;
 pub mod random;
