@@ -6,8 +6,6 @@ use rand_chacha::ChaCha8Rng;
 
 use rulestone::agents::contest::{arena, play_game, ArenaConfig};
 use rulestone::agents::AgentSpec;
-use rulestone::check::consteval::ConstEnv;
-use rulestone::ir::table::{self as tir, TableProgram};
 use rulestone::runtime::table::{Decision, TableMatch};
 use rulestone::runtime::{BoardGame, Engine, Game, GameResult};
 
@@ -139,19 +137,9 @@ fn a_whole_game_between_agents_ends() {
     assert!(!played.branching.is_empty());
 }
 
-fn table_program(file: &str) -> TableProgram {
-    let source = std::fs::read_to_string(common::root().join(file)).expect("read the game");
-    let file = rulestone::syntax::parse(&source).expect("parse");
-    let (checked, _) = rulestone::check::check(&file);
-    let game = checked.and_then(|c| c.table).expect("a table game");
-    let (params, options) = tir::split_params(&game, &[]).expect("params");
-    let env: ConstEnv = rulestone::check::options::resolve(&file, &options).expect("options");
-    tir::lower("table", &game, &params, &env).expect("lower")
-}
-
 #[test]
 fn mcts_samples_and_weighs_a_table_games_shots() {
-    let program = table_program("games/warstone.game");
+    let program = common::table_program("games/warstone.game");
     let armies = [program.armies.clone(), program.armies.clone()];
     let mut m = TableMatch::new(&program, armies, 3);
     let mut rng = ChaCha8Rng::seed_from_u64(5);

@@ -5,8 +5,6 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use rulestone::check::consteval::ConstEnv;
-use rulestone::ir::table::{self as tir, TableProgram};
 use rulestone::runtime::game::random_play;
 use rulestone::runtime::table::TableMatch;
 use rulestone::runtime::{BoardGame, Engine, Game};
@@ -55,20 +53,10 @@ fn board_games_through_the_interface() {
     }
 }
 
-fn table_program(file: &str) -> TableProgram {
-    let source = std::fs::read_to_string(common::root().join(file)).expect("read the game");
-    let file = rulestone::syntax::parse(&source).expect("parse");
-    let (checked, _) = rulestone::check::check(&file);
-    let game = checked.and_then(|c| c.table).expect("a table game");
-    let (params, options) = tir::split_params(&game, &[]).expect("params");
-    let env: ConstEnv = rulestone::check::options::resolve(&file, &options).expect("options");
-    tir::lower("table", &game, &params, &env).expect("lower")
-}
-
 #[test]
 fn table_games_through_the_interface() {
     for file in ["games/warstone.game", "tests/games/sling.game"] {
-        let program = table_program(file);
+        let program = common::table_program(file);
         let armies = [program.armies.clone(), program.armies.clone()];
         let mut game = TableMatch::new(&program, armies, 7);
         exercise(file, &mut game, 2, 40);

@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::agents::contest::{arena, Arena, ArenaConfig};
 use crate::agents::spec::AGENTS_HELP;
@@ -99,7 +98,7 @@ impl OnGame for RoundRobin {
     fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
         let n = self.config.specs.len();
         let total = u64::from(self.config.games) * (n * (n - 1) / 2) as u64;
-        let bar = progress(total);
+        let bar = super::playout::progress(total);
         let tick = || {
             if let Some(b) = &bar {
                 b.inc(1);
@@ -130,20 +129,6 @@ impl OnGame for RoundRobin {
         }
         Ok(())
     }
-}
-
-/// A progress bar on standard error, only when it is a terminal.
-fn progress(games: u64) -> Option<ProgressBar> {
-    if !stderr_is_tty() {
-        return None;
-    }
-    let bar = ProgressBar::new(games);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed} < {eta}]")
-    {
-        bar.set_style(style);
-    }
-    Some(bar)
 }
 
 fn pct(x: f64) -> String {

@@ -8,9 +8,9 @@
 //! (errors are rendered, warnings are left to `rulestone check`), resolve the `--set` options,
 //! lower to the IR, and build an engine, then play the `--after` moves.
 
+mod analyze;
 mod any;
 mod arena;
-mod analyze;
 mod bench;
 mod board;
 mod check;

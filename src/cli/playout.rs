@@ -47,8 +47,8 @@ pub enum Policy {
     Aim,
 }
 
-/// A progress bar on standard error, only when it is a terminal.
-fn progress(games: u64) -> Option<ProgressBar> {
+/// A progress bar of games on standard error, only when it is a terminal.
+pub(crate) fn progress(games: u64) -> Option<ProgressBar> {
     if !stderr_is_tty() {
         return None;
     }
