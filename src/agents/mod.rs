@@ -15,6 +15,7 @@ pub mod alphabeta;
 pub mod contest;
 pub mod mcts;
 pub mod random;
+pub mod solve;
 pub mod spec;
 
 pub use spec::{AgentSpec, SpecError};
