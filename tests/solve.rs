@@ -19,7 +19,7 @@ use std::process::{Command, Output};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use rulestone::agents::solve::{LineEnd, SolveConfig, SolveError, Solution, Solver, Value};
+use rulestone::agents::solve::{LineEnd, Solution, SolveConfig, SolveError, Solver, Value};
 use rulestone::runtime::{BoardGame, Engine, Game, GameResult};
 
 mod common;
@@ -243,9 +243,17 @@ fn check_positions<G: Game>(
             .unwrap_or_else(|e| panic!("{label}: position {v}: {e}"));
         assert_eq!(game.position_key(), Some(g.keys[v]), "{label}: game moved");
         let (value, distance) = oracle_value(scores[v]);
-        assert_eq!(solved.value, value, "{label}: position {v} {:?}", g.paths[v]);
+        assert_eq!(
+            solved.value, value,
+            "{label}: position {v} {:?}",
+            g.paths[v]
+        );
         if value != Value::Draw {
-            assert_eq!(solved.distance, distance, "{label}: position {v} {:?}", g.paths[v]);
+            assert_eq!(
+                solved.distance, distance,
+                "{label}: position {v} {:?}",
+                g.paths[v]
+            );
             assert_eq!(solved.line.len() as u32, distance, "{label}: position {v}");
         }
         check_line(game, &solved, scores, &index, label);
@@ -325,8 +333,13 @@ impl GraphGame {
             });
             g.mover.push(rng.gen_range(0..2));
             g.end.push(end);
-            let count = if end.is_some() { 0 } else { rng.gen_range(1..4) };
-            g.moves.push((0..count).map(|_| rng.gen_range(0..n)).collect());
+            let count = if end.is_some() {
+                0
+            } else {
+                rng.gen_range(1..4)
+            };
+            g.moves
+                .push((0..count).map(|_| rng.gen_range(0..n)).collect());
         }
         g
     }
@@ -361,7 +374,9 @@ impl Game for GraphGame {
     }
 
     fn decisions_text(&mut self) -> Vec<String> {
-        (0..self.moves[self.at].len()).map(|i| format!("m{i}")).collect()
+        (0..self.moves[self.at].len())
+            .map(|i| format!("m{i}"))
+            .collect()
     }
 
     fn sample(&mut self, _rng: &mut ChaCha8Rng) -> Option<usize> {
@@ -388,7 +403,9 @@ impl Game for GraphGame {
     }
 
     fn parse(&mut self, text: &str) -> Result<usize, String> {
-        text.trim_start_matches('m').parse().map_err(|e| format!("{e}"))
+        text.trim_start_matches('m')
+            .parse()
+            .map_err(|e| format!("{e}"))
     }
 
     fn position_key(&self) -> Option<u64> {
@@ -429,13 +446,37 @@ fn graph(mover: &[u8], end: &[Option<GameResult>], moves: &[&[usize]]) -> GraphG
 #[test]
 fn deepening_stops_where_the_table_hides_the_cycles() {
     let mut game = graph(
-        &[1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 0],
+        &[
+            1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 0,
+        ],
         &[None; 26],
         &[
-            &[23], &[17], &[3], &[10, 1, 4], &[5, 18], &[16, 25, 17], &[8], &[17, 1], &[2, 17],
-            &[22, 5, 3], &[2], &[13, 1], &[23], &[9, 5, 9], &[24, 18, 8], &[15], &[10, 4],
-            &[5, 14, 7], &[10, 24], &[21, 4, 4], &[22, 11], &[16, 13, 13], &[24, 16, 16],
-            &[11, 20, 24], &[2], &[19, 10, 5],
+            &[23],
+            &[17],
+            &[3],
+            &[10, 1, 4],
+            &[5, 18],
+            &[16, 25, 17],
+            &[8],
+            &[17, 1],
+            &[2, 17],
+            &[22, 5, 3],
+            &[2],
+            &[13, 1],
+            &[23],
+            &[9, 5, 9],
+            &[24, 18, 8],
+            &[15],
+            &[10, 4],
+            &[5, 14, 7],
+            &[10, 24],
+            &[21, 4, 4],
+            &[22, 11],
+            &[16, 13, 13],
+            &[24, 16, 16],
+            &[11, 20, 24],
+            &[2],
+            &[19, 10, 5],
         ],
     );
     check_graph(&mut game, "no position ever ends");
@@ -449,12 +490,38 @@ fn deepening_notices_cycles_the_table_settles() {
     let mut game = graph(
         &[1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1],
         &[
-            None, None, None, None, None, Some(Draw), None, None, None, Some(Draw), None,
-            Some(Draw), None, Some(Draw), None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(Draw),
+            None,
+            None,
+            None,
+            Some(Draw),
+            None,
+            Some(Draw),
+            None,
+            Some(Draw),
+            None,
         ],
         &[
-            &[5, 4, 7], &[6], &[0, 7], &[1, 1, 14], &[3, 13, 12], &[], &[4, 11, 11], &[3, 10],
-            &[7], &[], &[10, 2, 4], &[], &[7, 9, 8], &[], &[4, 0, 5],
+            &[5, 4, 7],
+            &[6],
+            &[0, 7],
+            &[1, 1, 14],
+            &[3, 13, 12],
+            &[],
+            &[4, 11, 11],
+            &[3, 10],
+            &[7],
+            &[],
+            &[10, 2, 4],
+            &[],
+            &[7, 9, 8],
+            &[],
+            &[4, 0, 5],
         ],
     );
     check_graph(&mut game, "a cycle behind the table");
@@ -542,6 +609,24 @@ fn connect_four_4x4_matches_the_oracle() {
     );
 }
 
+/// Pylos on the smallest pyramid that plays (base 3, reserves of 5: fewer balls than the 14
+/// cells), where take-backs in the standard variant make positions repeat.
+#[test]
+fn pylos_base_3_matches_the_oracle() {
+    let pylos = |variant| [("base", "3"), ("variant", variant), ("reserve", "5")];
+    check_board_game("games/pylos.game", &pylos("basic"), 100_000, 7);
+    check_board_game("games/pylos.game", &pylos("standard"), 100_000, 97);
+}
+
+/// The advanced variant repeats positions far more (a take-back after every row); its draws
+/// take the solver a minute.
+#[test]
+#[ignore]
+fn pylos_base_3_advanced_matches_the_oracle() {
+    let sets = [("base", "3"), ("variant", "advanced"), ("reserve", "5")];
+    check_board_game("games/pylos.game", &sets, 100_000, 2_003);
+}
+
 #[test]
 fn choices_by_the_opponent_match_a_minimax_over_the_parts() {
     check_board_game("tests/games/nudge.game", &[], 100_000, 1);
@@ -599,11 +684,13 @@ fn orbit_is_a_draw_by_endless_play() {
     for side in ["3", "4", "5"] {
         let (value, _, line, end) = solve("tests/games/orbit.game", &[("side", side)], "");
         assert_eq!(value, Value::Draw, "side {side}");
-        assert!(matches!(end, LineEnd::Repeats { .. }), "side {side}: {line:?}");
+        assert!(
+            matches!(end, LineEnd::Repeats { .. }),
+            "side {side}: {line:?}"
+        );
     }
     // A runner that steps next to the enemy runner is captured at once.
-    let (value, distance, line, _) =
-        solve("tests/games/orbit.game", &[], "a1-b1; c3-c2; b1-c1");
+    let (value, distance, line, _) = solve("tests/games/orbit.game", &[], "a1-b1; c3-c2; b1-c1");
     assert_eq!((value, distance), (Value::Win, 1));
     assert_eq!(line, ["c2xc1"]);
 }
@@ -626,6 +713,19 @@ fn connect_four_small_boards() {
     assert_eq!(value, Value::Draw, "{line:?}");
     assert_eq!(end, LineEnd::Over(GameResult::Draw));
     assert_eq!(line.len(), 16, "a draw fills the board");
+}
+
+/// Larger boards (seconds each in a release build; the values agree with the published
+/// results for these sizes).
+#[test]
+#[ignore]
+fn connect_four_larger_boards() {
+    let c4 = |w, h| solve("games/connect4.game", &[("width", w), ("height", h)], "");
+    assert_eq!(c4("5", "4").0, Value::Draw);
+    assert_eq!(c4("4", "5").0, Value::Draw);
+    assert_eq!(c4("6", "4").0, Value::Loss);
+    assert_eq!(c4("6", "4").1, 24);
+    assert_eq!(c4("5", "5").0, Value::Draw);
 }
 
 #[test]
@@ -747,7 +847,10 @@ fn cli_refuses_a_game_with_dice() {
     let o = run(&["solve", "games/tankball.game"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(e.starts_with("error: `games/tankball.game` rolls dice"), "{e}");
+    assert!(
+        e.starts_with("error: `games/tankball.game` rolls dice"),
+        "{e}"
+    );
     assert!(e.contains("rulestone playout"), "{e}");
     assert!(stdout(&o).is_empty());
 }
@@ -757,7 +860,10 @@ fn cli_refuses_a_table_game() {
     let o = run(&["solve", "games/warstone.game"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(e.starts_with("error: `games/warstone.game` is a table game"), "{e}");
+    assert!(
+        e.starts_with("error: `games/warstone.game` is a table game"),
+        "{e}"
+    );
     assert!(e.contains("rulestone playout"), "{e}");
 }
 
@@ -802,5 +908,3 @@ fn cli_a_finished_game() {
     assert!(out.contains("value: win for X, to move"), "{out}");
     assert!(out.contains("distance: 0 decisions"), "{out}");
 }
-
-

@@ -12,26 +12,29 @@
 //!
 //! # The search
 //!
-//! Depth-first negamax with fail-soft alpha-beta over these scores, with no depth limit, on an
-//! explicit stack of frames (a line can be as long as the game allows; past [`MAX_LINE`]
-//! decisions it stops with an error rather than overflow). A line that meets a position already
-//! on it scores a draw there, so no line holds a position twice and every search ends.
-//! Decisions are tried in this order: the table's best decision, then those that were best or
-//! cut a search off most often elsewhere (a history table), then the game's order.
+//! Depth-first negamax with fail-soft alpha-beta over these scores, on an explicit stack of
+//! frames (a line can be as long as the game allows; past [`MAX_LINE`] decisions it stops with an
+//! error rather than overflow the stack). Decisions are tried in this order: the table's best
+//! decision, then those that were best or cut a search off most often elsewhere (a history
+//! table), then the game's order. Every search asks one question with a zero window ("is the
+//! score at least `t`?"), so each result is one bound. Three stages:
 //!
-//! Every search asks one question with a zero window ("is the score at least `t`?"): each
-//! result is then a bound, never both. Three stages:
-//!
-//! 1. **Value.** "At least 1?" (a win), and if not, "at least 0?" (a draw, else a loss).
+//! 1. **Value.** "At least 1?" (a win), and if not, "at least 0?" (a draw, else a loss). These
+//!    searches have no depth limit; a line that meets a position already on it scores a draw
+//!    there, so no line holds a position twice and each search ends.
 //! 2. **Distance: iterative deepening.** Iteration `d` asks whether the winner ends the game
-//!    within `d` decisions (`score >= WIN - d`, or `score <= -(WIN - d)` for a loss). The window
-//!    bounds the depth by itself: a position that is not over scores at most `WIN - 1`, so a
-//!    frame whose window asks for more returns at once (mate-distance pruning). The first `d`
-//!    that succeeds is exact since every smaller one failed; a failed iteration's fail-soft
-//!    bound skips the distances it proved out of reach, and each one reuses what the table
-//!    learnt before. Iterative deepening rather than proof-number search: a depth-first search
-//!    needs memory only for its line and the fixed table, where proof-number search keeps its
-//!    tree in memory, and its answer to repetitions (below) stays simple and exact.
+//!    within `d` decisions (`score >= WIN - d`, or `score <= -(WIN - d)` for a loss), for
+//!    `d = 0, 1, ...` up to the distance the value search found. The window bounds the depth by
+//!    itself: a position that is not over scores at most `WIN - 1`, so a frame whose window asks
+//!    for more returns at once (mate-distance pruning). So these searches need no repetition
+//!    rule (a line that goes round a cycle just runs out of distance) and their results never
+//!    depend on the line. The first `d` that succeeds is exact, since every smaller one failed;
+//!    a failed iteration's fail-soft bound skips the distances it proved out of reach, and each
+//!    iteration reuses what the table learnt before. Iterative deepening rather than
+//!    proof-number search: a depth-first search needs memory only for its line and the table,
+//!    where proof-number search keeps its tree in memory, and its answer to repetitions (below)
+//!    stays simple and exact. The value comes first, unbounded, because deepening cannot prove
+//!    a draw, and a win is found faster once known to exist.
 //! 3. **Principal variation.** From the root, the first decision (the table's first) whose
 //!    position, tested with zero windows, keeps the score; then the same from there, until the
 //!    game ends or, in a draw, a position of the line comes back.
@@ -39,43 +42,47 @@
 //! # Transposition table
 //!
 //! Keyed by [`Game::position_key`], each entry holds a lower and an upper bound of the
-//! position's score and its best decision; two results for one key are intersected. The size is
-//! fixed (`table_bytes`), in buckets of four entries; a new entry replaces the one of its bucket
-//! that took the least work. The table only forgets, so no answer depends on what it keeps. It
-//! is allocated zeroed, so the system provides its memory only as entries are written.
+//! position's score and its best decision; two results for one key are intersected. Buckets of
+//! four entries; a new entry replaces the one of its bucket that took the least work. The table
+//! starts small (it stays in the caches for small searches) and doubles when a quarter full, as
+//! long as the old and the new table fit in the budget together (`table_bytes`). It only
+//! forgets, so no answer depends on what it keeps.
 //!
 //! # Repetitions and the graph-history interaction
 //!
-//! A game that goes on forever is a draw. The search sees this as "a position that repeats on
-//! the line is a draw", and that draw belongs to the line: the same position met by another path
-//! may be worth more or less (the graph-history interaction). What makes it tractable:
+//! A game that goes on forever is a draw. The value searches see this as "a position that
+//! repeats on the line is a draw", and that draw belongs to the line: the same position met by
+//! another path may be worth more or less (the graph-history interaction). So:
 //!
-//! - **Firm and soft claims.** A zero-window result claims one bound. A *firm* claim says that
-//!   some side wins (within some distance): a lower bound above 0 or an upper bound below 0. Its
-//!   proof is a tree in which the winner reaches the end on every line, so it holds no
-//!   repetition: firm claims never depend on the line. The other claims, *soft* ones ("does not
-//!   lose", "does not win within `d`"), all favour the same side in one search (the side the
-//!   question does not ask to win), and a repetition, scored a draw, favours that side too.
-//! - **References.** Every result carries the positions of the line whose repetitions its claim
-//!   used (for a lower bound, those of the child that proved it; for an upper bound, those of
-//!   every child). A frame drops its own position from them when it closes.
-//! - **Certificates.** A soft claim with no references left is true, and goes to the table. A
-//!   soft claim with references is true *if* the referenced positions satisfy theirs; it waits on
-//!   a stack of pending claims (and may answer for its position again while its references are
-//!   all on the line). When a frame closes with a soft claim and no references left, the
-//!   pending claims above it on the stack are exactly the rest of its proof, and every position
-//!   they reference is in that proof: together they form a closed certificate (each position of
-//!   the favoured side has a move to a position of the set, each position of the other side has
-//!   all its moves there, and a repetition returns into the set), so they are all true and go
-//!   to the table. When a frame closes with a firm claim, the pending claims above it are
-//!   dropped: they may have assumed its soft side.
+//! - **Firm and soft claims.** A result claims one bound. A *firm* claim says that some side
+//!   wins: a lower bound above 0 or an upper bound below 0. Its proof is a tree in which the
+//!   winner reaches the end on every line, so it holds no repetition: firm claims never depend
+//!   on the line, and go to the table. The other claims, *soft* ones ("does not lose", "does not
+//!   win"), all favour the same side in one search (the side the question does not ask to win),
+//!   and so does a repetition's draw.
+//! - **Assumptions.** A repetition assumes that the repeated position, a frame still open on
+//!   the line, holds for the favoured side. Every result carries the set of frames it assumes
+//!   (for a lower bound, those its best child assumes; for an upper bound, those of all its
+//!   children), its own frame left out when it closes.
+//! - **Pending claims.** A soft claim that assumes nothing goes to the table. One that assumes a
+//!   frame above waits on a stack of pending claims, and answers for its position anywhere in
+//!   the search, on the same assumptions (they are frames of the line still open, as every
+//!   frame above the current position is). When a frame closes, the pending claims made since
+//!   it opened (the only ones that can assume it) learn its result: if it holds for the favoured
+//!   side and assumes nothing, the assumption goes, and claims left with none are proven and go
+//!   to the table; if it fails the favoured side, those that assumed it fall; if it waits on
+//!   frames above, those that assumed it wait on those instead.
 //!
-//! Why a search started at `x` gives `x`'s true value: if the mover wins in `d`, moving always
-//! to a position won in fewer decisions never revisits a position (the distance falls at every
-//! step), so the search sees that win; and the loser's replies that take longest keep every win
-//! at least `d` away. If neither side can win, each side's drawing strategy keeps every leaf at
-//! least (at most) a draw, and a repetition scores a draw. Table entries enter as leaves holding
-//! true bounds, so the argument composes.
+//! Why proven claims are true. A set of claims, each proved by a search whose leaves are true
+//! facts or repetitions of positions of the set, is a closed certificate for the favoured side:
+//! each position where it moves has a move into the set, each position of the other side has
+//! all its moves there, and so the favoured side keeps what it claims forever. A claim is proven
+//! only once every frame it assumed (through the claims it used, too) has closed holding. And a
+//! search started at `x` gives `x`'s true value: if the mover wins in `d`, moving always to a
+//! position won in fewer decisions never revisits a position, so no repetition hides that win;
+//! the loser's replies that take longest keep every win at least `d` away; if neither side can
+//! win, each side's drawing strategy keeps every leaf at least (at most) a draw. Table entries
+//! enter as leaves holding true bounds, so the argument composes.
 //!
 //! # Choices made by other players
 //!
@@ -92,10 +99,10 @@
 //! - Positions are told apart by their 64-bit key: for the positions a small game has, two
 //!   positions sharing a key is far less likely than a hardware fault.
 //! - The game is back at the position it was given when [`Solver::solve`] returns, whether it
-//!   succeeded or not. Table entries are true bounds, independent of any line. A line never
-//!   holds one position twice. Memory: the table, the line (at most [`MAX_LINE`] frames), the
-//!   pending claims (at most an eighth of the table's entries) and the history table (at most
-//!   [`HISTORY_LIMIT`] decisions).
+//!   succeeded or not. Table entries are true bounds, independent of any line. In a value
+//!   search no line holds one position twice. Memory: the table, the line (at most
+//!   [`MAX_LINE`] frames), the pending claims (at most an eighth of the table's budget in
+//!   entries) and the history table (at most [`HISTORY_LIMIT`] decisions).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -114,8 +121,6 @@ const INFINITE: Score = WIN + 1;
 pub const MAX_LINE: usize = 100_000;
 /// The most decisions the history table remembers (it never grows past this).
 pub const HISTORY_LIMIT: usize = 1 << 16;
-/// The assumption of a result that assumes nothing: it holds on every line.
-const SETTLED: u32 = u32::MAX;
 /// Positions between two calls of the progress callback.
 const PROGRESS_EVERY: u64 = 1 << 14;
 
@@ -366,11 +371,17 @@ where
         let mut d = 0;
         while d < known {
             self.stage = Stage::Distance(d);
-            let target = if winning { WIN - d_score(d) } else { d_score(d) - WIN };
+            let target = if winning {
+                WIN - d_score(d)
+            } else {
+                d_score(d) - WIN
+            };
             let (window, reached): (Window, fn(Score, Score) -> bool) = if winning {
                 (Window::at_least(target), |found, target| found >= target)
             } else {
-                (Window::at_least(target + 1), |found, target| found <= target)
+                (Window::at_least(target + 1), |found, target| {
+                    found <= target
+                })
             };
             let found = self.search(game, window)?;
             if reached(found, target) {
@@ -408,7 +419,10 @@ where
                 break Err(SolveError::Continuous);
             }
             if open.is_empty() {
-                break game.outcome().map(LineEnd::Over).ok_or(SolveError::NoResult);
+                break game
+                    .outcome()
+                    .map(LineEnd::Over)
+                    .ok_or(SolveError::NoResult);
             }
             match self.best_decision(game, &open, score) {
                 Ok((decision, child_score)) => {
@@ -515,7 +529,11 @@ where
         self.depth = 0;
         self.repetitions = !window.bounded();
         let mover = game.to_move();
-        self.favoured = if window.beta > 0 { 1 - (mover & 1) } else { mover };
+        self.favoured = if window.beta > 0 {
+            1 - (mover & 1)
+        } else {
+            mover
+        };
         let result = match self.enter(game, window) {
             Ok(Entered::Known(found)) => Ok(found.score),
             Ok(Entered::Opened) => self.drive(game).map(|found| found.score),
@@ -573,7 +591,7 @@ where
         if let Some(&index) = self.on_line.get(&key).filter(|_| self.repetitions) {
             return Ok(Entered::Known(Found {
                 score: 0,
-                depends_on: line_index(index),
+                assumes: Assumed::frame(index),
             }));
         }
         if let Some(found) = self.pending_answer(key, window) {
@@ -617,7 +635,7 @@ where
         let score = claim.bounds.settles(window)?;
         Some(Found {
             score,
-            depends_on: claim.depends_on,
+            assumes: claim.assumes,
         })
     }
 
@@ -631,7 +649,7 @@ where
             self.on_line.remove(&frame.key);
         }
         frame.settle_parts();
-        let claim = frame.claim(line_index(index), self.positions);
+        let claim = frame.claim(index, self.positions);
         let mark = frame.pending_mark;
         if let Some(d) = frame.decisions.get(frame.best_index) {
             if let Some(count) = self.history.get_mut(d) {
@@ -642,14 +660,17 @@ where
         }
         let found = Found {
             score: claim.score,
-            depends_on: claim.depends_on,
+            assumes: claim.assumes,
         };
-        let held = (claim.depends_on == SETTLED).then(|| claim.favours(self.favoured));
-        self.resolve(mark, line_index(index), held, claim.depends_on);
+        let held = claim
+            .assumes
+            .is_none()
+            .then(|| claim.favours(self.favoured));
+        self.resolve(mark, index, held, claim.assumes);
         if held.is_some() {
             self.table
                 .store(claim.key, claim.bounds, claim.best, claim.work);
-        } else if self.pending.len() < self.table.capacity() / 8 {
+        } else if self.pending.len() < self.table.budget / 8 {
             self.pending_at.insert(claim.key, self.pending.len());
             self.pending.push(claim);
         }
@@ -657,28 +678,30 @@ where
     }
 
     /// The frame at `index` closed: the pending claims made since it opened (from `mark` on,
-    /// the only ones that can assume it) learn what it proved. A claim keeps only its
-    /// shallowest assumption, so this errs on the safe side. When the frame's claim fails the
-    /// favoured side (`held == Some(false)`), they all fall; when it holds (`Some(true)`),
-    /// those whose shallowest assumption it was are proven (into the table); when it waits on
-    /// the frame at `instead` (`None`), they may now wait on that one too.
-    fn resolve(&mut self, mark: usize, index: u32, held: Option<bool>, instead: u32) {
+    /// the only ones that can assume it) learn what it proved. When its claim fails the
+    /// favoured side (`held == Some(false)`), those that assumed it fall; when it holds
+    /// (`Some(true)`), the assumption goes, and claims left with none are proven (into the
+    /// table); when it waits on frames above (`None`), those that assumed it wait on `instead`.
+    fn resolve(&mut self, mark: usize, index: usize, held: Option<bool>, instead: Assumed) {
         let mut kept = mark;
         for at in mark..self.pending.len() {
             let claim = &mut self.pending[at];
-            let stays = match held {
-                Some(false) => false,
-                Some(true) if claim.depends_on >= index => {
-                    self.table
-                        .store(claim.key, claim.bounds, claim.best, claim.work);
-                    false
-                }
-                Some(true) => true,
-                None => {
-                    claim.depends_on = claim.depends_on.min(instead);
-                    true
-                }
-            };
+            let stays = !claim.assumes.includes(index)
+                || match held {
+                    Some(false) => false,
+                    Some(true) => {
+                        claim.assumes = claim.assumes.without(index);
+                        if claim.assumes.is_none() {
+                            self.table
+                                .store(claim.key, claim.bounds, claim.best, claim.work);
+                        }
+                        !claim.assumes.is_none()
+                    }
+                    None => {
+                        claim.assumes = claim.assumes.without(index).with(instead);
+                        true
+                    }
+                };
             let key = claim.key;
             let indexed = self.pending_at.get(&key) == Some(&at);
             if stays {
@@ -817,26 +840,59 @@ impl Window {
     }
 }
 
-/// A search result: the score, and the shallowest frame of the line (by index) among those
-/// its claim assumes to hold for the favoured side ([`SETTLED`]: none, it holds on every line).
+/// A search result: the score, and the frames of the line its claim assumes to hold for the
+/// favoured side (none: it holds on every line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Found {
     score: Score,
-    depends_on: u32,
+    assumes: Assumed,
 }
 
 impl Found {
     fn settled(score: Score) -> Found {
         Found {
             score,
-            depends_on: SETTLED,
+            assumes: Assumed::NONE,
         }
     }
 }
 
-/// A frame's index on the line, as assumptions name it.
-fn line_index(depth: usize) -> u32 {
-    u32::try_from(depth).unwrap_or(u32::MAX)
+/// A set of frames of the line, by index. Frames from [`DEEP`] on share one element: one of
+/// them closing leaves the element in place (the others may still be assumed) until the frame
+/// at `DEEP` closes, the last of them. That errs on the safe side, for lines that deep only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Assumed(u128);
+
+/// The first line index whose frames share an element of [`Assumed`].
+const DEEP: usize = 127;
+
+impl Assumed {
+    const NONE: Assumed = Assumed(0);
+
+    fn frame(index: usize) -> Assumed {
+        Assumed(1 << index.min(DEEP))
+    }
+
+    fn with(self, other: Assumed) -> Assumed {
+        Assumed(self.0 | other.0)
+    }
+
+    fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    fn includes(self, index: usize) -> bool {
+        self.0 & Assumed::frame(index).0 != 0
+    }
+
+    /// Without the frame at `index`, unless deeper frames share its element.
+    fn without(self, index: usize) -> Assumed {
+        if index <= DEEP {
+            Assumed(self.0 & !Assumed::frame(index).0)
+        } else {
+            self
+        }
+    }
 }
 
 enum Entered {
@@ -882,8 +938,8 @@ struct Claim {
     bounds: Bounds,
     best: u16,
     work: u64,
-    /// The shallowest frame of the line it assumes, its own left out ([`SETTLED`]: none).
-    depends_on: u32,
+    /// The frames of the line it assumes, its own left out.
+    assumes: Assumed,
 }
 
 impl Claim {
@@ -917,10 +973,10 @@ struct Frame<D> {
     next: usize,
     best: Score,
     best_index: usize,
-    /// The shallowest assumption of the best child (what a lower bound uses) and of every child
+    /// What the best child assumes (what a lower bound uses) and what all children assume
     /// (what an upper bound uses).
-    best_depends_on: u32,
-    all_depend_on: u32,
+    best_assumes: Assumed,
+    all_assume: Assumed,
     positions_at_open: u64,
     /// The pending stack's length when the frame opened.
     pending_mark: usize,
@@ -943,8 +999,8 @@ impl<D> Default for Frame<D> {
             next: 0,
             best: -INFINITE,
             best_index: usize::MAX,
-            best_depends_on: SETTLED,
-            all_depend_on: SETTLED,
+            best_assumes: Assumed::NONE,
+            all_assume: Assumed::NONE,
             positions_at_open: 0,
             pending_mark: 0,
             pending: None,
@@ -964,8 +1020,8 @@ impl<D: Hash + Eq> Frame<D> {
         self.next = 0;
         self.best = -INFINITE;
         self.best_index = usize::MAX;
-        self.best_depends_on = SETTLED;
-        self.all_depend_on = SETTLED;
+        self.best_assumes = Assumed::NONE;
+        self.all_assume = Assumed::NONE;
         self.positions_at_open = positions;
         self.pending_mark = pending_mark;
         self.pending = None;
@@ -976,7 +1032,7 @@ impl<D: Hash + Eq> Frame<D> {
     fn order_moves(&mut self, remembered: Option<u16>, history: &HashMap<D, u32>) {
         self.order.clear();
         self.order.extend(0..self.decisions.len());
-        if !history.is_empty() && std::env::var_os("NO_HISTORY").is_none() {
+        if !history.is_empty() {
             let weights: Vec<u32> = self
                 .decisions
                 .iter()
@@ -1014,7 +1070,7 @@ impl<D: Hash + Eq> Frame<D> {
             return;
         };
         let score = backed(found.score, same);
-        self.all_depend_on = self.all_depend_on.min(found.depends_on);
+        self.all_assume = self.all_assume.with(found.assumes);
         if self.parts.is_some() {
             if self.child_bounds.len() < self.decisions.len() {
                 let unknown = Bounds {
@@ -1039,7 +1095,7 @@ impl<D: Hash + Eq> Frame<D> {
         if score > self.best {
             self.best = score;
             self.best_index = index;
-            self.best_depends_on = found.depends_on;
+            self.best_assumes = found.assumes;
         }
         self.alpha = self.alpha.max(score);
     }
@@ -1062,31 +1118,31 @@ impl<D: Hash + Eq> Frame<D> {
         if let Some((best, index)) = settled {
             (self.best, self.best_index) = (best, index);
         }
-        self.best_depends_on = self.all_depend_on;
+        self.best_assumes = self.all_assume;
     }
 
     /// What the frame proved: a lower bound on a fail-high, an upper bound on a fail-low. A
     /// firm claim assumes nothing (its proof holds no repetition), whatever its children
     /// carried along.
-    fn claim(&self, own_index: u32, positions: u64) -> Claim {
-        let (bounds, depends_on) = if self.best >= self.beta {
+    fn claim(&self, own_index: usize, positions: u64) -> Claim {
+        let (bounds, assumes) = if self.best >= self.beta {
             let lower = Bounds {
                 lo: self.best,
                 hi: INFINITE,
             };
-            (lower, self.best_depends_on)
+            (lower, self.best_assumes)
         } else if self.best <= self.alpha_at_open {
             let upper = Bounds {
                 lo: -INFINITE,
                 hi: self.best,
             };
-            (upper, self.all_depend_on)
+            (upper, self.all_assume)
         } else {
             let exact = Bounds {
                 lo: self.best,
                 hi: self.best,
             };
-            (exact, self.all_depend_on)
+            (exact, self.all_assume)
         };
         let mut claim = Claim {
             key: self.key,
@@ -1095,19 +1151,14 @@ impl<D: Hash + Eq> Frame<D> {
             bounds,
             best: u16::try_from(self.best_index).unwrap_or(u16::MAX),
             work: positions - self.positions_at_open,
-            depends_on: if depends_on < own_index {
-                depends_on
-            } else {
-                SETTLED
-            },
+            assumes: assumes.without(own_index),
         };
         if claim.firm() {
-            claim.depends_on = SETTLED;
+            claim.assumes = Assumed::NONE;
         }
         claim
     }
 }
-
 
 /// Each decision's parts, when some part of some decision is chosen by a player other than
 /// `me`; `None` otherwise.
@@ -1187,7 +1238,6 @@ fn best_of<T: Ord + Copy>(
     best
 }
 
-
 /// Position keys are random already: hashing them again would only cost time.
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -1223,8 +1273,7 @@ struct Entry {
     live: bool,
 }
 
-/// An entry as the table holds it: three words, all zero when free. Plain words, so that the
-/// table is allocated zeroed and the system hands out its memory only as entries are written.
+/// An entry as the table holds it: three words, all zero when free.
 type Packed = [u64; 3];
 
 impl Entry {
@@ -1251,32 +1300,43 @@ impl Entry {
     }
 }
 
-/// The transposition table: a fixed number of entries, in buckets.
+/// The transposition table: entries in buckets, doubling as it fills up to its budget.
 struct Table {
     entries: Vec<Packed>,
     buckets: usize,
     live: usize,
+    /// The most entries the budget allows at once (while the table doubles, the old entries
+    /// and the new ones together).
+    budget: usize,
+    /// Whether the table may still double.
+    growing: bool,
 }
 
+/// Entries a table starts with (1.5 MB): small searches stay in the caches.
+const FIRST_ENTRIES: usize = 1 << 16;
+
 impl Table {
-    /// A table of about `bytes`.
+    /// A table within `bytes`.
     ///
     /// # Errors
     /// The system cannot provide that much memory.
     fn new(bytes: usize) -> Result<Table, SolveError> {
-        let buckets = (bytes / std::mem::size_of::<Packed>() / BUCKET).max(1);
-        let capacity = buckets * BUCKET;
-        // Ask first, so that a size the system refuses is an error rather than an abort; the
-        // table itself is then allocated zeroed, which costs no memory until it is written.
+        let budget = (bytes / std::mem::size_of::<Packed>()).max(BUCKET);
+        // Ask for the whole budget first, so that a size the system refuses is an error now
+        // rather than an abort later; it is given back at once.
         let mut probe: Vec<Packed> = Vec::new();
         probe
-            .try_reserve_exact(capacity)
+            .try_reserve_exact(budget)
             .map_err(|_| SolveError::Memory { bytes })?;
         drop(probe);
+        let entries = zeroed(FIRST_ENTRIES.min(budget) / BUCKET * BUCKET)
+            .ok_or(SolveError::Memory { bytes })?;
         Ok(Table {
-            entries: vec![[0; 3]; capacity],
-            buckets,
+            buckets: entries.len() / BUCKET,
+            entries,
             live: 0,
+            budget,
+            growing: true,
         })
     }
 
@@ -1309,22 +1369,59 @@ impl Table {
             work: u8::try_from(64 - positions.leading_zeros()).unwrap_or(u8::MAX),
             live: true,
         };
-        let range = self.bucket(key);
+        if self.put(fresh) && self.growing && self.live * 4 > self.capacity() {
+            self.grow();
+        }
+    }
+
+    /// Puts an entry in its bucket; `true` when it took a free entry.
+    fn put(&mut self, fresh: Entry) -> bool {
+        let range = self.bucket(fresh.key);
         let Some(bucket) = self.entries.get_mut(range) else {
-            return;
+            return false;
         };
         let held: [Entry; BUCKET] = std::array::from_fn(|i| Entry::unpack(bucket[i]));
-        let (slot, entry) = if let Some(i) = held.iter().position(|e| e.live && e.key == key) {
-            (i, merged(held[i], fresh))
-        } else if let Some(i) = held.iter().position(|e| !e.live) {
-            self.live += 1;
-            (i, fresh)
-        } else {
-            let cheapest = (0..BUCKET).min_by_key(|&i| held[i].work).unwrap_or(0);
-            (cheapest, fresh)
-        };
+        let (slot, entry, took_free) =
+            if let Some(i) = held.iter().position(|e| e.live && e.key == fresh.key) {
+                (i, merged(held[i], fresh), false)
+            } else if let Some(i) = held.iter().position(|e| !e.live) {
+                (i, fresh, true)
+            } else {
+                let cheapest = (0..BUCKET).min_by_key(|&i| held[i].work).unwrap_or(0);
+                (cheapest, fresh, false)
+            };
         bucket[slot] = entry.pack();
+        self.live += usize::from(took_free);
+        took_free
     }
+
+    /// Doubles the table (or grows it as far as the budget allows with the old entries still
+    /// held), moving every entry over; stops growing when memory runs out.
+    fn grow(&mut self) {
+        let size = (self.capacity() * 2).min(self.budget.saturating_sub(self.capacity()));
+        let size = size / BUCKET * BUCKET;
+        let Some(entries) = zeroed(size).filter(|_| size > self.capacity()) else {
+            self.growing = false;
+            return;
+        };
+        let old = std::mem::replace(&mut self.entries, entries);
+        self.buckets = size / BUCKET;
+        self.live = 0;
+        for packed in old {
+            let entry = Entry::unpack(packed);
+            if entry.live {
+                self.put(entry);
+            }
+        }
+    }
+}
+
+/// `len` free entries, or `None` when the system cannot provide them.
+fn zeroed(len: usize) -> Option<Vec<Packed>> {
+    let mut entries: Vec<Packed> = Vec::new();
+    entries.try_reserve_exact(len).ok()?;
+    entries.resize(len, [0; 3]);
+    Some(entries)
 }
 
 /// Two entries for one key: both bounds hold, so their intersection does. Disjoint bounds can
@@ -1416,7 +1513,7 @@ mod tests {
             bounds: Bounds { lo, hi },
             best: 0,
             work: 1,
-            depends_on: SETTLED,
+            assumes: Assumed::NONE,
         };
         assert!(claim(WIN - 3, INFINITE).firm());
         assert!(claim(-INFINITE, 3 - WIN).firm());
@@ -1472,6 +1569,31 @@ mod tests {
     }
 
     #[test]
+    fn the_table_doubles_as_it_fills_within_its_budget() {
+        let budget = 10 * FIRST_ENTRIES * std::mem::size_of::<Packed>();
+        let mut t = Table::new(budget).expect("a table");
+        assert_eq!(t.capacity(), FIRST_ENTRIES);
+        let keys: Vec<u64> = (1..=200_000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let lower = Bounds {
+            lo: 0,
+            hi: INFINITE,
+        };
+        for &k in &keys {
+            t.store(k, lower, 0, 1);
+        }
+        // 64k, 128k, 256k entries, then 384k: with the 256k still held, the budget of 640k
+        // allows no more; and no more after that.
+        assert_eq!(t.capacity(), 6 * FIRST_ENTRIES);
+        t.grow();
+        assert_eq!((t.capacity(), t.growing), (6 * FIRST_ENTRIES, false));
+        let found = keys.iter().filter(|&&k| t.probe(k).is_some()).count();
+        assert!(found * 100 >= keys.len() * 99, "{found}");
+        assert_eq!(t.live, found);
+    }
+
+    #[test]
     fn a_table_the_system_cannot_give_is_an_error() {
         assert!(matches!(
             Table::new(usize::MAX / 2),
@@ -1504,5 +1626,4 @@ mod tests {
         assert_eq!(play_out_parts(&parts, &[9, 7, 5], 0), Some((7, 1)));
         assert_eq!(play_out_parts::<Score>(&[], &[], 0), None);
     }
-
 }

@@ -171,7 +171,7 @@ Examples:
   rulestone solve games/tictactoe.game
   rulestone solve games/tictactoe.game --after \"a1; b1\"     after two moves
   rulestone solve games/connect4.game --set width=5 --set height=4
-  rulestone solve my.game --memory 4096 --format json       a larger table, JSON output")]
+  rulestone solve my.game --memory 4096 --format json       a larger table budget, JSON output")]
     Solve(solve::SolveArgs),
 
     /// Compile game files to a faster `rulestone`: move generation as generated Rust.

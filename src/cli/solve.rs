@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::agents::solve::{LineEnd, SolveConfig, SolveError, Solution, Solver, Stage, Stats, Value};
+use crate::agents::solve::{
+    LineEnd, Solution, SolveConfig, SolveError, Solver, Stage, Stats, Value,
+};
 use crate::runtime::{BoardGame, Compiled, Game, GameResult, Move};
 
 use super::load::{load, play_list, shown, split_moves};
@@ -22,8 +24,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub position: PositionArgs,
 
-    /// The size of the transposition table in MB (1 to 1048576). Memory is taken as the table
-    /// fills; when it is full, entries that took little work make room for new ones.
+    /// The most memory the transposition table may take, in MB (1 to 1048576). The table starts
+    /// small and doubles as it fills; at this size, entries that took little work make room for
+    /// new ones.
     #[arg(
         long,
         value_name = "MB",
@@ -79,9 +82,8 @@ pub(crate) fn run(args: &SolveArgs, compiled: Compiled) -> Result<()> {
             .saturating_mul(1 << 20),
     };
     let bar = spinner();
-    let mut solver = Solver::new(&config).map_err(|e| {
-        CliError::new(format!("{e}")).note("give a smaller table with --memory MB")
-    })?;
+    let mut solver = Solver::new(&config)
+        .map_err(|e| CliError::new(format!("{e}")).note("give a smaller table with --memory MB"))?;
     if let Some(bar) = &bar {
         solver = solver.with_progress(reporter(bar.clone()));
     }
@@ -224,7 +226,11 @@ impl Report<'_, '_> {
         let mut out = String::new();
         let _ = writeln!(out, "game: {}", self.game.engine.program().name);
         if !self.options.is_empty() {
-            let opts: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let opts: Vec<String> = self
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             let _ = writeln!(out, "options: {}", opts.join(", "));
         }
         let position = match &self.after {
@@ -245,9 +251,9 @@ impl Report<'_, '_> {
         let _ = writeln!(out, "positions searched: {}", grouped(s.stats.positions));
         let _ = writeln!(
             out,
-            "table: {} full ({} of {} entries, {} MB)",
-            percent(s.stats.table_entries, s.stats.table_capacity),
+            "table: {} entries, {} full (of {}; it may grow to {} MB)",
             grouped(s.stats.table_entries as u64),
+            percent(s.stats.table_entries, s.stats.table_capacity),
             grouped(s.stats.table_capacity as u64),
             self.memory
         );
