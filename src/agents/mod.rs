@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod contest;
 pub mod mcts;
 pub mod random;
+pub mod solve;
 pub mod spec;
 
 pub use spec::{AgentSpec, SpecError};

@@ -26,6 +26,7 @@ mod playout;
 mod record;
 mod replay;
 mod report;
+mod solve;
 mod table;
 
 use crate::runtime::Compiled;
@@ -193,6 +194,21 @@ Examples:
   rulestone bench games/*.game --seconds 10
   rulestone bench my.game --depth 4        repeat perft 4 instead of deepening")]
     Bench(bench::BenchArgs),
+
+    /// Solve a position exactly: win, loss or draw for the player to move, with best play.
+    ///
+    /// Searches every line to the end (a position that comes back on a line is a draw: endless
+    /// play draws) and prints the value, the number of decisions to the end (the shortest win,
+    /// the longest loss), the principal variation, the positions searched and the time. For
+    /// small games: the work grows with the number of positions. Games that roll dice and
+    /// table games cannot be solved exactly and are refused.
+    #[command(after_help = "\
+Examples:
+  rulestone solve games/tictactoe.game
+  rulestone solve games/tictactoe.game --after \"a1; b1\"     after two moves
+  rulestone solve games/connect4.game --set width=5 --set height=4
+  rulestone solve my.game --memory 4096 --format json       a larger table budget, JSON output")]
+    Solve(solve::SolveArgs),
 
     /// Compile game files to a faster `rulestone`: move generation as generated Rust.
     ///
@@ -382,6 +398,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Arena(args) => arena::run(&args, compiled),
         Command::Analyze(args) => analyze::run(&args, compiled),
         Command::Bench(args) => bench::run(&args, compiled),
+        Command::Solve(args) => solve::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),
     };

@@ -67,9 +67,23 @@ pub trait Game {
     /// A text that is no open decision, with the reason.
     fn parse(&mut self, text: &str) -> Result<Self::Decision, String>;
 
-    /// A key of the position (board, counters, player to move): equal positions have equal
-    /// keys, so searches can share work between them and see repetitions. `None` when the game
-    /// keeps no such key.
+    /// Whether some decision holds choices made by a player other than the one to move
+    /// (`pick ... by p`); then [`Game::decision_parts`] says who makes each part. An exact
+    /// search must let each player make their own choices.
+    fn others_choose(&self) -> bool {
+        false
+    }
+
+    /// A decision's notation in parts, each with the player who chooses it: the mover's first,
+    /// then a part for each choice another player makes within the same decision. The default
+    /// is one part, the mover's.
+    fn decision_parts(&mut self, decision: &Self::Decision) -> Vec<(u8, String)> {
+        vec![(self.to_move(), self.text(decision))]
+    }
+
+    /// A key of the position (board, counters, player to move, and the result once the game
+    /// is over): equal positions have equal keys, so searches can share work between them and
+    /// see repetitions. `None` when the game keeps no such key.
     fn position_key(&self) -> Option<u64> {
         None
     }
@@ -273,8 +287,33 @@ impl Game for BoardGame<'_> {
         find_typed(&self.listed(), text)
     }
 
+    fn others_choose(&self) -> bool {
+        self.engine
+            .program()
+            .turn
+            .ops
+            .iter()
+            .any(|op| matches!(op, crate::ir::Op::Chooser(_)))
+    }
+
+    fn decision_parts(&mut self, decision: &Move) -> Vec<(u8, String)> {
+        self.engine
+            .move_parts(decision)
+            .into_iter()
+            .map(|(who, text)| (who, normalize(&text)))
+            .collect()
+    }
+
     fn position_key(&self) -> Option<u64> {
-        Some(self.engine.state.hash)
+        // The engine's hash leaves out the result: a game just won and the same pieces with
+        // the game going on are different positions.
+        let ended = match self.engine.state.result {
+            None => 0,
+            Some(GameResult::Win(0)) => 0x6A09_E667_F3BC_C909,
+            Some(GameResult::Win(_)) => 0xBB67_AE85_84CA_A73B,
+            Some(GameResult::Draw) => 0x3C6E_F372_FE94_F82B,
+        };
+        Some(self.engine.state.hash ^ ended)
     }
 
     fn scores(&mut self) -> Option<[i32; 2]> {

@@ -1,0 +1,301 @@
+//! `rulestone solve`: the exact value of a position (win, loss or draw for the player to move),
+//! the distance to the end under best play and the principal variation, for any board game
+//! without chance, through [`Game`] and [`Solver`] alone.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::agents::solve::{
+    LineEnd, Solution, SolveConfig, SolveError, Solver, Stage, Stats, Value,
+};
+use crate::runtime::{BoardGame, Compiled, Game, GameResult, Move};
+
+use super::load::{load, play_list, shown, split_moves};
+use super::{emit, grouped, stderr_is_tty, CliError, GameArgs, PositionArgs, Result};
+
+#[derive(Clone, Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The most memory the transposition table may take, in MB (1 to 1048576). The table starts
+    /// small and doubles as it fills; at this size, entries that took little work make room for
+    /// new ones.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 1024,
+        value_parser = clap::value_parser!(u32).range(1..=1_048_576)
+    )]
+    pub memory: u32,
+
+    /// How to report: `text` for people, or `json` (one object) for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Labelled lines: value, distance, principal variation, positions searched, time.
+    Text,
+    /// One JSON object with the same fields.
+    Json,
+}
+
+pub(crate) fn run(args: &SolveArgs, compiled: Compiled) -> Result<()> {
+    let path = shown(&args.game.file);
+    if super::table::is_table(&args.game.file) {
+        return Err(CliError::new(format!(
+            "`{path}` is a table game: its shots are continuous, so no list of decisions can be \
+             searched to the end"
+        ))
+        .note(format!(
+            "play random matches instead: rulestone playout {path}"
+        ))
+        .into());
+    }
+    let loaded = load(&args.game, compiled)?;
+    if loaded.program.has_chance() {
+        return Err(CliError::new(format!(
+            "`{path}` rolls dice: a position's value is an expectation over the rolls, not a \
+             win, loss or draw, so it cannot be solved exactly"
+        ))
+        .note(format!(
+            "estimate it with random games instead: rulestone playout {path}"
+        ))
+        .into());
+    }
+    let mut engine = loaded.engine();
+    if let Some(after) = &args.position.after {
+        play_list(&mut engine, after, "`--after`")?;
+    }
+    let mut game = BoardGame::new(engine);
+    let config = SolveConfig {
+        table_bytes: usize::try_from(args.memory)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(1 << 20),
+    };
+    let bar = spinner();
+    let mut solver = Solver::new(&config)
+        .map_err(|e| CliError::new(format!("{e}")).note("give a smaller table with --memory MB"))?;
+    if let Some(bar) = &bar {
+        solver = solver.with_progress(reporter(bar.clone()));
+    }
+    let solved = solver.solve(&mut game);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let solution = solved.map_err(|e| refusal(&e, &path))?;
+    let report = Report {
+        game: &mut game,
+        options: &loaded.program.options,
+        after: args.position.after.as_deref().map(split_moves),
+        memory: args.memory,
+        solution: &solution,
+    };
+    let text = match args.format {
+        Format::Text => report.text(),
+        Format::Json => report.json(),
+    };
+    emit(&text)
+}
+
+/// A solver error as a one-line message with what to do.
+fn refusal(e: &SolveError, path: &str) -> super::Fail {
+    let error = CliError::new(format!("cannot solve `{path}`: {e}"));
+    match e {
+        SolveError::Chance => error.note(format!(
+            "estimate it with random games instead: rulestone playout {path}"
+        )),
+        SolveError::LineTooLong => {
+            error.note("this game is too large to solve exactly; try a smaller board")
+        }
+        _ => error,
+    }
+    .into()
+}
+
+/// A spinner on standard error while the search runs, only when it is a terminal.
+fn spinner() -> Option<ProgressBar> {
+    if !stderr_is_tty() {
+        return None;
+    }
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{spinner} solve: {msg} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Some(bar)
+}
+
+/// The solver's progress callback: the bar's message, a few times a second at most.
+fn reporter(bar: ProgressBar) -> Box<dyn FnMut(&Stats)> {
+    let mut shown_at = Instant::now();
+    Box::new(move |stats: &Stats| {
+        if shown_at.elapsed() < Duration::from_millis(250) {
+            return;
+        }
+        shown_at = Instant::now();
+        bar.set_message(format!(
+            "{}, {} positions, table {} full",
+            stage_text(stats.stage),
+            grouped(stats.positions),
+            percent(stats.table_entries, stats.table_capacity)
+        ));
+    })
+}
+
+fn stage_text(stage: Stage) -> String {
+    match stage {
+        Stage::Value => "value".to_string(),
+        Stage::Distance(d) => format!("distance, testing {d}"),
+        Stage::Line => "principal variation".to_string(),
+    }
+}
+
+/// `12.5%`.
+fn percent(part: usize, whole: usize) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let p = if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    };
+    format!("{p:.1}%")
+}
+
+/// What the output says about one solved position.
+struct Report<'a, 'p> {
+    game: &'a mut BoardGame<'p>,
+    options: &'a [(String, String)],
+    after: Option<Vec<String>>,
+    memory: u32,
+    solution: &'a Solution<Move>,
+}
+
+impl Report<'_, '_> {
+    fn mover(&self) -> String {
+        self.game.player_name(self.game.to_move())
+    }
+
+    fn other(&self) -> String {
+        self.game.player_name(1 - (self.game.to_move() & 1))
+    }
+
+    fn value_text(&self) -> String {
+        match self.solution.value {
+            Value::Win => format!("win for {}, to move", self.mover()),
+            Value::Loss => format!("loss for {}, to move: {} wins", self.mover(), self.other()),
+            Value::Draw => "draw".to_string(),
+        }
+    }
+
+    fn distance_text(&self) -> String {
+        let d = self.solution.distance;
+        let decisions = if d == 1 { "decision" } else { "decisions" };
+        let why = match self.solution.value {
+            Value::Win => "the shortest win",
+            Value::Loss => "the longest loss",
+            Value::Draw => "the length of the principal variation",
+        };
+        format!("{d} {decisions} ({why})")
+    }
+
+    fn end_text(&self) -> String {
+        match self.solution.end {
+            LineEnd::Over(GameResult::Win(p)) => format!("{} wins", self.game.player_name(p)),
+            LineEnd::Over(GameResult::Draw) => "draw".to_string(),
+            LineEnd::Repeats { after } => format!(
+                "the position after {after} of these decisions comes back: endless play, a draw"
+            ),
+        }
+    }
+
+    fn line(&self) -> Vec<String> {
+        self.solution.line.iter().map(|(_, t)| t.clone()).collect()
+    }
+
+    fn text(&self) -> String {
+        let s = self.solution;
+        let mut out = String::new();
+        let _ = writeln!(out, "game: {}", self.game.engine.program().name);
+        if !self.options.is_empty() {
+            let opts: Vec<String> = self
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            let _ = writeln!(out, "options: {}", opts.join(", "));
+        }
+        let position = match &self.after {
+            Some(moves) if !moves.is_empty() => format!("after {}", moves.join("; ")),
+            _ => "the start".to_string(),
+        };
+        let _ = writeln!(out, "position: {position}, {} to move", self.mover());
+        let _ = writeln!(out, "value: {}", self.value_text());
+        let _ = writeln!(out, "distance: {}", self.distance_text());
+        let line = self.line();
+        let line = if line.is_empty() {
+            "(none: the game is over)".to_string()
+        } else {
+            line.join("; ")
+        };
+        let _ = writeln!(out, "principal variation: {line}");
+        let _ = writeln!(out, "ends: {}", self.end_text());
+        let _ = writeln!(out, "positions searched: {}", grouped(s.stats.positions));
+        let _ = writeln!(
+            out,
+            "table: {} entries, {} full (of {}; it may grow to {} MB)",
+            grouped(s.stats.table_entries as u64),
+            percent(s.stats.table_entries, s.stats.table_capacity),
+            grouped(s.stats.table_capacity as u64),
+            self.memory
+        );
+        let _ = writeln!(out, "time: {:.2} s", s.stats.elapsed.as_secs_f64());
+        out
+    }
+
+    fn json(&self) -> String {
+        let s = self.solution;
+        let (winner, value) = match s.value {
+            Value::Win => (Some(self.mover()), "win"),
+            Value::Loss => (Some(self.other()), "loss"),
+            Value::Draw => (None, "draw"),
+        };
+        let (end, repeats_after) = match s.end {
+            LineEnd::Repeats { after } => ("repetition".to_string(), Some(after)),
+            _ => (self.end_text(), None),
+        };
+        let options: serde_json::Map<String, serde_json::Value> = self
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        let value = json!({
+            "game": self.game.engine.program().name,
+            "options": options,
+            "after": self.after.clone().unwrap_or_default(),
+            "to_move": self.mover(),
+            "value": value,
+            "winner": winner,
+            "distance": s.distance,
+            "line": self.line(),
+            "end": end,
+            "repeats_after": repeats_after,
+            "positions": s.stats.positions,
+            "table_entries": s.stats.table_entries,
+            "table_capacity": s.stats.table_capacity,
+            "memory_mb": self.memory,
+            "seconds": s.stats.elapsed.as_secs_f64(),
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
+        text.push('\n');
+        text
+    }
+}
