@@ -167,3 +167,37 @@ fn mcts_samples_and_weighs_a_table_games_shots() {
     let text = m.text(&thought.decision);
     assert_eq!(m.parse(&text), Ok(thought.decision), "`{text}` is legal");
 }
+
+/// MCTS-Solver: a win one decision away is proven (value 1, no more search), and a loss one
+/// reply away is avoided even with a small budget.
+#[test]
+fn mcts_proves_wins_and_avoids_proven_losses() {
+    let program = game("tictactoe.game", &[]);
+    let at = |moves: &[&str]| {
+        let mut g = BoardGame::new(Engine::new(&program));
+        for m in moves {
+            let d = g.parse(m).expect("a legal move");
+            g.apply(&d);
+        }
+        g
+    };
+    let mut g = at(&["a1", "b1", "a2", "b2"]);
+    let mut agent = specs("mcts:iterations=100000")[0].build::<BoardGame>(3);
+    let thought = agent.choose(&mut g).expect("a decision");
+    assert_eq!(g.text(&thought.decision), "a3");
+    assert_eq!(thought.value, Some(1.0));
+    let iterations: u32 = thought
+        .summary
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("the summary starts with the iterations");
+    assert!(iterations < 1000, "{}", thought.summary);
+    // O must block a3, or X wins at once.
+    for seed in 0..10 {
+        let mut g = at(&["a1", "b2", "a2"]);
+        let mut agent = specs("mcts:iterations=200")[0].build::<BoardGame>(seed);
+        let thought = agent.choose(&mut g).expect("a decision");
+        assert_eq!(g.text(&thought.decision), "a3", "seed {seed}");
+    }
+}

@@ -12,6 +12,14 @@
 //!   the search tries many shots and keeps the one whose continuations went best.
 //! - **Tree reuse**: [`Agent::observe`] moves the root to the child of the decision taken, so
 //!   what was learned about that position carries over to the next decision.
+//! - **Proven results** (MCTS-Solver): a finished game is a proven win or loss for the player
+//!   who took the decision leading to it. A node among players' decisions whose player to move
+//!   has a proven winning child is proven (that child is always chosen), and one whose children
+//!   are all listed and all proven losses for that player is proven the other way. Iterations
+//!   that reach a proven node credit its result without a playout, proven losses are avoided,
+//!   and a proven win at the root is played at once. This is what random playouts miss most:
+//!   a win or a loss a few decisions away. Chance and sampled nodes are never proven, and draws
+//!   are not proven either (they only count by their playouts).
 //!
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
@@ -90,6 +98,27 @@ struct Node<D> {
     visits: u32,
     /// Total value credited, for `mover`.
     value: f64,
+    /// What is proven of the game from here, for `mover`.
+    proof: Proof,
+}
+
+/// A node's proven result for the player who took the decision leading to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    Win,
+    Loss,
+}
+
+impl Proof {
+    /// The proof for `mover` that a player `winner` wins.
+    fn of(mover: u8, winner: u8) -> Proof {
+        if mover == winner {
+            Proof::Win
+        } else {
+            Proof::Loss
+        }
+    }
 }
 
 impl<D> Node<D> {
@@ -101,6 +130,16 @@ impl<D> Node<D> {
             open: Open::Unknown,
             visits: 0,
             value: 0.0,
+            proof: Proof::Unknown,
+        }
+    }
+
+    /// The winner this node is proven for, if any.
+    fn proven_winner(&self) -> Option<u8> {
+        match self.proof {
+            Proof::Unknown => None,
+            Proof::Win => Some(self.mover),
+            Proof::Loss => Some(1 - self.mover.min(1)),
         }
     }
 
@@ -153,9 +192,18 @@ impl<G: Game> Mcts<G> {
         let over = loop {
             if matches!(self.nodes[node].open, Open::Unknown) {
                 self.nodes[node].open = self.list(game);
+                if let Open::Over(GameResult::Win(w)) = self.nodes[node].open {
+                    let n = &mut self.nodes[node];
+                    n.proof = Proof::of(n.mover, w);
+                }
             }
             if let Open::Over(r) = self.nodes[node].open {
                 break Some(r);
+            }
+            if node != ROOT {
+                if let Some(w) = self.nodes[node].proven_winner() {
+                    break Some(GameResult::Win(w));
+                }
             }
             let Some((next, fresh)) = self.step(game, node) else {
                 // A continuous decision that could not be drawn: nothing to search.
@@ -188,9 +236,41 @@ impl<G: Game> Mcts<G> {
             node.visits += 1;
             node.value += rollout_value(result, scores, evaluation, node.mover);
         }
+        for at in (0..self.path.len().saturating_sub(1)).rev() {
+            if !self.settle(self.path[at]) {
+                break;
+            }
+        }
         for _ in 0..applied {
             game.undo();
         }
+    }
+
+    /// Proves `node` from its children where it can; `true` when it became proven.
+    fn settle(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        let Open::Choices { untried } = &n.open else {
+            return false;
+        };
+        if n.proof != Proof::Unknown {
+            return false;
+        }
+        let Some(&first) = n.children.first() else {
+            return false;
+        };
+        // Every child's decision was taken by the player to move here.
+        let to_move = self.nodes[first].mover;
+        let children = || n.children.iter().map(|&c| self.nodes[c].proof);
+        let winner = if children().any(|p| p == Proof::Win) {
+            to_move
+        } else if untried.is_empty() && children().all(|p| p == Proof::Loss) {
+            1 - to_move.min(1)
+        } else {
+            return false;
+        };
+        let proof = Proof::of(n.mover, winner);
+        self.nodes[node].proof = proof;
+        true
     }
 
     /// What is open at the game's position.
@@ -264,6 +344,8 @@ impl<G: Game> Mcts<G> {
         id
     }
 
+    /// The child to walk into by UCB1: a proven win at once, a proven loss only when every
+    /// child is one.
     fn best_by_ucb(&self, node: usize) -> Option<usize> {
         let parent = &self.nodes[node];
         let log_n = f64::from(parent.visits.max(1)).ln();
@@ -272,7 +354,11 @@ impl<G: Game> Mcts<G> {
         let mut best_score = f64::NEG_INFINITY;
         for &child in &parent.children {
             let n = &self.nodes[child];
-            let score = if n.visits == 0 {
+            let score = if n.proof == Proof::Win {
+                return Some(child);
+            } else if n.proof == Proof::Loss {
+                f64::MIN
+            } else if n.visits == 0 {
                 f64::INFINITY
             } else {
                 n.mean() + c * (log_n / f64::from(n.visits)).sqrt()
@@ -350,19 +436,41 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let start = Instant::now();
         let limit = self.config.iteration_limit();
         let mut done = 0u32;
-        while done < limit && self.config.time.is_none_or(|t| start.elapsed() < t) {
+        // A proven root needs no more search: its winning decision, or any, is known.
+        while done < limit
+            && self.nodes[ROOT].proof == Proof::Unknown
+            && self.config.time.is_none_or(|t| start.elapsed() < t)
+        {
             self.iterate(game);
             done += 1;
         }
-        let mut ranked: Vec<(G::Decision, f64, u64)> = self.nodes[ROOT]
+        let mut ranked: Vec<(Proof, G::Decision, f64, u64)> = self.nodes[ROOT]
             .children
             .iter()
             .filter_map(|&c| {
                 let n = &self.nodes[c];
-                Some((n.decision.clone()?, n.mean(), u64::from(n.visits)))
+                let value = match n.proof {
+                    Proof::Win => 1.0,
+                    Proof::Loss => 0.0,
+                    Proof::Unknown => n.mean(),
+                };
+                Some((n.proof, n.decision.clone()?, value, u64::from(n.visits)))
             })
             .collect();
-        ranked.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.total_cmp(&a.1)));
+        // Proven wins first and proven losses last; by visits in between.
+        let rank = |p: Proof| match p {
+            Proof::Win => 0,
+            Proof::Unknown => 1,
+            Proof::Loss => 2,
+        };
+        ranked.sort_by(|a, b| {
+            rank(a.0)
+                .cmp(&rank(b.0))
+                .then(b.3.cmp(&a.3))
+                .then(b.2.total_cmp(&a.2))
+        });
+        let ranked: Vec<(G::Decision, f64, u64)> =
+            ranked.into_iter().map(|(_, d, v, n)| (d, v, n)).collect();
         let (decision, value, _) = ranked.first()?.clone();
         Some(Thought {
             decision,
