@@ -218,6 +218,7 @@ fn scrambled_whitespace_formats_back() {
         };
         for seed in 1..=3 {
             let scrambled = scramble(&source, seed);
+            assert_ne!(scrambled, source, "{what}: the scramble changed nothing");
             assert_eq!(
                 format(&scrambled, &format!("{what}, scramble {seed}")),
                 canonical,
@@ -238,6 +239,82 @@ fn statements_are_split_and_blocks_laid_out() {
     let src = "game \"T\" players A, B\nturn { pick c in empty put s at c\n  if c in top { win mover } else { draw } }\non no moves {}\n";
     let want = "game \"T\"\nplayers A, B\nturn {\n    pick c in empty\n    put s at c\n    if c in top { win mover } else { draw }\n}\non no moves {}\n";
     assert_eq!(format(src, "src"), want);
+}
+
+#[test]
+fn comments_blank_lines_and_operators() {
+    let src = r#"game "T" // the name
+players A, B
+board { // the board
+    axes x, y
+
+    cells x in 0..2, y in 0..2
+    name "{letter(x)}{y + 1}"
+    // last member
+
+}
+counter n per player = 0 hidden
+define far = cells where x.x > -1 and not (x == 1)
+    // why
+    or {} == {a1}
+turn {
+
+    pick c in empty // where
+    n[mover] -= -1 + - n[mover]
+    if c in {a1} { win mover } else if c in {b2} {
+        draw
+    } else { lose mover }
+    first { write "a" } or { write "b" }
+    // end of turn
+}
+// the end
+"#;
+    let want = r#"game "T" // the name
+players A, B
+board { // the board
+    axes x, y
+
+    cells x in 0..2, y in 0..2
+    name "{letter(x)}{y + 1}"
+    // last member
+}
+counter n per player = 0 hidden
+define far = cells where x.x > -1 and not (x == 1)
+    // why
+    or {} == {a1}
+turn {
+    pick c in empty // where
+    n[mover] -= -1 + -n[mover]
+    if c in {a1} { win mover } else if c in {b2} {
+        draw
+    } else { lose mover }
+    first { write "a" } or { write "b" }
+    // end of turn
+}
+// the end
+"#;
+    assert_eq!(format(src, "src"), want);
+    assert_eq!(format(want, "want"), want);
+}
+
+#[test]
+fn cards_are_aligned_in_columns() {
+    let src = r#"card Blaze Crimson Core power 45
+card CopperKing Copper Master basic by hand
+card Ember Crimson Core basic // a comment ends the table
+card Wave   Azure Core power 42
+
+card Mist Azure Master basic
+"#;
+    let want = r#"card Blaze      Crimson Core   power 45
+card CopperKing Copper  Master basic by hand
+card Ember Crimson Core basic // a comment ends the table
+card Wave Azure Core power 42
+
+card Mist Azure Master basic
+"#;
+    assert_eq!(format(src, "src"), want);
+    assert_eq!(format(want, "want"), want);
 }
 
 #[test]
