@@ -92,6 +92,9 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             );
         }
     }
+    // A file named twice (or inside a directory also named) is formatted once.
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(f.clone()));
     Ok(files)
 }
 

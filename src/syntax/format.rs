@@ -15,7 +15,7 @@
 //! - within a line, one space between tokens, none inside `()`, `[]` and cell sets `{a1, b2}`,
 //!   before `,` and `:`, around `.` and `..`, after a unary `-`, or before a call's `(`;
 //! - the user's other line breaks are kept; runs of blank lines become one blank line, blank
-//!   lines at the start and end of the file go;
+//!   lines at the start and end of the file and just inside a block's braces go;
 //! - every comment is kept: a comment after code stays on that line (one space before it), a
 //!   comment on its own line is indented like the line that follows it;
 //! - consecutive `card` declarations, one a line, are aligned in columns (a deck reads as a
