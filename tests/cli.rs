@@ -115,8 +115,8 @@ fn help_texts() {
     assert_eq!(code(&o), 0);
     snap!("help", stdout(&o));
     for sub in [
-        "check", "explain", "moves", "perft", "play", "replay", "playout", "bench", "compile",
-        "dump",
+        "check", "explain", "fmt", "moves", "perft", "play", "replay", "playout", "bench",
+        "compile", "dump",
     ] {
         let o = run(&[sub, "--help"]);
         assert_eq!(code(&o), 0, "{sub} --help");
@@ -130,6 +130,96 @@ fn usage_errors_exit_2() {
     assert_eq!(code(&o), 2, "missing --depth");
     let o = run(&["frobnicate"]);
     assert_eq!(code(&o), 2);
+}
+
+// ---- fmt ------------------------------------------------------------------------------------
+
+const UNFORMATTED: &str = "tests/fmt/unformatted.game";
+
+#[test]
+fn fmt_check_lists_an_unformatted_file() {
+    let o = run(&["fmt", "--check", UNFORMATTED, PYLOS]);
+    assert_eq!(code(&o), 1);
+    snap!("fmt_check_unformatted", transcript(&o));
+    let o = run(&["fmt", "--check", "games/", "tests/games/"]);
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+}
+
+#[test]
+fn fmt_stdin_prints_the_canonical_layout() {
+    let source = fs::read_to_string(root().join(UNFORMATTED)).expect("read fixture");
+    let o = run_with_input(&["fmt", "-"], &source);
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+    snap!("fmt_stdin", stdout(&o));
+    let o = run_with_input(&["fmt", "--check", "-"], &stdout(&o));
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+}
+
+#[test]
+fn fmt_refuses_a_file_that_does_not_parse() {
+    let o = run(&["fmt", "tests/ui/syntax/E0001-missing-at.game"]);
+    assert_eq!(code(&o), 1);
+    snap!("fmt_does_not_parse", transcript(&o));
+}
+
+#[test]
+fn fmt_rewrites_files_in_place_only_when_they_change() {
+    let dir = scratch("fmt");
+    fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    fs::copy(root().join(UNFORMATTED), dir.join("sub/a.game")).expect("copy");
+    fs::copy(root().join(PYLOS), dir.join("sub/pylos.game")).expect("copy");
+    fs::write(dir.join("sub/notes.txt"), "not a game").expect("write");
+    let in_dir = |args: &[&str]| {
+        let mut c = cmd(args);
+        c.current_dir(&dir);
+        c.output().expect("run rulestone")
+    };
+    let o = in_dir(&["fmt", "sub"]);
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+    assert_eq!(
+        stdout(&o),
+        "formatted sub/a.game\n1 file reformatted, 1 file already formatted\n"
+    );
+    let canonical = stdout(&run_with_input(
+        &["fmt", "-"],
+        &fs::read_to_string(root().join(UNFORMATTED)).expect("read fixture"),
+    ));
+    assert_eq!(
+        fs::read_to_string(dir.join("sub/a.game")).ok(),
+        Some(canonical)
+    );
+    let pylos = fs::read_to_string(root().join(PYLOS)).ok();
+    assert_eq!(fs::read_to_string(dir.join("sub/pylos.game")).ok(), pylos);
+    let o = in_dir(&["fmt", "--check", "sub"]);
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+    assert_eq!(stdout(&o), "2 files already formatted\n");
+
+    let o = in_dir(&["fmt", "sub/notes.txt"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("`sub/notes.txt` is not a `.game` file"),
+        "{}",
+        transcript(&o)
+    );
+    let o = in_dir(&["fmt", "missing.game"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("cannot read `missing.game`"),
+        "{}",
+        transcript(&o)
+    );
+
+    let bad = fs::read_to_string(root().join("tests/ui/syntax/E0004-unclosed-brace.game"))
+        .expect("read fixture");
+    fs::write(dir.join("bad.game"), &bad).expect("write");
+    let o = in_dir(&["fmt", "bad.game", "sub"]);
+    assert_eq!(code(&o), 1, "{}", transcript(&o));
+    assert!(
+        stderr(&o).contains("cannot format `bad.game`"),
+        "{}",
+        transcript(&o)
+    );
+    assert_eq!(fs::read_to_string(dir.join("bad.game")).ok(), Some(bad));
 }
 
 // ---- moves and perft ------------------------------------------------------------------------

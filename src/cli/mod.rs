@@ -17,6 +17,7 @@ mod check;
 pub mod compile;
 mod dump;
 mod explain;
+mod format;
 mod load;
 mod matches;
 mod moves;
@@ -83,6 +84,23 @@ Examples:
   rulestone explain E0101
   rulestone explain            list every code")]
     Explain(explain::ExplainArgs),
+
+    /// Format game files in the canonical layout, in place.
+    ///
+    /// Indentation of 4 spaces per block, one declaration or statement per line, one space
+    /// between tokens (none inside brackets or before `,` and `:`), at most one blank line in a
+    /// row; every comment is kept where it is, and line breaks inside long expressions are kept.
+    /// The formatted text always parses to the same game: a file that does not parse is left as
+    /// it is and its syntax errors are reported (exit 1). Only files that change are written,
+    /// and each is named. With `--check` nothing is written: the files that would change are
+    /// listed with their first differing line, and the exit status is 1 if there is any.
+    #[command(after_help = "\
+Examples:
+  rulestone fmt my.game                  rewrite my.game if it is not formatted
+  rulestone fmt games/ tests/games/      every .game file under these directories
+  rulestone fmt --check games/           list what would change; exit 1 if anything would
+  rulestone fmt - < my.game              standard input, formatted, to standard output")]
+    Fmt(format::FmtArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
     ///
@@ -389,6 +407,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
     let result = match cli.command {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Fmt(args) => format::run(&args),
         Command::Moves(args) => moves::run(&args, compiled),
         Command::Perft(args) => perft::run(&args, compiled),
         Command::Play(args) => play::run(&args, compiled),

@@ -2,12 +2,14 @@
 
 pub mod ast;
 mod error;
+pub mod format;
 mod from_pairs;
 mod parser;
 pub mod span;
 mod table;
 
 pub use error::SyntaxError;
+pub use format::{format_source, FormatError};
 pub use span::{Ident, Span};
 
 /// Parses a `.game` source text into its syntax tree.
