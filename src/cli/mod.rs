@@ -17,6 +17,7 @@ mod check;
 pub mod compile;
 mod dump;
 mod explain;
+mod info;
 mod load;
 mod matches;
 mod moves;
@@ -49,6 +50,7 @@ use clap::{Args, Parser, Subcommand};
     after_help = "\
 Examples:
   rulestone check my.game                       check a game file for errors
+  rulestone info my.game                        players, options, board and example moves
   rulestone moves my.game --after \"a1; b2\"      the legal moves after two moves
   rulestone perft my.game --depth 3             count the move sequences 3 moves deep
   rulestone play my.game --vs random            play against the computer
@@ -83,6 +85,18 @@ Examples:
   rulestone explain E0101
   rulestone explain            list every code")]
     Explain(explain::ExplainArgs),
+
+    /// Describe a game: players, options, board, pieces, zones, counters, chance, and a few
+    /// moves from the start in the game's notation.
+    ///
+    /// With `--set`, the options show the values set. For a table game: players, options and
+    /// parameters, the table, stone kinds, factions, cards and armies.
+    #[command(after_help = "\
+Examples:
+  rulestone info games/pylos.game
+  rulestone info games/pylos.game --set variant=advanced --set base=3
+  rulestone info games/warstone.game --format json")]
+    Info(info::InfoArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
     ///
@@ -247,14 +261,19 @@ pub struct GameArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 
-    /// Table games: an army from a deck file, `FILE` (its first army) or `FILE:NAME`; the
-    /// first `--army` is the first player's, the second the second player's (default: the
-    /// armies the game file declares).
-    #[arg(long, value_name = "FILE[:NAME]")]
+    /// An army from a deck file, `FILE` (its first army) or `FILE:NAME`; the first `--army` is
+    /// the first player's, the second the second player's (default: the armies the game file
+    /// declares).
+    #[arg(long, value_name = "FILE[:NAME]", help_heading = "Table games")]
     pub army: Vec<String>,
 
-    /// Table games: the seed of the match's chance (who goes first, the shuffles, aim noise).
-    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    /// The seed of the match's chance (who goes first, the shuffles, aim noise).
+    #[arg(
+        long,
+        value_name = "SEED",
+        default_value_t = 1,
+        help_heading = "Table games"
+    )]
     pub deal: u64,
 }
 
@@ -389,6 +408,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
     let result = match cli.command {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
+        Command::Info(args) => info::run(&args, compiled),
         Command::Moves(args) => moves::run(&args, compiled),
         Command::Perft(args) => perft::run(&args, compiled),
         Command::Play(args) => play::run(&args, compiled),
@@ -433,10 +453,14 @@ pub(crate) fn color_stderr() -> bool {
     stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// `1 error`, `2 errors`.
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
+/// `1 error`, `2 errors`: a count and a noun that agrees with it.
+pub(crate) fn plural<N: fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
+    if n.try_into().ok() == Some(1) {
         format!("{n} {word}")
+    } else if ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
+        format!("{n} {word}es")
+    } else if word.ends_with('y') && !word.ends_with("ay") && !word.ends_with("ey") {
+        format!("{n} {}ies", &word[..word.len() - 1])
     } else {
         format!("{n} {word}s")
     }
@@ -482,5 +506,10 @@ mod tests {
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(plural(1, "error"), "1 error");
         assert_eq!(plural(2, "warning"), "2 warnings");
+        assert_eq!(plural(1u32, "game"), "1 game");
+        assert_eq!(plural(0u64, "game"), "0 games");
+        assert_eq!(plural(2, "match"), "2 matches");
+        assert_eq!(plural(3, "ply"), "3 plies");
+        assert_eq!(plural(3, "army"), "3 armies");
     }
 }
