@@ -321,6 +321,24 @@ fn bad_after_move_exit_2() {
 }
 
 #[test]
+fn illegal_moves_say_why() {
+    let mut out = String::new();
+    for (game, after) in [
+        ("games/breakthrough.game", "b2b3"),
+        ("games/breakthrough.game", "b2-b3; D7 - D6"),
+        ("games/draughts.game", "c3 d4"),
+        ("games/steinplatz.game", "Block z1 n"),
+        ("games/tankball.game", "H@e6:E; H@z9:W"),
+    ] {
+        let o = run(&["moves", game, "--after", after]);
+        assert_eq!(code(&o), 2, "{game} {after}");
+        let _ = writeln!(out, "$ rulestone moves {game} --after \"{after}\"");
+        out.push_str(&stderr(&o));
+    }
+    snap!("illegal_moves_say_why", out);
+}
+
+#[test]
 fn after_the_end_of_the_game_exit_2() {
     let o = run(&[
         "moves",

@@ -344,6 +344,12 @@ impl CliError {
         self
     }
 
+    #[must_use]
+    pub fn notes(mut self, notes: impl IntoIterator<Item = String>) -> CliError {
+        self.notes.extend(notes);
+        self
+    }
+
     /// Reading or writing `path` failed.
     pub fn io(action: &str, path: &std::path::Path, e: &io::Error) -> CliError {
         CliError::new(format!(

@@ -71,10 +71,10 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
                 .note(format!("the game ended: {result}"))
                 .into())
             }
-            Err(BadMove::Illegal { hint }) => {
+            Err(BadMove::Illegal { notes }) => {
                 return Err(
                     CliError::new(format!("{place}, `{text}`, is not a legal move"))
-                        .note(hint)
+                        .notes(notes)
                         .into(),
                 )
             }
