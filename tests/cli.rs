@@ -939,6 +939,7 @@ fn warstone_moves_and_commands_that_do_not_apply() {
     let o = run(&["perft", WARSTONE, "--depth", "1"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("is a table game"), "{}", stderr(&o));
+    snap!("warstone_perft_does_not_apply", transcript(&o));
     let o = run(&["moves", WARSTONE, "--set", "friction=fast"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("parameter `friction` takes a number"));

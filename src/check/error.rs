@@ -499,7 +499,7 @@ pub enum GameError {
     )]
     NoPlayers,
 
-    #[error("a game has exactly 2 players, but {count} are declared")]
+    #[error("a game has exactly 2 players, but {count} {verb} declared", verb = if *.count == 1 { "is" } else { "are" })]
     #[diagnostic(code(E0501), help("name two players, the one who starts first"))]
     PlayerCount {
         count: usize,

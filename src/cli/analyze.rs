@@ -202,7 +202,7 @@ fn refuse_table_game(args: &AnalyzeArgs) -> Result<()> {
             "analyze runs board games; `{}` is a table game",
             shown(&args.file)
         ))
-        .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
+        .note(super::load::TABLE_COMMANDS)
         .into());
     }
     Ok(())

@@ -15,6 +15,10 @@ use crate::syntax::{self, ast};
 
 use super::{color_stderr, CliError, Fail, GameArgs, Result};
 
+/// The note for a command that runs board games only, given a table game.
+pub(crate) const TABLE_COMMANDS: &str =
+    "table games run with `check`, `info`, `moves`, `play`, `playout`, `arena` and `replay`";
+
 /// A game file read, checked and lowered for a set of option values.
 #[derive(Debug)]
 pub(crate) struct Loaded {
@@ -111,7 +115,7 @@ pub(crate) fn load_parsed(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)
         ))
-        .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
+        .note(TABLE_COMMANDS)
         .into());
     }
     match crate::compile_parsed(file, sets) {
