@@ -226,3 +226,44 @@ fn tables_are_whole_and_links_stay_inside() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The examples of `rulestone --help` and of every command's `--help` run commands the command
+/// line accepts too (their text after the command, a comment, is left out).
+#[test]
+fn every_help_example_is_accepted() {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut texts: Vec<String> = cli
+        .get_after_help()
+        .map(ToString::to_string)
+        .into_iter()
+        .collect();
+    for sub in cli.get_subcommands() {
+        if let Some(help) = sub.get_after_help() {
+            texts.push(help.to_string());
+        }
+    }
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for text in &texts {
+        for line in text.lines().map(str::trim) {
+            let Some(rest) = PREFIXES.iter().find_map(|p| line.strip_prefix(p)) else {
+                continue;
+            };
+            // The example ends where its comment starts: two spaces or more.
+            let command = rest.split("  ").next().unwrap_or("");
+            let command = command.split(" > ").next().unwrap_or("");
+            let command = command.trim_end_matches('\\');
+            let mut argv = vec!["rulestone".to_string()];
+            argv.extend(words(command));
+            checked += 1;
+            if let Err(e) = Cli::try_parse_from(&argv) {
+                if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                    problems.push(format!("`{line}`: {}", e.kind()));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 30, "only {checked} examples found");
+}

@@ -127,12 +127,12 @@ Examples:
     /// one line at a time and stops at the end of input.
     #[command(after_help = "\
 Examples:
-  rulestone play my.game                          two people at one terminal
-  rulestone play my.game --vs mcts                you move first, the computer second
-  rulestone play my.game --vs mcts:time=2s --as 2 the computer moves first, 2 s a move
-  rulestone play my.game --vs random --seed 7     a random opponent, seeded
-  rulestone play my.game --after \"a1; b2\"        start from a position
-  rulestone play my.game --record game.record     save the game when it ends")]
+  rulestone play my.game                            two people at one terminal
+  rulestone play my.game --vs mcts                  you move first, the computer second
+  rulestone play my.game --vs mcts:time=2s --as 2   the computer moves first, 2 s a move
+  rulestone play my.game --vs random --seed 7       a random opponent, seeded
+  rulestone play my.game --after \"a1; b2\"          start from a position
+  rulestone play my.game --record game.record       save the game when it ends")]
     Play(play::PlayArgs),
 
     /// Replay a saved game, drawing the board after every move.
