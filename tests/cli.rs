@@ -329,6 +329,7 @@ fn illegal_moves_say_why() {
         ("games/draughts.game", "c3 d4"),
         ("games/steinplatz.game", "Block z1 n"),
         ("games/tankball.game", "H@e6:E; H@z9:W"),
+        ("games/tictactoe.game", "a1; a1"),
     ] {
         let o = run(&["moves", game, "--after", after]);
         assert_eq!(code(&o), 2, "{game} {after}");

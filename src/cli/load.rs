@@ -251,9 +251,9 @@ fn shape(word: &str) -> String {
     out
 }
 
-/// Why `text` is no legal move, when that can be told: it names cells the board does not
-/// have (words shaped like the board's cell names, that no legal move uses), or it differs
-/// from legal moves only in spacing, letter case or punctuation.
+/// Why `text` is no legal move, when that can be told: it differs from legal moves only in
+/// spacing, letter case or punctuation; it names cells the board does not have (words shaped
+/// like the board's cell names); or it names cells no legal move names.
 fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<String> {
     let mut notes = Vec::new();
     let squashed_text = squashed(text);
@@ -286,17 +286,21 @@ fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<S
         .map(str::to_lowercase)
         .collect();
     let mut missing: Vec<&str> = Vec::new();
+    let mut unused: Vec<&str> = Vec::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         let lower = word.to_lowercase();
         if word.is_empty()
             || used.contains(&lower)
             || missing.contains(&word)
-            || !cell_shapes.contains(&shape(word))
-            || cells.iter().any(|c| c.eq_ignore_ascii_case(word))
+            || unused.contains(&word)
         {
             continue;
         }
-        missing.push(word);
+        if cells.iter().any(|c| c.eq_ignore_ascii_case(word)) {
+            unused.push(word);
+        } else if cell_shapes.contains(&shape(word)) {
+            missing.push(word);
+        }
     }
     if let (Some(first), Some(last)) = (cells.first(), cells.last()) {
         for word in missing {
@@ -305,6 +309,9 @@ fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<S
                 super::plural(cells.len(), "cell")
             ));
         }
+    }
+    for word in unused {
+        notes.push(format!("no legal move names the cell `{word}` now"));
     }
     notes
 }
