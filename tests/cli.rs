@@ -115,8 +115,8 @@ fn help_texts() {
     assert_eq!(code(&o), 0);
     snap!("help", stdout(&o));
     for sub in [
-        "check", "explain", "fmt", "moves", "perft", "play", "replay", "playout", "bench",
-        "compile", "dump",
+        "check", "explain", "fmt", "info", "moves", "perft", "play", "replay", "playout", "match",
+        "bench", "compile", "dump",
     ] {
         let o = run(&[sub, "--help"]);
         assert_eq!(code(&o), 0, "{sub} --help");
@@ -130,6 +130,74 @@ fn usage_errors_exit_2() {
     assert_eq!(code(&o), 2, "missing --depth");
     let o = run(&["frobnicate"]);
     assert_eq!(code(&o), 2);
+}
+
+// ---- info ----------------------------------------------------------------------------------
+
+#[test]
+fn info_describes_board_games() {
+    let o = run(&[
+        "info",
+        PYLOS,
+        "--set",
+        "variant=advanced",
+        "--set",
+        "base=3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("info_pylos", transcript(&o));
+    let o = run(&["info", "games/stoneball.game"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("info_stoneball", transcript(&o));
+    let o = run(&["info", "games/tankball.game", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("info --format json");
+    assert_eq!(v["chance"], true);
+    assert_eq!(v["players"][0], "White");
+    snap!("info_tankball_json", stdout(&o));
+}
+
+#[test]
+fn info_describes_a_table_game() {
+    let o = run(&["info", "games/warstone.game", "--set", "friction=12.5"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("info_warstone", transcript(&o));
+}
+
+#[test]
+fn info_refuses_bad_options() {
+    let o = run(&["info", PYLOS, "--set", "base=9"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("E0304"), "{}", stderr(&o));
+    let o = run(&["info", "no/such.game"]);
+    assert_eq!(code(&o), 2);
+    snap!("info_missing_file", transcript(&o));
+}
+
+#[test]
+fn match_needs_games_or_a_target() {
+    let o = run(&["match", "games/steinplatz.game"]);
+    assert_eq!(code(&o), 2);
+    snap!("match_without_length", transcript(&o));
+    let o = run(&[
+        "match",
+        "games/steinplatz.game",
+        "--target",
+        "5",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let games = stdout(&o)
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .count();
+    let one = if games == 1 { "game" } else { "games" };
+    assert!(
+        last_line(&o).ends_with(&format!("after {games} {one}")),
+        "{}",
+        stdout(&o)
+    );
 }
 
 // ---- fmt ------------------------------------------------------------------------------------
@@ -340,6 +408,25 @@ fn bad_after_move_exit_2() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn illegal_moves_say_why() {
+    let mut out = String::new();
+    for (game, after) in [
+        ("games/breakthrough.game", "b2b3"),
+        ("games/breakthrough.game", "b2-b3; D7 - D6"),
+        ("games/draughts.game", "c3 d4"),
+        ("games/steinplatz.game", "Block z1 n"),
+        ("games/tankball.game", "H@e6:E; H@z9:W"),
+        ("games/tictactoe.game", "a1; a1"),
+    ] {
+        let o = run(&["moves", game, "--after", after]);
+        assert_eq!(code(&o), 2, "{game} {after}");
+        let _ = writeln!(out, "$ rulestone moves {game} --after \"{after}\"");
+        out.push_str(&stderr(&o));
+    }
+    snap!("illegal_moves_say_why", out);
 }
 
 #[test]
@@ -943,6 +1030,7 @@ fn warstone_moves_and_commands_that_do_not_apply() {
     let o = run(&["perft", WARSTONE, "--depth", "1"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("is a table game"), "{}", stderr(&o));
+    snap!("warstone_perft_does_not_apply", transcript(&o));
     let o = run(&["moves", WARSTONE, "--set", "friction=fast"]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("parameter `friction` takes a number"));

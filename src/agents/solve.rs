@@ -259,8 +259,14 @@ pub struct Solver<G: Game> {
     positions: u64,
     stage: Stage,
     started: Instant,
-    progress: Option<Box<dyn FnMut(&Stats)>>,
+    progress: Option<Progress>,
 }
+
+/// A progress callback: called now and then with the search's statistics.
+type Progress = Box<dyn FnMut(&Stats)>;
+
+/// A line of decisions with their notation.
+type Line<G> = Vec<(<G as Game>::Decision, String)>;
 
 impl<G: Game> Solver<G>
 where
@@ -402,7 +408,7 @@ where
         &mut self,
         game: &mut G,
         mut score: Score,
-    ) -> Result<(Vec<(G::Decision, String)>, LineEnd), SolveError> {
+    ) -> Result<(Line<G>, LineEnd), SolveError> {
         let mut line: Vec<(G::Decision, String)> = Vec::new();
         let mut seen: HashMap<u64, usize> = HashMap::new();
         let result = loop {

@@ -225,6 +225,7 @@ impl Checker<'_> {
             self.report(TypeError::VectorLength {
                 found: components(v.components.len()),
                 axes,
+                expected: components(axes),
                 axis_list: self.axis_list(),
                 span: v.span,
             });
@@ -333,6 +334,7 @@ impl Checker<'_> {
         self.report(TypeError::VectorLength {
             found: components(v.components.len()),
             axes: board.axes.len(),
+            expected: components(board.axes.len()),
             axis_list: self.axis_list(),
             span: v.span,
         });

@@ -189,7 +189,7 @@ pub enum TypeError {
         span: Span,
     },
 
-    #[error("vector has {found} but the board has {axes} axes")]
+    #[error("vector has {found} but the board has {axes} {}", if *.axes == 1 { "axis" } else { "axes" })]
     #[diagnostic(
         code(E0203),
         help("write one component per axis, in the order `{axis_list}`")
@@ -198,8 +198,10 @@ pub enum TypeError {
         /// "1 component", "3 components".
         found: String,
         axes: usize,
+        /// One component per axis: "1 component", "3 components".
+        expected: String,
         axis_list: String,
-        #[label("expected {axes} components")]
+        #[label("expected {expected}")]
         span: Span,
     },
 
@@ -288,7 +290,7 @@ pub enum ShapeError {
         span: Span,
     },
 
-    #[error("`place` turns shapes on a flat board, but this board has {axes} axes")]
+    #[error("`place` turns shapes on a flat board, but this board has {axes} {}", if *.axes == 1 { "axis" } else { "axes" })]
     #[diagnostic(
         code(E0704),
         help(
@@ -499,7 +501,7 @@ pub enum GameError {
     )]
     NoPlayers,
 
-    #[error("a game has exactly 2 players, but {count} are declared")]
+    #[error("a game has exactly 2 players, but {count} {verb} declared", verb = if *.count == 1 { "is" } else { "are" })]
     #[diagnostic(code(E0501), help("name two players, the one who starts first"))]
     PlayerCount {
         count: usize,

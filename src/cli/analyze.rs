@@ -202,7 +202,7 @@ fn refuse_table_game(args: &AnalyzeArgs) -> Result<()> {
             "analyze runs board games; `{}` is a table game",
             shown(&args.file)
         ))
-        .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
+        .note(super::load::TABLE_COMMANDS)
         .into());
     }
     Ok(())
@@ -389,17 +389,19 @@ pub(crate) fn table(report: &Report) -> String {
 
 fn heading(report: &Report) -> String {
     let mut out = format!(
-        "{} ({}): {} variant{}, {} games of each kind of play per variant\n",
+        "{} ({}): {}, {} of each kind of play per variant\n",
         report.game,
         report.file,
-        report.variants.len(),
-        if report.variants.len() == 1 { "" } else { "s" },
-        report.games
+        super::plural(report.variants.len(), "variant"),
+        super::plural(report.games, "game")
     );
     let _ = writeln!(
         out,
-        "agent {}, stronger agent {}, seed {}, at most {} steps a game",
-        report.agent, report.stronger, report.seed, report.max_steps
+        "agent {}, stronger agent {}, seed {}, at most {} a game",
+        report.agent,
+        report.stronger,
+        report.seed,
+        super::plural(report.max_steps, "step")
     );
     if !report.grid.is_empty() {
         let grid: Vec<String> = report

@@ -149,8 +149,11 @@ fn report<G>(
     }
     let _ = writeln!(
         out,
-        "{} games per pair, seats alternated ({} and {}), seed {}\n",
-        config.games, players[0], players[1], config.seed
+        "{} per pair, seats alternated ({} and {}), seed {}\n",
+        super::plural(config.games, "game"),
+        players[0],
+        players[1],
+        config.seed
     );
     let width = a.agents.iter().map(String::len).max().unwrap_or(5).max(5);
     let _ = writeln!(
@@ -176,8 +179,8 @@ fn report<G>(
         if t.unfinished > 0 {
             let _ = writeln!(
                 out,
-                "  ({} games reached the step limit and count as draws)",
-                t.unfinished
+                "  ({} reached the step limit and count as draws)",
+                super::plural(t.unfinished, "game")
             );
         }
     }

@@ -15,6 +15,10 @@ use crate::syntax::{self, ast};
 
 use super::{color_stderr, CliError, Fail, GameArgs, Result};
 
+/// The note for a command that runs board games only, given a table game.
+pub(crate) const TABLE_COMMANDS: &str =
+    "table games run with `check`, `info`, `moves`, `play`, `playout`, `arena` and `replay`";
+
 /// A game file read, checked and lowered for a set of option values.
 #[derive(Debug)]
 pub(crate) struct Loaded {
@@ -111,7 +115,7 @@ pub(crate) fn load_parsed(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)
         ))
-        .note("table games run with `check`, `moves`, `play`, `playout` and `replay`")
+        .note(TABLE_COMMANDS)
         .into());
     }
     match crate::compile_parsed(file, sets) {
@@ -190,8 +194,10 @@ pub(crate) fn legal_with_text(engine: &mut Engine<'_>) -> Vec<(Move, String)> {
 pub(crate) enum BadMove {
     /// The game ended before this move.
     GameOver(String),
-    /// Not the notation of any legal move; carries a hint listing legal moves.
-    Illegal { hint: String },
+    /// Not the notation of any legal move; carries notes for the message: why, when it can be
+    /// told (a cell that is not on the board, a near miss of a legal move's spelling), then a
+    /// hint listing legal moves.
+    Illegal { notes: Vec<String> },
 }
 
 /// Finds the legal move written `text` (whitespace normalized; letter case is ignored when
@@ -212,9 +218,102 @@ pub(crate) fn find_move(engine: &mut Engine<'_>, text: &str) -> std::result::Res
     if let [(m, _)] = folded.as_slice() {
         return Ok(*m);
     }
-    Err(BadMove::Illegal {
-        hint: legal_hint(engine, &legal, &text),
-    })
+    let mut notes = why_illegal(engine.program(), &legal, &text);
+    notes.push(legal_hint(engine, &legal, &text));
+    Err(BadMove::Illegal { notes })
+}
+
+/// A move's text reduced to what a near miss keeps: letters and digits, lowercased
+/// (`D5 - D6`, `d5d6` and `d5-d6` all read `d5d6`).
+fn squashed(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The shape of a word: each run of letters `a`, each run of digits `9`, anything else as
+/// itself (`1a1` and `2c3` are `9a9`; `z1` and `a10` are `a9`).
+fn shape(word: &str) -> String {
+    let mut out = String::new();
+    for ch in word.chars() {
+        let class = if ch.is_alphabetic() {
+            'a'
+        } else if ch.is_ascii_digit() {
+            '9'
+        } else {
+            ch
+        };
+        if !(out.ends_with(class) && (class == 'a' || class == '9')) {
+            out.push(class);
+        }
+    }
+    out
+}
+
+/// Why `text` is no legal move, when that can be told: it differs from legal moves only in
+/// spacing, letter case or punctuation; it names cells the board does not have (words shaped
+/// like the board's cell names); or it names cells no legal move names.
+fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let squashed_text = squashed(text);
+    let near: Vec<&str> = legal
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .filter(|t| !squashed_text.is_empty() && squashed(t) == squashed_text)
+        .collect();
+    match near.as_slice() {
+        [] => {}
+        [one] => notes.push(format!("did you mean `{one}`?")),
+        many => {
+            let list: Vec<String> = many.iter().take(4).map(|t| format!("`{t}`")).collect();
+            notes.push(format!("did you mean one of {}?", list.join(", ")));
+        }
+    }
+    if !notes.is_empty() {
+        return notes;
+    }
+    let cells = &program.board.names;
+    let cell_shapes: Vec<String> = {
+        let mut s: Vec<String> = cells.iter().map(|c| shape(c)).collect();
+        s.sort();
+        s.dedup();
+        s
+    };
+    let used: std::collections::HashSet<String> = legal
+        .iter()
+        .flat_map(|(_, t)| t.split(|c: char| !c.is_alphanumeric()))
+        .map(str::to_lowercase)
+        .collect();
+    let mut missing: Vec<&str> = Vec::new();
+    let mut unused: Vec<&str> = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        let lower = word.to_lowercase();
+        if word.is_empty()
+            || used.contains(&lower)
+            || missing.contains(&word)
+            || unused.contains(&word)
+        {
+            continue;
+        }
+        if cells.iter().any(|c| c.eq_ignore_ascii_case(word)) {
+            unused.push(word);
+        } else if cell_shapes.contains(&shape(word)) {
+            missing.push(word);
+        }
+    }
+    if let (Some(first), Some(last)) = (cells.first(), cells.last()) {
+        for word in missing {
+            notes.push(format!(
+                "`{word}` is not a cell of the board (its {}: {first} … {last})",
+                super::plural(cells.len(), "cell")
+            ));
+        }
+    }
+    for word in unused {
+        notes.push(format!("no legal move names the cell `{word}` now"));
+    }
+    notes
 }
 
 /// `White to move; legal moves: a1, a2, … (16 in all)`, listing first the moves that
@@ -276,10 +375,10 @@ pub(crate) fn play_texts(
                 .note(format!("the game ended: {result}"))
                 .into());
             }
-            Err(BadMove::Illegal { hint }) => {
+            Err(BadMove::Illegal { notes }) => {
                 return Err(
                     CliError::new(format!("{}, `{text}`, is not a legal move", place(i)))
-                        .note(hint)
+                        .notes(notes)
                         .into(),
                 );
             }

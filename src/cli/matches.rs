@@ -4,22 +4,23 @@
 use crate::runtime::Compiled;
 use std::fmt::Write as _;
 
-use clap::Args;
+use clap::{ArgGroup, Args};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::runtime::playout::random_game;
 
 use super::load::{load, options_text, player_name, result_text};
-use super::{emit, CliError, GameArgs, Result};
+use super::{emit, plural, CliError, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
+#[command(group(ArgGroup::new("length").required(true).multiple(true).args(["games", "target"])))]
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
 
     /// Play this many games; the higher total wins the match.
-    #[arg(long, value_name = "N", required_unless_present = "target")]
+    #[arg(long, value_name = "N")]
     pub games: Option<u32>,
 
     /// Play until a player's total reaches this score (with `--games`: at most that many).
@@ -60,13 +61,18 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     let mut out = format!("{}: match, seed {}", program.name, args.seed);
     match (args.games, args.target) {
         (Some(n), Some(t)) => {
-            let _ = write!(out, ", first to {t} points in at most {n} games");
+            let _ = write!(
+                out,
+                ", first to {} in at most {}",
+                plural(t, "point"),
+                plural(n, "game")
+            );
         }
         (Some(n), None) => {
-            let _ = write!(out, ", {n} games");
+            let _ = write!(out, ", {}", plural(n, "game"));
         }
         (None, Some(t)) => {
-            let _ = write!(out, ", first to {t} points");
+            let _ = write!(out, ", first to {}", plural(t, "point"));
         }
         (None, None) => {}
     }
@@ -99,8 +105,8 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
         };
         let _ = writeln!(
             out,
-            "game {played}: {result} in {} moves; score {} {}, {} {}; total {} {}, {} {}",
-            p.plies,
+            "game {played}: {result} in {}; score {} {}, {} {}; total {} {}, {} {}",
+            plural(p.plies, "move"),
             names[0],
             scores[0],
             names[1],
@@ -118,8 +124,12 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     };
     let _ = writeln!(
         out,
-        "{verdict}: {} {}, {} {} after {played} games",
-        names[0], totals[0], names[1], totals[1]
+        "{verdict}: {} {}, {} {} after {}",
+        names[0],
+        totals[0],
+        names[1],
+        totals[1],
+        plural(played, "game")
     );
     emit(&out)
 }

@@ -18,6 +18,7 @@ pub mod compile;
 mod dump;
 mod explain;
 mod format;
+mod info;
 mod load;
 mod matches;
 mod moves;
@@ -50,6 +51,7 @@ use clap::{Args, Parser, Subcommand};
     after_help = "\
 Examples:
   rulestone check my.game                       check a game file for errors
+  rulestone info my.game                        players, options, board and example moves
   rulestone moves my.game --after \"a1; b2\"      the legal moves after two moves
   rulestone perft my.game --depth 3             count the move sequences 3 moves deep
   rulestone play my.game --vs random            play against the computer
@@ -101,6 +103,17 @@ Examples:
   rulestone fmt --check games/           list what would change; exit 1 if anything would
   rulestone fmt - < my.game              standard input, formatted, to standard output")]
     Fmt(format::FmtArgs),
+    /// Describe a game: players, options, board, pieces, zones, counters, chance, and a few
+    /// moves from the start in the game's notation.
+    ///
+    /// With `--set`, the options show the values set. For a table game: players, options and
+    /// parameters, the table, stone kinds, factions, cards and armies.
+    #[command(after_help = "\
+Examples:
+  rulestone info games/pylos.game
+  rulestone info games/pylos.game --set variant=advanced --set base=3
+  rulestone info games/warstone.game --format json")]
+    Info(info::InfoArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
     ///
@@ -131,12 +144,12 @@ Examples:
     /// one line at a time and stops at the end of input.
     #[command(after_help = "\
 Examples:
-  rulestone play my.game                          two people at one terminal
-  rulestone play my.game --vs mcts                you move first, the computer second
-  rulestone play my.game --vs mcts:time=2s --as 2 the computer moves first, 2 s a move
-  rulestone play my.game --vs random --seed 7     a random opponent, seeded
-  rulestone play my.game --after \"a1; b2\"        start from a position
-  rulestone play my.game --record game.record     save the game when it ends")]
+  rulestone play my.game                            two people at one terminal
+  rulestone play my.game --vs mcts                  you move first, the computer second
+  rulestone play my.game --vs mcts:time=2s --as 2   the computer moves first, 2 s a move
+  rulestone play my.game --vs random --seed 7       a random opponent, seeded
+  rulestone play my.game --after \"a1; b2\"          start from a position
+  rulestone play my.game --record game.record       save the game when it ends")]
     Play(play::PlayArgs),
 
     /// Replay a saved game, drawing the board after every move.
@@ -265,14 +278,19 @@ pub struct GameArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 
-    /// Table games: an army from a deck file, `FILE` (its first army) or `FILE:NAME`; the
-    /// first `--army` is the first player's, the second the second player's (default: the
-    /// armies the game file declares).
-    #[arg(long, value_name = "FILE[:NAME]")]
+    /// An army from a deck file, `FILE` (its first army) or `FILE:NAME`; the first `--army` is
+    /// the first player's, the second the second player's (default: the armies the game file
+    /// declares).
+    #[arg(long, value_name = "FILE[:NAME]", help_heading = "Table games")]
     pub army: Vec<String>,
 
-    /// Table games: the seed of the match's chance (who goes first, the shuffles, aim noise).
-    #[arg(long, value_name = "SEED", default_value_t = 1)]
+    /// The seed of the match's chance (who goes first, the shuffles, aim noise).
+    #[arg(
+        long,
+        value_name = "SEED",
+        default_value_t = 1,
+        help_heading = "Table games"
+    )]
     pub deal: u64,
 }
 
@@ -343,6 +361,12 @@ impl CliError {
         self
     }
 
+    #[must_use]
+    pub fn notes(mut self, notes: impl IntoIterator<Item = String>) -> CliError {
+        self.notes.extend(notes);
+        self
+    }
+
     /// Reading or writing `path` failed.
     pub fn io(action: &str, path: &std::path::Path, e: &io::Error) -> CliError {
         CliError::new(format!(
@@ -408,6 +432,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Check(args) => return check::run(&args),
         Command::Explain(args) => explain::run(&args),
         Command::Fmt(args) => format::run(&args),
+        Command::Info(args) => info::run(&args, compiled),
         Command::Moves(args) => moves::run(&args, compiled),
         Command::Perft(args) => perft::run(&args, compiled),
         Command::Play(args) => play::run(&args, compiled),
@@ -452,10 +477,14 @@ pub(crate) fn color_stderr() -> bool {
     stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// `1 error`, `2 errors`.
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
+/// `1 error`, `2 errors`: a count and a noun that agrees with it.
+pub(crate) fn plural<N: fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
+    if n.try_into().ok() == Some(1) {
         format!("{n} {word}")
+    } else if ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e)) {
+        format!("{n} {word}es")
+    } else if word.ends_with('y') && !word.ends_with("ay") && !word.ends_with("ey") {
+        format!("{n} {}ies", &word[..word.len() - 1])
     } else {
         format!("{n} {word}s")
     }
@@ -501,5 +530,10 @@ mod tests {
         assert_eq!(grouped(1_234_567), "1,234,567");
         assert_eq!(plural(1, "error"), "1 error");
         assert_eq!(plural(2, "warning"), "2 warnings");
+        assert_eq!(plural(1u32, "game"), "1 game");
+        assert_eq!(plural(0u64, "game"), "0 games");
+        assert_eq!(plural(2, "match"), "2 matches");
+        assert_eq!(plural(3, "ply"), "3 plies");
+        assert_eq!(plural(3, "army"), "3 armies");
     }
 }

@@ -330,9 +330,9 @@ impl Game<'_> {
                             .into(),
                     )
                 }
-                Err(BadMove::Illegal { hint }) => {
+                Err(BadMove::Illegal { notes }) => {
                     return Err(CliError::new(format!("{place} is not a legal move"))
-                        .note(hint)
+                        .notes(notes)
                         .into())
                 }
             }
@@ -450,9 +450,9 @@ impl Game<'_> {
                 self.apply(&m);
                 emit(&format!("\n{}", draw(&mut self.board.engine)))
             }
-            Err(BadMove::Illegal { hint }) => {
+            Err(BadMove::Illegal { notes }) => {
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(line)))
-                    .note(hint)
+                    .notes(notes)
                     .note("type `moves` for the whole list, `help` for the commands");
                 emit(&format!("{e}\n"))
             }

@@ -131,8 +131,11 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
 
     let n = args.games;
     let mut out = format!(
-        "{}: {n} random games, seed {}, at most {} plies\n",
-        program.name, args.seed, args.max_plies
+        "{}: {} random, seed {}, at most {}\n",
+        program.name,
+        super::plural(n, "game"),
+        args.seed,
+        super::plural(args.max_plies, "ply")
     );
     if let Some(opts) = options_text(program) {
         let _ = writeln!(out, "options: {opts}");

@@ -71,10 +71,10 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
                 .note(format!("the game ended: {result}"))
                 .into())
             }
-            Err(BadMove::Illegal { hint }) => {
+            Err(BadMove::Illegal { notes }) => {
                 return Err(
                     CliError::new(format!("{place}, `{text}`, is not a legal move"))
-                        .note(hint)
+                        .notes(notes)
                         .into(),
                 )
             }
@@ -95,8 +95,8 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
     let end = match engine.outcome() {
         Some(r) => format!("\nresult: {}\n", super::load::result_text(program, r)),
         None => format!(
-            "\nresult: unfinished after {} moves, {} to move\n",
-            record.moves.len(),
+            "\nresult: unfinished after {}, {} to move\n",
+            super::plural(record.moves.len(), "move"),
             player_name(program, engine.state.mover)
         ),
     };

@@ -374,7 +374,8 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Resu
         );
         let _ = writeln!(
             out,
-            "army {name}: {played} matches, wins {wins} ({rate:.1}%), captures mean {per:.2}"
+            "army {name}: {}, wins {wins} ({rate:.1}%), captures mean {per:.2}",
+            super::plural(*played, "match")
         );
     }
     let _ = writeln!(out, "draws: {} ({:.1}%)", tally.draws, share(tally.draws));

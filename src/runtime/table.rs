@@ -1210,8 +1210,9 @@ impl<'p> TableMatch<'p> {
             };
             let _ = writeln!(
                 out,
-                "the match is over after {} turns: {how}",
-                self.turns_played()
+                "the match is over after {} turn{}: {how}",
+                self.turns_played(),
+                if self.turns_played() == 1 { "" } else { "s" }
             );
             String::new()
         } else if pos.phase == Phase::Muster {
@@ -1248,9 +1249,10 @@ impl<'p> TableMatch<'p> {
                 .collect();
             let _ = writeln!(
                 out,
-                "{:>6}: {} captures, {} on the table, hand [{}], deck {}",
+                "{:>6}: {} capture{}, {} on the table, hand [{}], deck {}",
                 self.player(p),
                 side.captures,
+                if side.captures == 1 { "" } else { "s" },
                 pos.stones
                     .iter()
                     .filter(|s| s.owner == p && s.disc.on_table)

@@ -105,17 +105,16 @@ fn heading(report: &Report) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "<p class=\"settings\">{}; {} variant{}; {} games of each kind of play per variant; \
-         agent {}, stronger agent {}; seed {}; at most {} steps a game{}. The first player is \
+        "<p class=\"settings\">{}; {}; {} of each kind of play per variant; \
+         agent {}, stronger agent {}; seed {}; at most {} a game{}. The first player is \
          {}, the second {}. Rates are in % with 95% intervals.</p>",
         escape(&report.file),
-        report.variants.len(),
-        if report.variants.len() == 1 { "" } else { "s" },
-        report.games,
+        crate::cli::plural(report.variants.len(), "variant"),
+        crate::cli::plural(report.games, "game"),
         escape(&report.agent),
         escape(&report.stronger),
         report.seed,
-        report.max_steps,
+        crate::cli::plural(report.max_steps, "step"),
         if grid.is_empty() {
             String::new()
         } else {

@@ -1,0 +1,269 @@
+//! The README and the rule pages under `docs/rules/` as a newcomer reads them: every
+//! `rulestone ...` command they show is one the current command line accepts, the game files
+//! they name exist, every table is one block, and links stay inside the repository.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::error::ErrorKind;
+use clap::Parser;
+use rulestone::cli::Cli;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The README and every page under `docs/rules/`, with their paths.
+fn pages() -> Vec<(String, String)> {
+    let mut paths = vec![root().join("README.md")];
+    if let Ok(dir) = fs::read_dir(root().join("docs/rules")) {
+        let mut rules: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "md"))
+            .collect();
+        rules.sort();
+        paths.extend(rules);
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = fs::read_to_string(&p).expect("read page");
+            let name = p.strip_prefix(root()).unwrap_or(&p).display().to_string();
+            (name, text)
+        })
+        .collect()
+}
+
+/// The ways a page runs the command line, each followed by its arguments.
+const PREFIXES: [&str; 4] = [
+    "rulestone ",
+    "cargo run --release -- ",
+    "target/release/rulestone ",
+    "target/rulestone-compiled/target/release/rulestone-compiled ",
+];
+
+/// Splits a shell command line into words: whitespace outside quotes separates them.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for ch in line.chars() {
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) => word.push(ch),
+            None if ch == '"' || ch == '\'' => {
+                quote = Some(ch);
+                started = true;
+            }
+            None if ch.is_whitespace() => {
+                if started {
+                    out.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            None => {
+                word.push(ch);
+                started = true;
+            }
+        }
+    }
+    if started {
+        out.push(word);
+    }
+    out
+}
+
+/// The command lines of a page: the lines of its `sh` blocks (continuations joined, comments
+/// and redirections dropped) and its inline code spans, when they run `rulestone`.
+fn commands(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_sh = false;
+    let mut in_other = false;
+    let mut pending = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(lang) = trimmed.strip_prefix("```") {
+            if in_sh || in_other {
+                in_sh = false;
+                in_other = false;
+            } else if lang == "sh" {
+                in_sh = true;
+            } else {
+                in_other = true;
+            }
+            continue;
+        }
+        if in_other {
+            continue;
+        }
+        if in_sh {
+            if let Some(head) = trimmed.strip_suffix('\\') {
+                pending.push_str(head);
+                pending.push(' ');
+                continue;
+            }
+            pending.push_str(trimmed);
+            let full = std::mem::take(&mut pending);
+            let code = full.split(" #").next().unwrap_or("").trim();
+            let code = code.split(" > ").next().unwrap_or("").trim();
+            if !code.starts_with('#') && !code.is_empty() {
+                found.push(code.to_string());
+            }
+            continue;
+        }
+        // An inline span runs a command when it gives it a file or a flag (`rulestone dump ir`
+        // names the command; `rulestone COMMAND --help` is a pattern).
+        for (i, span) in line.split('`').enumerate() {
+            let w = words(span);
+            let pattern = w
+                .iter()
+                .any(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase()));
+            let arguments = w
+                .iter()
+                .skip(2)
+                .any(|a| a.contains('.') || a.starts_with("--"));
+            if i % 2 == 1 && arguments && !pattern {
+                found.push(span.to_string());
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter(|c| PREFIXES.iter().any(|p| c.starts_with(p)))
+        // Synopses with placeholders (`FILE [--set ...]`) are not commands to run.
+        .filter(|c| !c.contains('[') && !c.contains("FILE") && !c.contains("..."))
+        .collect()
+}
+
+#[test]
+fn every_command_shown_is_accepted() {
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for (page, text) in pages() {
+        for line in commands(&text) {
+            let prefix = PREFIXES
+                .iter()
+                .find(|p| line.starts_with(*p))
+                .expect("filtered by prefix");
+            let mut argv = vec!["rulestone".to_string()];
+            argv.extend(words(&line[prefix.len()..]));
+            checked += 1;
+            match Cli::try_parse_from(&argv) {
+                Ok(_) => {}
+                Err(e)
+                    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {}
+                Err(e) => problems.push(format!("{page}: `{line}`: {}", e.kind())),
+            }
+            for word in &argv {
+                let named = Path::new(word);
+                let stem = named.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                if word.starts_with("games/")
+                    && word.ends_with(".game")
+                    && !word.contains('*')
+                    && stem.chars().any(|c| c.is_ascii_lowercase())
+                    && !root().join(named).exists()
+                {
+                    problems.push(format!("{page}: `{line}` names a missing file `{word}`"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 10, "only {checked} commands found");
+}
+
+#[test]
+fn tables_are_whole_and_links_stay_inside() {
+    let inside = root().canonicalize().expect("the repository");
+    let mut problems = Vec::new();
+    for (page, text) in pages() {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_code = false;
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+            }
+            if in_code {
+                continue;
+            }
+            let row = line.starts_with('|');
+            let after_row = i > 0 && lines[i - 1].starts_with('|');
+            let is_separator = |l: &str| {
+                l.starts_with('|') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+            };
+            // A table's first row is its header, followed by the separator row.
+            if row && !after_row && !lines.get(i + 1).is_some_and(|l| is_separator(l)) {
+                problems.push(format!(
+                    "{page}:{}: a table row outside a table (a blank line splits a table?)",
+                    i + 1
+                ));
+            }
+            let lower = line.to_lowercase();
+            if let Some(at) = lower.find("issue ") {
+                if lower[at + 6..].starts_with(|c: char| c.is_ascii_digit()) {
+                    problems.push(format!("{page}:{}: an internal issue number", i + 1));
+                }
+            }
+            if line.contains("shared/rules") {
+                problems.push(format!("{page}:{}: a path outside the repository", i + 1));
+            }
+        }
+        // Links to files of the repository point at files that exist.
+        let base = root().join(Path::new(&page).parent().unwrap_or(Path::new("")));
+        for part in text.split("](").skip(1) {
+            let target = part.split(')').next().unwrap_or("");
+            let target = target.split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") {
+                continue;
+            }
+            match base.join(target).canonicalize() {
+                Ok(file) if file.starts_with(&inside) => {}
+                Ok(_) => problems.push(format!("{page}: a link outside the repository `{target}`")),
+                Err(_) => problems.push(format!("{page}: a link to a missing file `{target}`")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The examples of `rulestone --help` and of every command's `--help` run commands the command
+/// line accepts too (their text after the command, a comment, is left out).
+#[test]
+fn every_help_example_is_accepted() {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut texts: Vec<String> = cli
+        .get_after_help()
+        .map(ToString::to_string)
+        .into_iter()
+        .collect();
+    for sub in cli.get_subcommands() {
+        if let Some(help) = sub.get_after_help() {
+            texts.push(help.to_string());
+        }
+    }
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for text in &texts {
+        for line in text.lines().map(str::trim) {
+            let Some(rest) = PREFIXES.iter().find_map(|p| line.strip_prefix(p)) else {
+                continue;
+            };
+            // The example ends where its comment starts: two spaces or more.
+            let command = rest.split("  ").next().unwrap_or("");
+            let command = command.split(" > ").next().unwrap_or("");
+            let command = command.trim_end_matches('\\');
+            let mut argv = vec!["rulestone".to_string()];
+            argv.extend(words(command));
+            checked += 1;
+            if let Err(e) = Cli::try_parse_from(&argv) {
+                if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                    problems.push(format!("`{line}`: {}", e.kind()));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 30, "only {checked} examples found");
+}
