@@ -546,12 +546,12 @@ fn a_fresh_solver_per_position_agrees_with_a_shared_one() {
         let mut game = GraphGame::random(&mut rng, 40);
         let g = explore(&mut game, 1000);
         let scores = retrograde(&g);
-        for v in 0..g.keys.len() {
-            replay(&mut game, &g.paths[v]);
+        for (path, &score) in g.paths.iter().zip(&scores).take(g.keys.len()) {
+            replay(&mut game, path);
             let mut s = solver(1 << 16);
             let solved = s.solve(&mut game).expect("solved");
-            assert_eq!(solved.value, oracle_value(scores[v]).0, "graph {round}");
-            for _ in &g.paths[v] {
+            assert_eq!(solved.value, oracle_value(score).0, "graph {round}");
+            for _ in path {
                 game.undo();
             }
         }

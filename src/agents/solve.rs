@@ -259,8 +259,14 @@ pub struct Solver<G: Game> {
     positions: u64,
     stage: Stage,
     started: Instant,
-    progress: Option<Box<dyn FnMut(&Stats)>>,
+    progress: Option<Progress>,
 }
+
+/// What a solver calls with its statistics as it goes.
+type Progress = Box<dyn FnMut(&Stats)>;
+
+/// A line of best play: each decision with its notation, and how the line ends.
+type Line<D> = (Vec<(D, String)>, LineEnd);
 
 impl<G: Game> Solver<G>
 where
@@ -402,7 +408,7 @@ where
         &mut self,
         game: &mut G,
         mut score: Score,
-    ) -> Result<(Vec<(G::Decision, String)>, LineEnd), SolveError> {
+    ) -> Result<Line<G::Decision>, SolveError> {
         let mut line: Vec<(G::Decision, String)> = Vec::new();
         let mut seen: HashMap<u64, usize> = HashMap::new();
         let result = loop {
