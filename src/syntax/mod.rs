@@ -8,6 +8,7 @@ pub mod span;
 mod table;
 
 pub use error::SyntaxError;
+pub use from_pairs::MAX_DEPTH;
 pub use span::{Ident, Span};
 
 /// Parses a `.game` source text into its syntax tree.
