@@ -88,8 +88,9 @@ fn damaged_games_never_panic() {
     );
 }
 
-/// Tic-tac-toe with its `pick c in empty` written `depth` levels deep in one of five ways:
-/// brackets, blocks, prefix operators, a chain of operators, or a chain of defines.
+/// Tic-tac-toe with its `pick c in empty` (or its `write "{c}"`) written `depth` levels deep in
+/// one of six ways: brackets, brackets in a template's hole, blocks, prefix operators, a chain of
+/// operators, or a chain of defines.
 fn nested_tictactoe(how: &str, depth: usize) -> String {
     let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
         .expect("readable game");
@@ -124,6 +125,10 @@ fn nested_tictactoe(how: &str, depth: usize) -> String {
             ),
             String::new(),
         ),
+        "template" => {
+            let hole = format!("write \"{{{}c{}}}\"", "(".repeat(depth), ")".repeat(depth));
+            return text.replace("write \"{c}\"", &hole);
+        }
         "operators" => (
             format!("    pick c in empty{}\n", " | empty".repeat(depth)),
             String::new(),
@@ -139,7 +144,14 @@ fn nested_tictactoe(how: &str, depth: usize) -> String {
         .replace("piece stone", &format!("{defines}piece stone"))
 }
 
-const NESTINGS: [&str; 5] = ["parentheses", "blocks", "nots", "operators", "defines"];
+const NESTINGS: [&str; 6] = [
+    "parentheses",
+    "template",
+    "blocks",
+    "nots",
+    "operators",
+    "defines",
+];
 
 /// Whether the text is refused for nesting too deep (E0005), and nothing else is wrong.
 fn too_deep(source: &str) -> bool {
@@ -170,6 +182,7 @@ fn on_main_sized_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static
 fn very_deep_nesting_is_refused() {
     for (how, depth) in [
         ("parentheses", 10_000),
+        ("template", 100_000),
         ("blocks", 10_000),
         ("nots", 100_000),
         ("operators", 100_000),

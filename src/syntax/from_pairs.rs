@@ -825,8 +825,29 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
             span: Span::new(at, at + len).into(),
         })
     };
+    // Template holes (`"... {expr} ..."`) open: the depth of `open` inside each.
+    let mut holes: Vec<usize> = Vec::new();
+    let mut in_string = false;
     while i < bytes.len() {
         let c = bytes[i];
+        if in_string {
+            // To the end of the string, or into a hole, which nests like a brace.
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'{' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            in_string = false;
+            run = 0;
+            if bytes.get(i) == Some(&b'{') {
+                let carried = open.last().copied().unwrap_or(0);
+                open.push(carried);
+                holes.push(open.len());
+                if open.len() + carried > MAX_DEPTH {
+                    return report(i, 1);
+                }
+            }
+            i += 1;
+            continue;
+        }
         match c {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -834,12 +855,12 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
                 }
                 continue;
             }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                run = 0;
+            b'"' => in_string = true,
+            b'}' if holes.last() == Some(&open.len()) => {
+                // The end of a template hole: back in its string.
+                holes.pop();
+                open.pop();
+                in_string = true;
             }
             b'(' | b'[' | b'{' => {
                 let carried = open.last().copied().unwrap_or(0) + run;
