@@ -89,8 +89,8 @@ fn damaged_games_never_panic() {
 }
 
 /// Tic-tac-toe with its `pick c in empty` (or its `write "{c}"`) written `depth` levels deep in
-/// one of six ways: brackets, brackets in a template's hole, blocks, prefix operators, a chain of
-/// operators, or a chain of defines.
+/// one of seven ways: brackets, brackets in a template's hole, blocks, `else if` chains, prefix
+/// operators, a chain of operators, or a chain of defines.
 fn nested_tictactoe(how: &str, depth: usize) -> String {
     let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
         .expect("readable game");
@@ -129,6 +129,13 @@ fn nested_tictactoe(how: &str, depth: usize) -> String {
             let hole = format!("write \"{{{}c{}}}\"", "(".repeat(depth), ")".repeat(depth));
             return text.replace("write \"{c}\"", &hole);
         }
+        "else-ifs" => {
+            let chain = format!(
+                "    put stone at c\n    if 1 == 2 {{ draw }}{}\n",
+                " else if 1 == 2 { draw }".repeat(depth)
+            );
+            return text.replace("    put stone at c\n", &chain);
+        }
         "operators" => (
             format!("    pick c in empty{}\n", " | empty".repeat(depth)),
             String::new(),
@@ -144,10 +151,11 @@ fn nested_tictactoe(how: &str, depth: usize) -> String {
         .replace("piece stone", &format!("{defines}piece stone"))
 }
 
-const NESTINGS: [&str; 6] = [
+const NESTINGS: [&str; 7] = [
     "parentheses",
     "template",
     "blocks",
+    "else-ifs",
     "nots",
     "operators",
     "defines",
@@ -183,6 +191,7 @@ fn very_deep_nesting_is_refused() {
     for (how, depth) in [
         ("parentheses", 10_000),
         ("template", 100_000),
+        ("else-ifs", 100_000),
         ("blocks", 10_000),
         ("nots", 100_000),
         ("operators", 100_000),

@@ -37,7 +37,7 @@ pub enum SyntaxError {
     #[error("nesting deeper than {limit} levels")]
     #[diagnostic(
         code(E0005),
-        help("brackets, braces, blocks, `not`s, unary `-`s and chained operators nest at most {limit} levels deep; drop redundant brackets and `not`s, or split the expression or the block")
+        help("brackets, blocks, `else if` chains, `not`s, unary `-`s and chained operators nest at most {limit} levels deep; drop redundant brackets and `not`s, or split the expression or the block")
     )]
     TooDeep {
         limit: usize,

@@ -813,10 +813,11 @@ pub const MAX_DEPTH: usize = 256;
 /// braces and runs of prefix operators (`not`, `-`), outside strings and comments. One pass
 /// without recursion: it runs before the parser, whose recursion follows the same nesting.
 pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
-    // For each open bracket: the prefix operators in effect where it opened.
-    let mut open: Vec<usize> = Vec::new();
-    // Prefix operators in a row since the last operand or bracket.
-    let mut run = 0usize;
+    let mut scan = DepthScan {
+        open: Vec::new(),
+        chains: vec![0],
+        run: 0,
+    };
     let bytes = source.as_bytes();
     let mut i = 0;
     let report = |at: usize, len: usize| {
@@ -828,6 +829,8 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
     // Template holes (`"... {expr} ..."`) open: the depth of `open` inside each.
     let mut holes: Vec<usize> = Vec::new();
     let mut in_string = false;
+    // Whether the last token was a `}` (an `else` after it continues an `if` chain).
+    let mut after_block = false;
     while i < bytes.len() {
         let c = bytes[i];
         if in_string {
@@ -836,71 +839,118 @@ pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
                 i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
             in_string = false;
-            run = 0;
+            scan.run = 0;
             if bytes.get(i) == Some(&b'{') {
-                let carried = open.last().copied().unwrap_or(0);
-                open.push(carried);
-                holes.push(open.len());
-                if open.len() + carried > MAX_DEPTH {
+                scan.push();
+                holes.push(scan.open.len());
+                if scan.depth() > MAX_DEPTH {
                     return report(i, 1);
                 }
             }
             i += 1;
             continue;
         }
-        match c {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
             }
+            continue;
+        }
+        let word_end = bytes[i..]
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(bytes.len(), |n| i + n);
+        let word = &bytes[i..word_end];
+        // `if ... { } else if ... { } else if ...`: each `else` nests the next `if` inside.
+        if let Some(chain) = scan.chains.last_mut() {
+            if after_block && word == b"else" {
+                *chain += 1;
+            } else if after_block {
+                *chain = 0;
+            }
+        }
+        after_block = false;
+        match c {
             b'"' => in_string = true,
-            b'}' if holes.last() == Some(&open.len()) => {
+            b'}' if holes.last() == Some(&scan.open.len()) => {
                 // The end of a template hole: back in its string.
                 holes.pop();
-                open.pop();
+                scan.pop();
                 in_string = true;
             }
             b'(' | b'[' | b'{' => {
-                let carried = open.last().copied().unwrap_or(0) + run;
-                open.push(carried);
-                run = 0;
-                if open.len() + carried > MAX_DEPTH {
+                scan.push();
+                if scan.depth() > MAX_DEPTH {
                     return report(i, 1);
                 }
             }
             b')' | b']' | b'}' => {
-                open.pop();
-                run = 0;
+                scan.pop();
+                after_block = c == b'}';
             }
             b'-' if bytes.get(i + 1) != Some(&b'=') => {
-                run += 1;
-                if open.len() + open.last().copied().unwrap_or(0) + run > MAX_DEPTH {
+                scan.run += 1;
+                if scan.depth() > MAX_DEPTH {
                     return report(i, 1);
                 }
             }
-            c if c.is_ascii_alphanumeric() || c == b'_' => {
-                let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                if &bytes[start..i] == b"not" {
-                    run += 1;
-                    if open.len() + open.last().copied().unwrap_or(0) + run > MAX_DEPTH {
-                        return report(start, 3);
-                    }
+            _ if !word.is_empty() => {
+                if word == b"not" {
+                    scan.run += 1;
                 } else {
-                    run = 0;
+                    scan.run = 0;
                 }
+                if scan.depth() > MAX_DEPTH {
+                    return report(i, word.len());
+                }
+                i = word_end;
                 continue;
             }
-            c if c.is_ascii_whitespace() => {}
-            _ => run = 0,
+            _ => scan.run = 0,
         }
         i += 1;
     }
     None
+}
+
+/// What [`too_deep`] tracks: open brackets, and the levels that nest without a bracket.
+struct DepthScan {
+    /// For each open bracket: the levels without brackets in effect where it opened.
+    open: Vec<usize>,
+    /// For the top level and each open bracket: the `else`s chained in it so far.
+    chains: Vec<usize>,
+    /// Prefix operators (`not`, `-`) in a row since the last operand or bracket.
+    run: usize,
+}
+
+impl DepthScan {
+    /// Levels without brackets in effect here.
+    fn carried(&self) -> usize {
+        self.open.last().copied().unwrap_or(0) + self.run + self.chains.last().copied().unwrap_or(0)
+    }
+
+    fn depth(&self) -> usize {
+        self.open.len() + self.carried()
+    }
+
+    fn push(&mut self) {
+        let carried = self.carried();
+        self.open.push(carried);
+        self.chains.push(0);
+        self.run = 0;
+    }
+
+    fn pop(&mut self) {
+        self.open.pop();
+        if self.chains.len() > 1 {
+            self.chains.pop();
+        }
+        self.run = 0;
+    }
 }
 
 /// The innermost bracket still open at the end of the text (outside strings and comments): a
