@@ -300,3 +300,26 @@ fn owner_of_an_emptied_cell_is_no_player() {
         assert!(played.result.is_some());
     }
 }
+
+/// Expressions are numbered with 16 bits: a turn of 40,000 `require 1 == 1` needs 80,000 integer
+/// expressions, and is refused (E1005) instead of silently reading other expressions (it used to
+/// end the game after the first move). 30,000 fit and play as Tic-tac-toe.
+#[test]
+fn too_many_expressions_are_refused() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let flat = |n: usize| {
+        text.replace(
+            "    put stone at c\n",
+            &format!("    put stone at c\n{}", "    require 1 == 1\n".repeat(n)),
+        )
+    };
+    let codes: Vec<String> = rulestone::diagnose(&flat(40_000), &[])
+        .iter()
+        .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+        .collect();
+    assert_eq!(codes, ["E1005"]);
+    let program = rulestone::compile(&flat(30_000), &[]).expect("compiles");
+    let mut engine = Engine::new(&program);
+    assert_eq!(rulestone::runtime::perft::perft(&mut engine, 2), 72);
+}
