@@ -446,6 +446,22 @@ fn after_the_end_of_the_game_exit_2() {
 }
 
 #[test]
+fn perft_stops_at_max_nodes_exit_2() {
+    // Pylos perft 3 is 3,040 leaves (16 · 15 · 14 less the take-backs' effect): within 5,000
+    // it counts; with at most 1,000 it stops with an error, and prints no count.
+    let o = run(&["perft", PYLOS, "--depth", "3", "--max-nodes", "5000"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let full = run(&["perft", PYLOS, "--depth", "3"]);
+    assert_eq!(stdout(&o), stdout(&full));
+    let o = run(&["perft", PYLOS, "--depth", "3", "--max-nodes", "1000"]);
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    snap!("perft_max_nodes", stderr(&o));
+    let o = run(&["perft", PYLOS, "--depth", "0", "--max-nodes", "0"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
 fn rolls_on_a_game_without_dice_exit_2() {
     let o = run(&["perft", PYLOS, "--depth", "1", "--rolls", "3"]);
     assert_eq!(code(&o), 2);

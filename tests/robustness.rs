@@ -87,3 +87,239 @@ fn damaged_games_never_panic() {
         "stages reached: {reached:?}"
     );
 }
+
+/// Tic-tac-toe with its `pick c in empty` (or its `write "{c}"`) written `depth` levels deep in
+/// one of seven ways: brackets, brackets in a template's hole, blocks, `else if` chains, prefix
+/// operators, a chain of operators, or a chain of defines.
+fn nested_tictactoe(how: &str, depth: usize) -> String {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let pick = "    pick c in empty\n";
+    let (pick_with, defines) = match how {
+        "parentheses" => (
+            format!(
+                "    pick c in {}empty{}\n",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            ),
+            String::new(),
+        ),
+        "blocks" => {
+            // The whole turn inside the blocks (a pick in an `if` binds only inside it).
+            let text = text
+                .replace(
+                    "turn {\n",
+                    &format!("turn {{\n{}\n", "if 1 == 1 { ".repeat(depth)),
+                )
+                .replace(
+                    "}\n\non no moves",
+                    &format!("{}\n}}\n\non no moves", "}".repeat(depth)),
+                );
+            return text;
+        }
+        "nots" => (
+            format!(
+                "{pick}    require {}1 == {}\n",
+                "not ".repeat(depth),
+                (depth + 1) % 2
+            ),
+            String::new(),
+        ),
+        "template" => {
+            let hole = format!("write \"{{{}c{}}}\"", "(".repeat(depth), ")".repeat(depth));
+            return text.replace("write \"{c}\"", &hole);
+        }
+        "else-ifs" => {
+            let chain = format!(
+                "    put stone at c\n    if 1 == 2 {{ draw }}{}\n",
+                " else if 1 == 2 { draw }".repeat(depth)
+            );
+            return text.replace("    put stone at c\n", &chain);
+        }
+        "operators" => (
+            format!("    pick c in empty{}\n", " | empty".repeat(depth)),
+            String::new(),
+        ),
+        _ => (
+            format!("    pick c in d{depth}\n"),
+            (1..=depth).fold(String::from("define d0 = empty\n"), |s, i| {
+                s + &format!("define d{i} = d{}\n", i - 1)
+            }),
+        ),
+    };
+    text.replace(pick, &pick_with)
+        .replace("piece stone", &format!("{defines}piece stone"))
+}
+
+const NESTINGS: [&str; 7] = [
+    "parentheses",
+    "template",
+    "blocks",
+    "else-ifs",
+    "nots",
+    "operators",
+    "defines",
+];
+
+/// Whether the text is refused for nesting too deep (E0005), and nothing else is wrong.
+fn too_deep(source: &str) -> bool {
+    let diags = rulestone::diagnose(source, &[]);
+    let codes: Vec<String> = diags
+        .iter()
+        .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+        .collect();
+    assert!(
+        codes.iter().all(|c| c == "E0005"),
+        "unexpected diagnostics: {codes:?}"
+    );
+    !codes.is_empty()
+}
+
+/// Runs `f` on a thread with the stack of a program's main thread (8 MB).
+fn on_main_sized_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// Far too deep, in every way of nesting: a clean E0005, not a stack overflow, and quickly.
+#[test]
+fn very_deep_nesting_is_refused() {
+    for (how, depth) in [
+        ("parentheses", 10_000),
+        ("template", 100_000),
+        ("else-ifs", 100_000),
+        ("blocks", 10_000),
+        ("nots", 100_000),
+        ("operators", 100_000),
+        ("defines", 10_000),
+    ] {
+        let source = nested_tictactoe(how, depth);
+        let started = std::time::Instant::now();
+        let refused = on_main_sized_stack(move || too_deep(&source));
+        assert!(refused, "{how} x {depth} is not refused");
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "{how} x {depth} took {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// The deepest nesting the limit allows, in every way: every stage (check, lower, the engine's
+/// moves, notation, perft) runs on a main-thread-sized stack; one level more is E0005.
+#[test]
+fn deepest_allowed_nesting_runs_on_a_main_thread_stack() {
+    for how in NESTINGS {
+        // The deepest accepted: the limit is counted on the text, so find it from above.
+        let mut depth = rulestone::syntax::MAX_DEPTH + 8;
+        while too_deep(&nested_tictactoe(how, depth)) {
+            depth -= 1;
+        }
+        assert!(
+            depth + 16 >= rulestone::syntax::MAX_DEPTH,
+            "{how}: only {depth} levels are allowed"
+        );
+        let source = nested_tictactoe(how, depth);
+        let nodes = on_main_sized_stack(move || {
+            let program = rulestone::compile(&source, &[]).expect("compiles");
+            let _ = rulestone::ir::dump::dump(&program);
+            let mut engine = Engine::new(&program);
+            let mut moves = Vec::new();
+            engine.legal_moves(&mut moves);
+            for m in &moves {
+                let _ = engine.move_text(m);
+            }
+            rulestone::runtime::perft::perft(&mut engine, 3)
+        });
+        assert_eq!(nodes, 504, "{how} x {depth}: perft 3");
+    }
+}
+
+/// The owner of a cell the turn has just emptied is no player (was a panic: a per-player counter
+/// indexed by "no player"). `check` warns (W0508); at run time the action for no player fails
+/// the turn as a failed `require` does, in every command's path: moves, perft, playouts.
+#[test]
+fn owner_of_an_emptied_cell_is_no_player() {
+    let path = common::root().join("tests/games/owner_emptied.game");
+    let source = std::fs::read_to_string(&path).expect("readable game");
+    let codes: Vec<String> = rulestone::diagnose(&source, &[])
+        .iter()
+        .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+        .collect();
+    assert_eq!(codes, ["W0508"]);
+    let program = common::program(&path, &[]);
+    let mut engine = Engine::new(&program);
+    let counts: Vec<u64> = (1..=4)
+        .map(|d| rulestone::runtime::perft::perft(&mut engine, d))
+        .collect();
+    // The third ball would take one back for "no player": never legal, so the game ends there.
+    assert_eq!(counts, [9, 72, 0, 0]);
+    let mut moves = Vec::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..20 {
+        let played = rulestone::runtime::playout::random_game(
+            &mut engine,
+            &mut rng,
+            100,
+            &mut moves,
+            &mut Vec::new(),
+        );
+        assert_eq!(played.plies, 2);
+        assert_eq!(played.result, Some(rulestone::runtime::GameResult::Win(1)));
+    }
+
+    // The same mistake in Pylos, as the issue found it: a take-back of any free ball that
+    // returns it to its owner's stock after removing it. It checks with the warning and runs.
+    let pylos = std::fs::read_to_string(common::root().join("games/pylos.game"))
+        .expect("readable game")
+        .replace(
+            "pick back in free",
+            "pick back in occupied & none(above, occupied)",
+        )
+        .replace("stock[mover] += 1", "stock[owner(back)] += 1");
+    let codes: Vec<String> = rulestone::diagnose(&pylos, &[])
+        .iter()
+        .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+        .collect();
+    assert_eq!(codes, ["W0508"]);
+    let program = rulestone::compile(&pylos, &[]).expect("compiles");
+    let mut engine = Engine::new(&program);
+    assert!(rulestone::runtime::perft::perft(&mut engine, 3) > 0);
+    for _ in 0..20 {
+        let played = rulestone::runtime::playout::random_game(
+            &mut engine,
+            &mut rng,
+            400,
+            &mut moves,
+            &mut Vec::new(),
+        );
+        assert!(played.result.is_some());
+    }
+}
+
+/// Expressions are numbered with 16 bits: a turn of 40,000 `require 1 == 1` needs 80,000 integer
+/// expressions, and is refused (E1005) instead of silently reading other expressions (it used to
+/// end the game after the first move). 30,000 fit and play as Tic-tac-toe.
+#[test]
+fn too_many_expressions_are_refused() {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    let flat = |n: usize| {
+        text.replace(
+            "    put stone at c\n",
+            &format!("    put stone at c\n{}", "    require 1 == 1\n".repeat(n)),
+        )
+    };
+    let codes: Vec<String> = rulestone::diagnose(&flat(40_000), &[])
+        .iter()
+        .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+        .collect();
+    assert_eq!(codes, ["E1005"]);
+    let program = rulestone::compile(&flat(30_000), &[]).expect("compiles");
+    let mut engine = Engine::new(&program);
+    assert_eq!(rulestone::runtime::perft::perft(&mut engine, 2), 72);
+}

@@ -552,6 +552,31 @@ pub enum GameError {
         var: Span,
     },
 
+    #[error("`owner` of a cell the turn has just emptied")]
+    #[diagnostic(
+        code(W0508),
+        severity(Warning),
+        help("the owner of an empty cell is no player: comparisons with it are false, its counters read 0, and an action for it (`counter[owner(c)] += 1`, `put P of owner(c) at ...`, `win owner(c)`) fails the turn as a failed `require` does; use the owner before emptying the cell: `stock[owner(c)] += 1` then `remove c`")
+    )]
+    OwnerOfEmptied {
+        #[label(primary, "this cell is empty here")]
+        span: Span,
+        #[label("emptied here")]
+        emptied: Span,
+    },
+
+    #[error("`{define}` nests deeper than {limit} levels once its defines are expanded")]
+    #[diagnostic(
+        code(E0005),
+        help("a define is checked, compiled and run where it is used, as if its body were written there, so defines used inside defines add up; shorten the chain of defines or the expressions in it")
+    )]
+    DefinesTooDeep {
+        limit: usize,
+        define: String,
+        #[label("expanding this use reaches level {limit}")]
+        span: Span,
+    },
+
     #[error("the game can never end")]
     #[diagnostic(
         code(E0503),

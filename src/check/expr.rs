@@ -2,7 +2,7 @@
 //! context expects. Defines are macros, so a define's body is checked at each use, in the
 //! context of that use.
 
-use super::error::{BoardError, ResolveError, TypeError};
+use super::error::{BoardError, GameError, ResolveError, TypeError};
 use super::names::{builtin_value, Sym};
 use super::suggest;
 use super::{Axes, Checker, Constant, Cx};
@@ -376,7 +376,27 @@ impl Checker<'_> {
     /// Infers the type of an expression, reporting what is wrong inside it, and records it for
     /// the lowering ([`ExprTypes`](super::model::ExprTypes)).
     pub(super) fn infer(&mut self, e: &Expr, cx: Cx) -> Ty {
+        // The parser bounds the depth of each expression as written; expanding defines inside
+        // one another can still nest deeper, and every later stage would recurse as deep.
+        if self.depth > crate::syntax::MAX_DEPTH {
+            // Reported once, at the outermost use of the first expansion found too deep: kept
+            // aside so that a quiet inference cannot drop it.
+            if self.too_deep.is_none() {
+                let (define, at) = self.expanding.first().map_or_else(
+                    || (String::new(), e.span),
+                    |&(entry, at)| (self.entries[entry].name.clone(), at),
+                );
+                self.too_deep = Some(Box::new(GameError::DefinesTooDeep {
+                    limit: crate::syntax::MAX_DEPTH,
+                    define,
+                    span: at,
+                }));
+            }
+            return Ty::Error;
+        }
+        self.depth += 1;
         let t = self.infer_kind(e, cx);
+        self.depth -= 1;
         self.types.record(e, t);
         t
     }
@@ -753,10 +773,7 @@ impl Checker<'_> {
 
     /// Checks a define's body in the context of one of its uses.
     fn expand(&mut self, id: &Ident, entry: usize, item: usize, cx: Cx) -> Ty {
-        if self.cyclic.contains(&id.name)
-            || self.expanding.iter().any(|(e, _)| *e == entry)
-            || self.expanding.len() > 64
-        {
+        if self.cyclic.contains(&id.name) || self.expanding.iter().any(|(e, _)| *e == entry) {
             return Ty::Error;
         }
         let Some(ItemKind::Define { expr, .. }) = self.file.items.get(item).map(|i| &i.kind) else {

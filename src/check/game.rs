@@ -197,12 +197,30 @@ impl Checker<'_> {
         }
     }
 
-    fn visit(&mut self, n: usize, state: &mut Vec<u8>, stack: &mut Vec<usize>) {
+    /// Depth-first from `n`, with an explicit stack: a chain of thousands of definitions must
+    /// not exhaust the thread's stack.
+    fn visit(&mut self, n: usize, state: &mut [u8], stack: &mut Vec<usize>) {
+        // Each open node with its references and how many of them were followed.
+        let mut open: Vec<OpenNode> = Vec::new();
         state[n] = 1;
         stack.push(n);
-        for (target, span) in self.references(n) {
+        open.push((n, self.references(n), 0));
+        while let Some((node, refs, next)) = open.last_mut() {
+            let Some(&(target, span)) = refs.get(*next) else {
+                let node = *node;
+                open.pop();
+                stack.pop();
+                state[node] = 2;
+                continue;
+            };
+            *next += 1;
             match state[target] {
-                0 => self.visit(target, state, stack),
+                0 => {
+                    state[target] = 1;
+                    stack.push(target);
+                    let refs = self.references(target);
+                    open.push((target, refs, 0));
+                }
                 1 => {
                     let from = stack.iter().position(|&x| x == target).unwrap_or(0);
                     let members: Vec<String> = stack[from..]
@@ -221,8 +239,6 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        stack.pop();
-        state[n] = 2;
     }
 
     /// The turn, setup and on-no-moves programs.
@@ -390,6 +406,10 @@ impl Checker<'_> {
 
     /// Declarations nobody refers to (W0601).
     pub(super) fn lint_unused(&mut self) {
+        // Past a too-deep expansion, what it would have used is unknown.
+        if self.too_deep.is_some() {
+            return;
+        }
         let unused: Vec<(&'static str, String, Span)> = self
             .entries
             .iter()
@@ -402,3 +422,6 @@ impl Checker<'_> {
         }
     }
 }
+
+/// A definition being visited by the cycle search: its references and how many were followed.
+type OpenNode = (usize, Vec<(usize, Span)>, usize);

@@ -82,6 +82,9 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
             .collect(),
         std::mem::take(&mut c.uses),
     );
+    if let Some(d) = c.too_deep.take() {
+        c.report_diag(d);
+    }
     let diags = c.finish();
     if crate::diag::has_errors(&diags) {
         (None, diags)
@@ -187,6 +190,10 @@ struct Checker<'a> {
     picks: HashMap<String, Span>,
     /// Defines being expanded, outermost first, with the span of their use.
     expanding: Vec<(usize, Span)>,
+    /// How deep `infer` is in the expression being checked, defines expanded.
+    depth: usize,
+    /// The first expression found too deep once its defines are expanded (E0005).
+    too_deep: Option<Diag>,
     /// Checking a define that is never used: names that may be variables are not reported.
     lenient: bool,
     /// One "must be constant" report per constant expression.
@@ -219,6 +226,8 @@ impl<'a> Checker<'a> {
             frames: Vec::new(),
             picks: HashMap::new(),
             expanding: Vec::new(),
+            depth: 0,
+            too_deep: None,
             lenient: false,
             constant_reported: false,
             types: model::ExprTypes::default(),

@@ -107,6 +107,9 @@ impl Checker<'_> {
         self.frames.clear();
         self.block(block);
         self.picks.clear();
+        for (span, emptied) in owners_of_emptied(block) {
+            self.report(GameError::OwnerOfEmptied { span, emptied });
+        }
     }
 
     /// Checks a block in a new scope and returns what it bound.
@@ -513,5 +516,167 @@ impl Checker<'_> {
             Some("only counters can be assigned; declare one with `counter name = 0`".into()),
         );
         false
+    }
+}
+
+/// `owner(c)` of a cell variable `c` after a statement of the same block (or of a block within
+/// it) emptied `c` with `remove c` or `move c to ...`: the owner of an empty cell is no player,
+/// so an action for it fails the turn and a comparison with it is false. Each such use, with
+/// the statement that emptied the cell. Only plain variables are tracked; `put ... at c` and
+/// `move ... to c` fill the cell again, and a new `pick c` forgets it.
+pub(super) fn owners_of_emptied(block: &Block) -> Vec<(Span, Span)> {
+    let mut found = Vec::new();
+    emptied_in(block, &mut HashMap::new(), &mut found);
+    found
+}
+
+/// The variable a cell expression names, if it is a plain name.
+fn var_name(e: &crate::syntax::ast::Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Name(id) => Some(&id.name),
+        _ => None,
+    }
+}
+
+fn emptied_in(block: &Block, emptied: &mut HashMap<String, Span>, found: &mut Vec<(Span, Span)>) {
+    for s in &block.stmts {
+        // Uses first: the statement's own expressions read the state before its effect.
+        let mut exprs: Vec<&crate::syntax::ast::Expr> = Vec::new();
+        match &s.kind {
+            StmtKind::Place {
+                from, max, feet, ..
+            } => {
+                exprs.push(from);
+                exprs.extend(max.iter().chain(feet.iter()));
+            }
+            StmtKind::Pick { from, by, .. } => {
+                exprs.push(from);
+                exprs.extend(by.iter());
+            }
+            StmtKind::While { cond: e, .. }
+            | StmtKind::Remove { at: e }
+            | StmtKind::Require(e)
+            | StmtKind::If { cond: e, .. }
+            | StmtKind::Win(e)
+            | StmtKind::Lose(e)
+            | StmtKind::Let { value: e, .. } => exprs.push(e),
+            StmtKind::Put { owner, at, .. } => {
+                exprs.push(at);
+                exprs.extend(owner.iter());
+            }
+            StmtKind::Move { what, to } => exprs.extend([what, to]),
+            StmtKind::Enter { owner, near, .. } => {
+                exprs.push(near);
+                exprs.extend(owner.iter());
+            }
+            StmtKind::Advance { owner, .. } | StmtKind::Take { owner, .. } => {
+                exprs.extend(owner.iter());
+            }
+            StmtKind::Assign { index, value, .. } => {
+                exprs.push(value);
+                exprs.extend(index.iter());
+            }
+            StmtKind::Write(t) => {
+                for part in &t.parts {
+                    if let crate::syntax::ast::TemplatePart::Hole(e) = part {
+                        exprs.push(e);
+                    }
+                }
+            }
+            StmtKind::Roll { .. }
+            | StmtKind::Again
+            | StmtKind::Either(_)
+            | StmtKind::First(_)
+            | StmtKind::Repeat { .. }
+            | StmtKind::Distinct(_)
+            | StmtKind::Draw => {}
+        }
+        if !emptied.is_empty() {
+            for e in exprs {
+                owner_uses(e, emptied, found);
+            }
+        }
+        // Then the statement's effect on which variables name emptied cells.
+        match &s.kind {
+            StmtKind::Remove { at } => {
+                if let Some(v) = var_name(at) {
+                    emptied.insert(v.to_string(), stmt_span(s));
+                }
+            }
+            StmtKind::Move { what, to } => {
+                if let Some(v) = var_name(to) {
+                    emptied.remove(v);
+                }
+                if let Some(v) = var_name(what) {
+                    emptied.insert(v.to_string(), stmt_span(s));
+                }
+            }
+            StmtKind::Put { at, .. } => {
+                if let Some(v) = var_name(at) {
+                    emptied.remove(v);
+                }
+            }
+            StmtKind::Pick { var, .. } | StmtKind::Place { var, .. } => {
+                emptied.remove(&var.name);
+            }
+            StmtKind::Let { name, .. } => {
+                emptied.remove(&name.name);
+            }
+            // A nested block sees what was emptied before it; what it empties itself is
+            // reported inside it and not carried past it (it may not have run).
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                emptied_in(then, &mut emptied.clone(), found);
+                if let Some(o) = otherwise {
+                    emptied_in(o, &mut emptied.clone(), found);
+                }
+            }
+            StmtKind::Either(bs) | StmtKind::First(bs) => {
+                for b in bs {
+                    emptied_in(b, &mut emptied.clone(), found);
+                }
+            }
+            StmtKind::Repeat { body: b, .. }
+            | StmtKind::Distinct(b)
+            | StmtKind::While { body: b, .. } => emptied_in(b, &mut emptied.clone(), found),
+            _ => {}
+        }
+    }
+}
+
+/// Every `owner(v)` in an expression whose `v` names an emptied cell.
+fn owner_uses(
+    e: &crate::syntax::ast::Expr,
+    emptied: &HashMap<String, Span>,
+    found: &mut Vec<(Span, Span)>,
+) {
+    // An explicit stack: expressions can be deep.
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Call { func, args } => {
+                if func.name == "owner" {
+                    if let [arg] = args.as_slice() {
+                        if let Some(at) = var_name(arg).and_then(|v| emptied.get(v)) {
+                            found.push((e.span, *at));
+                        }
+                    }
+                }
+                stack.extend(args.iter().rev());
+            }
+            ExprKind::CellSet(items) => stack.extend(items.iter().rev()),
+            ExprKind::Unary { operand, .. } => stack.push(operand),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                stack.push(rhs);
+                stack.push(lhs);
+            }
+            ExprKind::Field { base, .. } => stack.push(base),
+            ExprKind::Index { base, index } => {
+                stack.push(index);
+                stack.push(base);
+            }
+            ExprKind::Int(_) | ExprKind::Name(_) => {}
+        }
     }
 }

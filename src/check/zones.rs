@@ -10,7 +10,7 @@ use crate::syntax::ast::{BinaryOp, Expr, ExprKind, File, ItemKind};
 
 /// How deep zones and defines may refer to each other before evaluation gives up (the checker
 /// reports cycles as E0105; this only keeps evaluation finite).
-const MAX_DEPTH: usize = 64;
+const MAX_DEPTH: usize = crate::syntax::MAX_DEPTH + 1;
 
 /// The defines of a file, for macro expansion.
 pub struct Defines<'a> {

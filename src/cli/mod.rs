@@ -416,8 +416,29 @@ pub fn main() -> ExitCode {
 /// builds): engines of a program that one of them was generated from use it.
 #[must_use]
 pub fn main_with(compiled: Compiled) -> ExitCode {
-    run_with(<Cli as Parser>::parse(), compiled).into()
+    let cli = <Cli as Parser>::parse();
+    // Checking, lowering and running recurse over the rules, as deep as they nest (at most
+    // `syntax::MAX_DEPTH` levels, E0005). The main thread's stack is enough for optimised code;
+    // a thread with a larger one leaves room for unoptimised builds too. Only the pages used
+    // are ever committed.
+    let worker = std::thread::Builder::new()
+        .name("rulestone".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || run_with(cli, compiled));
+    match worker {
+        Ok(handle) => match handle.join() {
+            Ok(status) => status.into(),
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(_) => {
+            let cli = <Cli as Parser>::parse();
+            run_with(cli, compiled).into()
+        }
+    }
 }
+
+/// The stack of the thread that runs a command.
+const STACK_BYTES: usize = 64 << 20;
 
 /// Runs a parsed command line.
 #[must_use]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::runtime::perft::{outcome, perft, perft_with_rolls, RollError};
+use crate::runtime::perft::{outcome, perft, perft_with_rolls, perft_within, RollError};
 use crate::runtime::{Engine, Move};
 
 use super::load::{load, normalize, play_list};
@@ -32,6 +32,22 @@ pub struct PerftArgs {
     /// the second roll met along every line (rolls are not counted as moves).
     #[arg(long, value_name = "ROLLS")]
     pub rolls: Option<String>,
+
+    /// Stop with an error (exit code 2) once more than N leaves were counted, instead of
+    /// running on: a bound for counts of unknown size. With `--rolls`, checked after each
+    /// first move.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+}
+
+/// The error of a count stopped by `--max-nodes`.
+fn too_many(max: u64, depth: u32) -> super::Fail {
+    CliError::new(format!(
+        "perft stopped: more than {} leaves at depth {depth}",
+        grouped(max)
+    ))
+    .note("`--max-nodes` bounds the count; raise it, or count a smaller depth")
+    .into()
 }
 
 /// A spinner on standard error while the count runs, only when it is a terminal.
@@ -69,7 +85,11 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
     let start = Instant::now();
     let mut out = String::new();
     let total = if args.depth == 0 {
-        perft(&mut engine, 0)
+        let total = perft(&mut engine, 0);
+        if args.max_nodes.is_some_and(|max| total > max) {
+            return Err(too_many(args.max_nodes.unwrap_or(0), 0));
+        }
+        total
     } else {
         let bar = spinner(args.depth);
         let mut roots: Vec<Move> = Vec::new();
@@ -100,11 +120,27 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
                         },
                     })
                 })?
+            } else if let Some(max) = args.max_nodes {
+                let within = perft_within(&mut engine, args.depth - 1, max.saturating_sub(total));
+                if within.is_err() {
+                    engine.undo(undo);
+                    if let Some(bar) = &bar {
+                        bar.finish_and_clear();
+                    }
+                    return Err(too_many(max, args.depth));
+                }
+                within.unwrap_or(0)
             } else {
                 perft(&mut engine, args.depth - 1)
             };
             engine.undo(undo);
             total += n;
+            if let Some(max) = args.max_nodes.filter(|&max| total > max) {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                return Err(too_many(max, args.depth));
+            }
             if args.divide {
                 let _ = writeln!(out, "{text}: {n}");
             }

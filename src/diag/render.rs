@@ -150,14 +150,26 @@ fn render_labels(
     kind_color: Color,
 ) -> String {
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
-    let span_of = |l: &LabeledSpan| clamp(source, l.offset(), l.len());
+    let spans: Vec<Range<usize>> = labels
+        .iter()
+        .map(|l| clamp(source, l.offset(), l.len()))
+        .collect();
+    // Long lines are cut to a window around the labels, so that a label on a 40,000-character
+    // line prints a screenful, not the whole line. Line numbers stay; the column in the header
+    // is put back to the one in the real source.
+    let shown = Shortened::new(source, &spans, primary);
+    let (source, spans) = match &shown {
+        Some(s) => (s.text.as_str(), s.spans.clone()),
+        None => (source, spans),
+    };
+    let span_of = |i: usize| clamp(source, spans[i].start, spans[i].len());
     let mut report = Report::build(
         ReportKind::Custom("error", kind_color),
-        (path, span_of(&labels[primary])),
+        (path, span_of(primary)),
     )
     .with_config(config(color));
     for (i, l) in labels.iter().enumerate() {
-        let mut label = Label::new((path, span_of(l))).with_order(i32::try_from(i).unwrap_or(0));
+        let mut label = Label::new((path, span_of(i))).with_order(i32::try_from(i).unwrap_or(0));
         if let Some(text) = l.label() {
             label = label.with_message(text);
         }
@@ -179,9 +191,110 @@ fn render_labels(
         return format!("  --> {path}\n──╯\n");
     }
     let text = String::from_utf8_lossy(&buf);
-    match text.split_once('\n') {
+    let rest = match text.split_once('\n') {
         Some((_, rest)) => rest.to_string(),
         None => String::new(),
+    };
+    match &shown {
+        Some(s) => {
+            let (line, col) = line_col(source, span_of(primary).start);
+            let (_, real) = line_col(s.original, s.primary_start);
+            rest.replacen(
+                &format!("{path}:{line}:{col} "),
+                &format!("{path}:{line}:{real} "),
+                1,
+            )
+        }
+        None => rest,
+    }
+}
+
+/// Lines longer than this many characters are cut when shown.
+const LONG_LINE: usize = 160;
+/// Characters kept before the first label of a cut line.
+const BEFORE: usize = 60;
+
+/// A source whose long lines are cut to a window around the labels on them, with `…` where
+/// text was left out, and the labels' spans moved to match.
+struct Shortened<'a> {
+    original: &'a str,
+    text: String,
+    spans: Vec<Range<usize>>,
+    /// Where the primary label starts in the original source.
+    primary_start: usize,
+}
+
+impl<'a> Shortened<'a> {
+    /// `None` when no line is long (the source is shown as it is).
+    fn new(source: &'a str, spans: &[Range<usize>], primary: usize) -> Option<Self> {
+        if !source.split('\n').any(|l| l.len() > LONG_LINE) {
+            return None;
+        }
+        let primary_start = spans.get(primary).map_or(0, |r| r.start);
+        // Kept pieces of the original: (start, end) byte ranges, in order; `…` goes between
+        // pieces of one line and where a line is cut.
+        let mut text = String::with_capacity(source.len().min(1 << 16));
+        // (original start, original end, start in `text`) of each kept piece.
+        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+        let mut line_start = 0;
+        for line in source.split_inclusive('\n') {
+            let line_end = line_start + line.len();
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            let chars = body.chars().count();
+            if chars <= LONG_LINE {
+                kept.push((line_start, line_end, text.len()));
+                text.push_str(line);
+            } else {
+                // The first label starting on this line anchors the window.
+                let anchor = spans
+                    .iter()
+                    .map(|r| r.start)
+                    .filter(|&st| st >= line_start && st <= line_start + body.len())
+                    .min()
+                    .map_or(0, |st| body[..st - line_start].chars().count());
+                let from = anchor.saturating_sub(BEFORE).min(chars - LONG_LINE);
+                let to = from + LONG_LINE;
+                let byte = |c: usize| body.char_indices().nth(c).map_or(body.len(), |(b, _)| b);
+                let (a, b) = (byte(from), byte(to));
+                if from > 0 {
+                    text.push('…');
+                }
+                kept.push((line_start + a, line_start + b, text.len()));
+                text.push_str(&body[a..b]);
+                if to < chars {
+                    text.push('…');
+                }
+                if line.ends_with('\n') {
+                    kept.push((line_end - 1, line_end, text.len()));
+                    text.push('\n');
+                }
+            }
+            line_start = line_end;
+        }
+        // An original offset in the shown text: inside a kept piece it moves with it; in a cut
+        // it goes to the nearest edge of the piece before or after.
+        let map = |o: usize| -> usize {
+            let i = kept.partition_point(|&(_, end, _)| end <= o);
+            match kept.get(i) {
+                Some(&(start, _, at)) if o >= start => at + (o - start),
+                Some(&(_, _, at)) => at,
+                None => text.len(),
+            }
+        };
+        let spans = spans
+            .iter()
+            .map(|r| {
+                let start = map(r.start);
+                let end = map(r.end).max(start);
+                start..end
+            })
+            .collect();
+        Some(Shortened {
+            original: source,
+            primary_start,
+            text,
+            spans,
+        })
     }
 }
 
@@ -280,7 +393,25 @@ pub fn render_json(diags: &[Diag], source: &str, path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{clamp, line_col};
+    use super::{clamp, line_col, Shortened, LONG_LINE};
+
+    #[test]
+    fn long_lines_are_cut_around_their_labels() {
+        let line = format!("{}BAD{}", "a".repeat(30_000), "b".repeat(10_000));
+        let source = format!("first\n{line}\nlast\n");
+        let at = source.find("BAD").unwrap_or(0);
+        let shown =
+            Shortened::new(&source, std::slice::from_ref(&(at..at + 3)), 0).expect("a long line");
+        let lines: Vec<&str> = shown.text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], "first");
+        assert_eq!(lines[2], "last");
+        assert!(lines[1].starts_with('…') && lines[1].ends_with('…'));
+        assert_eq!(lines[1].chars().count(), LONG_LINE + 2);
+        assert_eq!(&shown.text[shown.spans[0].clone()], "BAD");
+        assert_eq!(shown.primary_start, at);
+        assert!(Shortened::new("short\nlines\n", std::slice::from_ref(&(0..1)), 0).is_none());
+    }
 
     #[test]
     fn line_and_column_are_one_based() {

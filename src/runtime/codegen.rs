@@ -911,7 +911,8 @@ impl<'a> Emitter<'a> {
                     )
                 };
                 format!(
-                    "let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {{\n{}\n        }}\n    }}\n}}",
+                    "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {{\n{}\n        }}\n    }}\n}}",
+                    no_player_guard(*who),
                     player(*who, "0u8"),
                     then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
                 )
@@ -1134,7 +1135,8 @@ impl<'a> Emitter<'a> {
                 layer,
                 ..
             } => format!(
-                "let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
+                "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
+                no_player_guard(*who),
                 player(*who, "0u8"),
                 self.placed_local(*slot)
             ),
@@ -1314,6 +1316,15 @@ impl<'a> Emitter<'a> {
             SetExpr::Pieces { player: pl, .. } if self.p.pieces.len() == 1 => {
                 format!("pos.of_player({}) & d", player(*pl, "cand"))
             }
+            // The owner of an empty cell is no player, with no pieces.
+            SetExpr::Pieces {
+                code,
+                player: pl @ PlayerRef::Owner(_),
+            } => format!(
+                "{{\n    let who = {};\n    if who > 1 {{\n        S::EMPTY\n    }} else {{\n        pos.by_code\n            .get({}usize + usize::from(who))\n            .map_or(S::EMPTY, |b| *b & d)\n    }}\n}}",
+                player(*pl, "cand"),
+                code - 1
+            ),
             SetExpr::Pieces { code, player: pl } => format!(
                 "pos\n    .by_code\n    .get({}usize + usize::from({}))\n    .map_or(S::EMPTY, |b| *b & d)",
                 code - 1,

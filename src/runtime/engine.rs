@@ -513,7 +513,9 @@ impl<'p> Engine<'p> {
                     max,
                     feet,
                 } => {
-                    let who = self.player(*player, &vars, 0);
+                    let Some(who) = self.acting(*player, &vars) else {
+                        return;
+                    };
                     let table = &self.program.placements[usize::from(*table)];
                     let (layer, slot, anchor) = (
                         usize::from(*layer),
@@ -1114,6 +1116,10 @@ impl<'p> Engine<'p> {
             }
             SetExpr::Pieces { code, player } => {
                 let who = self.player(*player, vars, candidate);
+                if who > 1 {
+                    // No player (the owner of an empty cell) has no pieces.
+                    return CellSet::EMPTY;
+                }
                 s.by_code
                     .get(usize::from(*code) + usize::from(who) - 1)
                     .map_or(CellSet::EMPTY, |b| *b & domain)

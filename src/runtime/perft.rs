@@ -33,6 +33,36 @@ fn count(engine: &mut Engine<'_>, buffers: &mut [Vec<Move>]) -> u64 {
     nodes
 }
 
+/// [`perft_by_engine`] that gives up once it has counted more than `max` leaves: `Err` with
+/// the count reached (`max + 1`), so a caller can refuse a count that would run too long.
+///
+/// # Errors
+/// `Err(max + 1)` when the count exceeds `max`.
+pub fn perft_within(engine: &mut Engine<'_>, depth: u32, max: u64) -> Result<u64, u64> {
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    let mut left = max;
+    match count_within(engine, &mut buffers, &mut left) {
+        Some(()) => Ok(max - left),
+        None => Err(max.saturating_add(1)),
+    }
+}
+
+/// Counts leaves into `left` (down from the budget); `None` when the budget runs out.
+fn count_within(engine: &mut Engine<'_>, buffers: &mut [Vec<Move>], left: &mut u64) -> Option<()> {
+    let Some((moves, deeper)) = buffers.split_first_mut() else {
+        *left = left.checked_sub(1)?;
+        return Some(());
+    };
+    engine.legal_moves(moves);
+    for m in moves.iter() {
+        let undo = engine.apply(m);
+        let counted = count_within(engine, deeper, left);
+        engine.undo(undo);
+        counted?;
+    }
+    Some(())
+}
+
 /// perft of each legal move's subtree, in move order: `(move, count)`.
 pub fn divide(engine: &mut Engine<'_>, depth: u32) -> Vec<(Move, u64)> {
     let mut moves = Vec::new();

@@ -34,6 +34,17 @@ pub enum SyntaxError {
         span: SourceSpan,
     },
 
+    #[error("nesting deeper than {limit} levels")]
+    #[diagnostic(
+        code(E0005),
+        help("brackets, blocks, `else if` chains, `not`s, unary `-`s and chained operators nest at most {limit} levels deep; drop redundant brackets and `not`s, or split the expression or the block")
+    )]
+    TooDeep {
+        limit: usize,
+        #[label("level {limit} is reached here")]
+        span: SourceSpan,
+    },
+
     #[error("unknown escape `{text}` in string")]
     #[diagnostic(
         code(E0003),

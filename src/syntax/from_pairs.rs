@@ -18,6 +18,9 @@ use super::span::{Ident, Span};
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
+    if let Some(e) = too_deep(source) {
+        return Err(vec![e]);
+    }
     let mut pairs = GameParser::parse(Rule::file, source)
         .map_err(|e| vec![unclosed(source).unwrap_or_else(|| from_pest(source, &e))])?;
     let Some(file) = pairs.next() else {
@@ -672,44 +675,74 @@ fn pratt() -> &'static PrattParser<Rule> {
 }
 
 fn expr(pair: Pair<'_, Rule>) -> Result<Expr> {
+    expr_depth(pair).map(|(e, _)| e)
+}
+
+/// A node one level above children of depth `depth`, or the error when that is too deep.
+fn deeper(depth: usize, span: Span) -> Result<usize> {
+    if depth >= MAX_DEPTH {
+        Err(SyntaxError::TooDeep {
+            limit: MAX_DEPTH,
+            span: span.into(),
+        })
+    } else {
+        Ok(depth + 1)
+    }
+}
+
+/// An expression with its depth (a leaf is 1). Operators chained without brackets build a deep
+/// tree without deep recursion here, so this is where their depth is bounded.
+fn expr_depth(pair: Pair<'_, Rule>) -> Result<(Expr, usize)> {
     pratt()
         .map_primary(primary)
         .map_prefix(|op, rhs| {
-            let operand = rhs?;
+            let (operand, depth) = rhs?;
             let op_span = span(&op);
+            let depth = deeper(depth, op_span)?;
             let unary = if op.as_rule() == Rule::op_not {
                 UnaryOp::Not
             } else {
                 UnaryOp::Neg
             };
-            Ok(Expr {
-                span: op_span.merge(operand.span),
-                kind: ExprKind::Unary {
-                    op: unary,
-                    operand: Box::new(operand),
+            Ok((
+                Expr {
+                    span: op_span.merge(operand.span),
+                    kind: ExprKind::Unary {
+                        op: unary,
+                        operand: Box::new(operand),
+                    },
                 },
-            })
+                depth,
+            ))
         })
         .map_postfix(|lhs, op| {
-            let base = lhs?;
+            let (base, depth) = lhs?;
             let op_span = span(&op);
             let whole = base.span.merge(op_span);
             let inner = meaningful(op.clone().into_inner()).next();
-            let kind = if op.as_rule() == Rule::field {
-                ExprKind::Field {
-                    base: Box::new(base),
-                    field: ident(&need(inner)?),
-                }
+            let (kind, depth) = if op.as_rule() == Rule::field {
+                (
+                    ExprKind::Field {
+                        base: Box::new(base),
+                        field: ident(&need(inner)?),
+                    },
+                    depth,
+                )
             } else {
-                ExprKind::Index {
-                    base: Box::new(base),
-                    index: Box::new(expr(need(inner)?)?),
-                }
+                let (index, d) = expr_depth(need(inner)?)?;
+                (
+                    ExprKind::Index {
+                        base: Box::new(base),
+                        index: Box::new(index),
+                    },
+                    depth.max(d),
+                )
             };
-            Ok(Expr { kind, span: whole })
+            Ok((Expr { kind, span: whole }, deeper(depth, op_span)?))
         })
         .map_infix(|lhs, op, rhs| {
-            let (lhs, rhs) = (lhs?, rhs?);
+            let ((lhs, l), (rhs, r)) = (lhs?, rhs?);
+            let depth = deeper(l.max(r), span(&op))?;
             let op = match op.as_rule() {
                 Rule::op_where => BinaryOp::Where,
                 Rule::op_or => BinaryOp::Or,
@@ -729,38 +762,195 @@ fn expr(pair: Pair<'_, Rule>) -> Result<Expr> {
                 Rule::op_div => BinaryOp::Div,
                 _ => BinaryOp::Rem,
             };
-            Ok(Expr {
-                span: lhs.span.merge(rhs.span),
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
+            Ok((
+                Expr {
+                    span: lhs.span.merge(rhs.span),
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
                 },
-            })
+                depth,
+            ))
         })
         .parse(pair.into_inner())
 }
 
-fn primary(pair: Pair<'_, Rule>) -> Result<Expr> {
+fn primary(pair: Pair<'_, Rule>) -> Result<(Expr, usize)> {
     let sp = span(&pair);
-    let kind = match pair.as_rule() {
-        Rule::number => ExprKind::Int(int(&pair)?),
-        Rule::ident => ExprKind::Name(ident(&pair)),
-        Rule::paren => return expr(need(meaningful(pair.into_inner()).next())?),
+    let (kind, depth) = match pair.as_rule() {
+        Rule::number => (ExprKind::Int(int(&pair)?), 1),
+        Rule::ident => (ExprKind::Name(ident(&pair)), 1),
+        Rule::paren => return expr_depth(need(meaningful(pair.into_inner()).next())?),
         Rule::call => {
             let mut it = meaningful(pair.into_inner());
             let func = ident(&need(it.next())?);
-            let args = it.map(expr).collect::<Result<Vec<_>>>()?;
-            ExprKind::Call { func, args }
+            let args = it.map(expr_depth).collect::<Result<Vec<_>>>()?;
+            let depth = args.iter().map(|(_, d)| *d).max().unwrap_or(0);
+            let args = args.into_iter().map(|(e, _)| e).collect();
+            (ExprKind::Call { func, args }, deeper(depth, sp)?)
         }
-        Rule::cell_set => ExprKind::CellSet(
-            meaningful(pair.into_inner())
-                .map(expr)
-                .collect::<Result<_>>()?,
-        ),
+        Rule::cell_set => {
+            let items = meaningful(pair.into_inner())
+                .map(expr_depth)
+                .collect::<Result<Vec<_>>>()?;
+            let depth = items.iter().map(|(_, d)| *d).max().unwrap_or(0);
+            let items = items.into_iter().map(|(e, _)| e).collect();
+            (ExprKind::CellSet(items), deeper(depth, sp)?)
+        }
         rule => return Err(internal(sp, rule)),
     };
-    Ok(Expr { kind, span: sp })
+    Ok((Expr { kind, span: sp }, depth))
+}
+
+/// How deep a text may nest: brackets, braces and prefix operators (checked on the text before
+/// pest parses it), and operators chained in one expression (checked as the expression is
+/// built). Every later stage recurses over the tree, so this bounds their stack use too.
+pub const MAX_DEPTH: usize = 256;
+
+/// The first place where the text nests deeper than [`MAX_DEPTH`], counting open brackets and
+/// braces and runs of prefix operators (`not`, `-`), outside strings and comments. One pass
+/// without recursion: it runs before the parser, whose recursion follows the same nesting.
+pub(super) fn too_deep(source: &str) -> Option<SyntaxError> {
+    let mut scan = DepthScan {
+        open: Vec::new(),
+        chains: vec![0],
+        run: 0,
+    };
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    let report = |at: usize, len: usize| {
+        Some(SyntaxError::TooDeep {
+            limit: MAX_DEPTH,
+            span: Span::new(at, at + len).into(),
+        })
+    };
+    // Template holes (`"... {expr} ..."`) open: the depth of `open` inside each.
+    let mut holes: Vec<usize> = Vec::new();
+    let mut in_string = false;
+    // Whether the last token was a `}` (an `else` after it continues an `if` chain).
+    let mut after_block = false;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_string {
+            // To the end of the string, or into a hole, which nests like a brace.
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'{' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            in_string = false;
+            scan.run = 0;
+            if bytes.get(i) == Some(&b'{') {
+                scan.push();
+                holes.push(scan.open.len());
+                if scan.depth() > MAX_DEPTH {
+                    return report(i, 1);
+                }
+            }
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        let word_end = bytes[i..]
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(bytes.len(), |n| i + n);
+        let word = &bytes[i..word_end];
+        // `if ... { } else if ... { } else if ...`: each `else` nests the next `if` inside.
+        if let Some(chain) = scan.chains.last_mut() {
+            if after_block && word == b"else" {
+                *chain += 1;
+            } else if after_block {
+                *chain = 0;
+            }
+        }
+        after_block = false;
+        match c {
+            b'"' => in_string = true,
+            b'}' if holes.last() == Some(&scan.open.len()) => {
+                // The end of a template hole: back in its string.
+                holes.pop();
+                scan.pop();
+                in_string = true;
+            }
+            b'(' | b'[' | b'{' => {
+                scan.push();
+                if scan.depth() > MAX_DEPTH {
+                    return report(i, 1);
+                }
+            }
+            b')' | b']' | b'}' => {
+                scan.pop();
+                after_block = c == b'}';
+            }
+            b'-' if bytes.get(i + 1) != Some(&b'=') => {
+                scan.run += 1;
+                if scan.depth() > MAX_DEPTH {
+                    return report(i, 1);
+                }
+            }
+            _ if !word.is_empty() => {
+                if word == b"not" {
+                    scan.run += 1;
+                } else {
+                    scan.run = 0;
+                }
+                if scan.depth() > MAX_DEPTH {
+                    return report(i, word.len());
+                }
+                i = word_end;
+                continue;
+            }
+            _ => scan.run = 0,
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What [`too_deep`] tracks: open brackets, and the levels that nest without a bracket.
+struct DepthScan {
+    /// For each open bracket: the levels without brackets in effect where it opened.
+    open: Vec<usize>,
+    /// For the top level and each open bracket: the `else`s chained in it so far.
+    chains: Vec<usize>,
+    /// Prefix operators (`not`, `-`) in a row since the last operand or bracket.
+    run: usize,
+}
+
+impl DepthScan {
+    /// Levels without brackets in effect here.
+    fn carried(&self) -> usize {
+        self.open.last().copied().unwrap_or(0) + self.run + self.chains.last().copied().unwrap_or(0)
+    }
+
+    fn depth(&self) -> usize {
+        self.open.len() + self.carried()
+    }
+
+    fn push(&mut self) {
+        let carried = self.carried();
+        self.open.push(carried);
+        self.chains.push(0);
+        self.run = 0;
+    }
+
+    fn pop(&mut self) {
+        self.open.pop();
+        if self.chains.len() > 1 {
+            self.chains.pop();
+        }
+        self.run = 0;
+    }
 }
 
 /// The innermost bracket still open at the end of the text (outside strings and comments): a

@@ -10,6 +10,7 @@ mod table;
 
 pub use error::SyntaxError;
 pub use format::{format_source, FormatError};
+pub use from_pairs::MAX_DEPTH;
 pub use span::{Ident, Span};
 
 /// Parses a `.game` source text into its syntax tree.

@@ -433,6 +433,9 @@ fn capture_rule(pair: Pair<'_, Rule>) -> Result<CaptureRule> {
 /// # Errors
 /// Every syntax problem found, each with a code and a span.
 pub fn parse_deck(source: &str) -> std::result::Result<Vec<Army>, Vec<SyntaxError>> {
+    if let Some(e) = super::from_pairs::too_deep(source) {
+        return Err(vec![e]);
+    }
     let mut pairs = GameParser::parse(Rule::deck_file, source)
         .map_err(|e| vec![unclosed(source).unwrap_or_else(|| from_pest(source, &e))])?;
     let Some(file) = pairs.next() else {

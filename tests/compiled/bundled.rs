@@ -15,7 +15,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 21] = [
+pub static TURNS: [CompiledTurn; 22] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x9077f53e99670c3c,
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 21] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x46613dfe801c413d,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xd17437ab7a8cccf6,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -182,8 +182,8 @@ pub static TURNS: [CompiledTurn; 21] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x174d7451316468ce,
+        label: "Rebound",
+        fingerprint: 0x46613dfe801c413d,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -192,8 +192,8 @@ pub static TURNS: [CompiledTurn; 21] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x460fa6ba0aec518d,
+        label: "Relay",
+        fingerprint: 0x174d7451316468ce,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -202,13 +202,23 @@ pub static TURNS: [CompiledTurn; 21] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x019a2b04d1ff3c35,
+        label: "Shove",
+        fingerprint: 0x460fa6ba0aec518d,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p20::Turn>,
             play: fast_play::<p20::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x019a2b04d1ff3c35,
+        generate: p21::generate,
+        apply: p21::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p21::Turn>,
+            play: fast_play::<p21::Turn>,
         }),
     },
 ];
@@ -27811,8 +27821,290 @@ mod p16 {
     }
 }
 
-/// Rebound
+/// Owner of an emptied cell
 mod p17 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellSet64;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 2, 0>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at1(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at5(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b1(e, &pos, &v, 0) {
+            at6(e, v, pos, m, g);
+        } else {
+            at10(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s4(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), 0);
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        // Nothing reads this change before the move is listed.
+        at10(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i2(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b1(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 0usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i5(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap10(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s2(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s3(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+}
+
+/// Rebound
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28971,7 +29263,7 @@ mod p17 {
 }
 
 /// Relay
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -30716,7 +31008,7 @@ mod p18 {
 }
 
 /// Shove
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -31854,7 +32146,7 @@ mod p19 {
 }
 
 /// Terraces
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.

@@ -5893,10 +5893,16 @@ mod p2 {
 
     #[inline]
     fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(pos.owner(usize::from(v[0]))))
-            .map_or(S::EMPTY, |b| *b & d)
+        {
+            let who = pos.owner(usize::from(v[0]));
+            if who > 1 {
+                S::EMPTY
+            } else {
+                pos.by_code
+                    .get(0usize + usize::from(who))
+                    .map_or(S::EMPTY, |b| *b & d)
+            }
+        }
     }
 
     #[inline]
@@ -7968,10 +7974,16 @@ mod p3 {
 
     #[inline]
     fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(pos.owner(usize::from(v[0]))))
-            .map_or(S::EMPTY, |b| *b & d)
+        {
+            let who = pos.owner(usize::from(v[0]));
+            if who > 1 {
+                S::EMPTY
+            } else {
+                pos.by_code
+                    .get(0usize + usize::from(who))
+                    .map_or(S::EMPTY, |b| *b & d)
+            }
+        }
     }
 
     #[inline]

@@ -294,9 +294,11 @@ impl<'a> Lowerer<'a> {
                 ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
                 _ => {}
             }
+            self.ids_fit().map_err(at)?;
         }
         for item in &file.items {
             self.late_item(item).map_err(|e| e.at(item.span))?;
+            self.ids_fit().map_err(|e| e.at(item.span))?;
         }
         if self.prog.no_moves.ops.is_empty() {
             // Without `on no moves`, a player who cannot move ends the game drawn.
@@ -353,6 +355,30 @@ impl<'a> Lowerer<'a> {
         }
         self.syms.bound_player = None;
         Ok(ids)
+    }
+}
+
+impl Lowerer<'_> {
+    /// Expressions and templates are numbered with 16 bits; past that, their ids would name
+    /// other expressions. Checked after each item, whose span the error then gets.
+    fn ids_fit(&self) -> Result<()> {
+        let max = usize::from(u16::MAX) + 1;
+        for (what, len) in [
+            ("cell-set expressions", self.prog.sets.len()),
+            ("integer expressions", self.prog.ints.len()),
+            ("conditions", self.prog.bools.len()),
+            ("`write` templates", self.prog.templates.len()),
+        ] {
+            if len > max {
+                return Err(LowerError::TableTooLarge {
+                    what,
+                    found: len as u64,
+                    max: max as u64,
+                    span: None,
+                });
+            }
+        }
+        Ok(())
     }
 }
 
