@@ -20,6 +20,7 @@ use crate::check::options::split_set;
 use crate::runtime::{BoardGame, Compiled};
 
 use super::load::{load_with, player_name, shown, Loaded};
+use super::Format;
 use super::{emit, stderr_is_tty, CliError, Result};
 
 /// The largest grid of variants `analyze` runs.
@@ -83,15 +84,6 @@ pub struct AnalyzeArgs {
     /// Also write the report as one self-contained HTML page with plots.
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// A table per kind of play, one row per variant.
-    #[value(alias = "human")]
-    Text,
-    /// Every number, with the field names of the README.
-    Json,
 }
 
 /// The whole report: what the JSON holds and the table and the HTML page show.

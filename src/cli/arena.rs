@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::agents::contest::{arena, Arena, ArenaConfig};
 use crate::agents::spec::AGENTS_HELP;
@@ -12,6 +12,7 @@ use crate::agents::AgentSpec;
 use crate::runtime::{Compiled, Game};
 
 use super::any::{with_game, Games, OnGame};
+use super::Format;
 use super::{emit, stderr_is_tty, CliError, Fail, GameArgs, PositionArgs, Result};
 
 /// The long help of `--agents`, with every agent's settings.
@@ -51,14 +52,6 @@ pub struct ArenaArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Tables for people.
-    Text,
-    /// One JSON object.
-    Json,
 }
 
 pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {

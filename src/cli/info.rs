@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::{json, Value};
 
 use crate::check::options::{accepted, declared};
@@ -15,6 +15,7 @@ use crate::syntax::ast::{self, OptionType, OptionValue};
 
 use super::load::{legal_with_text, load_parsed, parse, shown, split_sets};
 use super::table::LoadedTable;
+use super::Format;
 use super::{emit, plural, CliError, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -25,14 +26,6 @@ pub struct InfoArgs {
     /// How to report: `text` for people, or `json` (one object) for machines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Labelled lines.
-    Text,
-    /// One JSON object with the same facts.
-    Json,
 }
 
 /// How many moves from the start are shown as examples.

@@ -43,6 +43,16 @@ use clap::{Args, Parser, Subcommand};
 ///
 /// A game is one `.game` file: its board, pieces, options and turn program. Every command below
 /// reads such a file, checks it, and runs it on the same generic engine.
+/// How a command reports: for people, or for machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Text for people: labelled lines and tables.
+    #[value(alias = "human")]
+    Text,
+    /// One JSON object for machines, with stable field names.
+    Json,
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "rulestone",

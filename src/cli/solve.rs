@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -15,6 +15,7 @@ use crate::agents::solve::{
 use crate::runtime::{BoardGame, Compiled, Game, GameResult, Move};
 
 use super::load::{load, play_list, shown, split_moves};
+use super::Format;
 use super::{emit, grouped, stderr_is_tty, CliError, GameArgs, PositionArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -38,14 +39,6 @@ pub struct SolveArgs {
     /// How to report: `text` for people, or `json` (one object) for machines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Labelled lines: value, distance, principal variation, positions searched, time.
-    Text,
-    /// One JSON object with the same fields.
-    Json,
 }
 
 pub(crate) fn run(args: &SolveArgs, compiled: Compiled) -> Result<()> {
