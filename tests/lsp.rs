@@ -273,3 +273,20 @@ fn exit_without_shutdown_is_a_failure() {
     let status = session.child.wait().expect("wait");
     assert_ne!(status.code(), Some(0), "{status}");
 }
+
+#[test]
+fn secondary_labels_become_related_information() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/tictactoe.game");
+    let text = std::fs::read_to_string(path).expect("read tictactoe")
+        + "\nzone edge = cells where x == 0\nzone edge = cells where y == 0\n";
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 3, "text": text}}),
+    );
+    let diagnostics = session.notification("textDocument/publishDiagnostics");
+    snap!("related", pretty(&diagnostics["params"]));
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}
