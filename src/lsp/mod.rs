@@ -31,6 +31,19 @@ use lsp_types::{
 
 use crate::syntax::{self, format_source, FormatError};
 
+/// Applies one change to a document: the whole text (what full sync sends), or the text of a
+/// range (a client that sends ranges anyway is still understood).
+fn apply(text: &mut String, change: lsp_types::TextDocumentContentChangeEvent) {
+    match change.range {
+        None => *text = change.text,
+        Some(range) => {
+            let start = position::offset(text, range.start);
+            let end = position::offset(text, range.end).max(start);
+            text.replace_range(start..end, &change.text);
+        }
+    }
+}
+
 /// How a session ended badly.
 #[derive(Debug)]
 pub struct ServeError(pub String);
@@ -176,12 +189,13 @@ impl Server<'_> {
                 if let Ok(p) = notification.extract::<lsp_types::DidChangeTextDocumentParams>(
                     DidChangeTextDocument::METHOD,
                 ) {
-                    // Full sync: the last change holds the whole text.
-                    if let Some(change) = p.content_changes.into_iter().last() {
-                        let uri = p.text_document.uri;
-                        self.documents.insert(uri.clone(), change.text);
-                        self.publish(&uri, Some(p.text_document.version))?;
+                    let uri = p.text_document.uri;
+                    let mut text = self.documents.remove(&uri).unwrap_or_default();
+                    for change in p.content_changes {
+                        apply(&mut text, change);
                     }
+                    self.documents.insert(uri.clone(), text);
+                    self.publish(&uri, Some(p.text_document.version))?;
                 }
             }
             DidCloseTextDocument::METHOD => {
@@ -253,5 +267,92 @@ impl Server<'_> {
         let text = self.documents.get(uri)?;
         let file = syntax::parse(text).ok()?;
         symbols::hover(text, &file, at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply;
+    use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+    fn change(
+        range: Option<((u32, u32), (u32, u32))>,
+        text: &str,
+    ) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: range.map(|((a, b), (c, d))| Range {
+                start: Position {
+                    line: a,
+                    character: b,
+                },
+                end: Position {
+                    line: c,
+                    character: d,
+                },
+            }),
+            range_length: None,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn changes_apply_whole_or_by_range() {
+        let mut text = "players A, B\npiece é stone".to_string();
+        apply(&mut text, change(Some(((1, 8), (1, 13))), "disc"));
+        assert_eq!(text, "players A, B\npiece é disc");
+        apply(&mut text, change(Some(((0, 8), (0, 8))), "X, "));
+        assert_eq!(text, "players X, A, B\npiece é disc");
+        // A range past the end, or backwards, is clamped rather than refused.
+        apply(&mut text, change(Some(((9, 0), (1, 0))), "!"));
+        assert_eq!(text, "players X, A, B\npiece é disc!");
+        apply(&mut text, change(None, "game \"x\""));
+        assert_eq!(text, "game \"x\"");
+    }
+
+    /// The whole loop in memory: initialize, open a document, read its diagnostics, shut down.
+    #[test]
+    fn a_session_in_memory() {
+        use lsp_server::{Connection, Message, Notification, Request, RequestId};
+        use serde_json::json;
+        use std::time::Duration;
+
+        let (server, client) = Connection::memory();
+        let running = std::thread::spawn(move || super::serve(&server));
+        let wait = || client.receiver.recv_timeout(Duration::from_secs(30)).ok();
+        let send = |m: Message| client.sender.send(m).is_ok();
+        assert!(send(
+            Request::new(
+                RequestId::from(1),
+                "initialize".into(),
+                json!({"capabilities": {}})
+            )
+            .into()
+        ));
+        assert!(matches!(wait(), Some(Message::Response(r)) if r.error.is_none()));
+        assert!(send(
+            Notification::new("initialized".into(), json!({})).into()
+        ));
+        let text = "game \"x\"\nplayers A, B\nturn { win nobody }\n";
+        assert!(send(
+            Notification::new(
+                "textDocument/didOpen".into(),
+                json!({"textDocument": {"uri": "file:///x.game", "languageId": "rulestone",
+                                        "version": 1, "text": text}}),
+            )
+            .into()
+        ));
+        let Some(Message::Notification(published)) = wait() else {
+            panic!("no diagnostics published");
+        };
+        assert_eq!(published.method, "textDocument/publishDiagnostics");
+        assert!(published.params["diagnostics"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty()));
+        assert!(send(
+            Request::new(RequestId::from(2), "shutdown".into(), json!(null)).into()
+        ));
+        assert!(matches!(wait(), Some(Message::Response(r)) if r.id == RequestId::from(2)));
+        assert!(send(Notification::new("exit".into(), json!(null)).into()));
+        assert!(matches!(running.join(), Ok(Ok(()))));
     }
 }
