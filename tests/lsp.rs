@@ -202,6 +202,8 @@ fn a_whole_session() {
     let position = |character: u32| json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": character}});
     let hover = session.request("textDocument/hover", position(east + 2));
     snap!("hover", pretty(&hover["result"]));
+    let definition = session.request("textDocument/definition", position(east + 2));
+    snap!("definition", pretty(&definition["result"]));
     let keyword = session.request("textDocument/hover", position(east - 3));
     assert_eq!(keyword["result"], Value::Null, "{keyword}");
 

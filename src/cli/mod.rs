@@ -259,8 +259,9 @@ Examples:
     ///
     /// Speaks the Language Server Protocol (JSON-RPC over stdio): diagnostics as `check` gives
     /// them, on every change; formatting as `fmt` does it; the outline of a file's
-    /// declarations; and hover on declared names. An editor starts it itself: configure your
-    /// editor's LSP client to run `rulestone lsp` for `.game` files (see the README).
+    /// declarations; hover and go-to-definition on declared names. An editor starts it itself:
+    /// configure your editor's LSP client to run `rulestone lsp` for `.game` files (see the
+    /// README).
     #[command(after_help = "\
 Examples:
   rulestone lsp                    run by an editor, never typed by hand

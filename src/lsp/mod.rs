@@ -4,8 +4,8 @@
 //! The server keeps the text of each open document (full document sync) and answers from it:
 //! the diagnostics `rulestone check` gives, published on every open and change and cleared on
 //! close; formatting (one whole-document edit from [`format_source`]); the outline (document
-//! symbols) and hover on declared names, both from the syntax tree. Positions are UTF-16 code
-//! units, as LSP requires ([`position`]).
+//! symbols), hover and go-to-definition on declared names, all from the syntax tree.
+//! Positions are UTF-16 code units, as LSP requires ([`position`]).
 //!
 //! [`serve`] runs the whole session over any [`Connection`]: the CLI gives it standard input
 //! and output, tests may give it an in-memory one. Nothing a client sends can crash it: a
@@ -22,7 +22,9 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
     Notification as NotificationTrait, PublishDiagnostics,
 };
-use lsp_types::request::{DocumentSymbolRequest, Formatting, HoverRequest, Request as _};
+use lsp_types::request::{
+    DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, Request as _,
+};
 use lsp_types::{
     DocumentSymbolResponse, HoverProviderCapability, OneOf, PublishDiagnosticsParams,
     ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit,
@@ -70,6 +72,7 @@ pub fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -143,6 +146,10 @@ impl Server<'_> {
             HoverRequest::METHOD => self.answer::<HoverRequest>(request, |s, p| {
                 let at = p.text_document_position_params;
                 Ok(s.hover(&at.text_document.uri, at.position))
+            }),
+            GotoDefinition::METHOD => self.answer::<GotoDefinition>(request, |s, p| {
+                let at = p.text_document_position_params;
+                Ok(s.definition(&at.text_document.uri, at.position))
             }),
             _ => Response::new_err(
                 id,
@@ -261,6 +268,19 @@ impl Server<'_> {
         Some(DocumentSymbolResponse::Nested(symbols::document_symbols(
             text, &file,
         )))
+    }
+
+    fn definition(
+        &self,
+        uri: &Uri,
+        at: lsp_types::Position,
+    ) -> Option<lsp_types::GotoDefinitionResponse> {
+        let text = self.documents.get(uri)?;
+        let file = syntax::parse(text).ok()?;
+        let range = symbols::definition(text, &file, at)?;
+        Some(lsp_types::GotoDefinitionResponse::Scalar(
+            lsp_types::Location::new(uri.clone(), range),
+        ))
     }
 
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<lsp_types::Hover> {

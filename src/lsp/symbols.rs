@@ -1,5 +1,5 @@
 //! What a file declares, read from its syntax tree: the outline (document symbols) and the
-//! declaration shown when hovering a name.
+//! declaration shown when hovering a name or jumped to from it.
 
 use lsp_types::{
     DocumentSymbol, Hover, HoverContents, MarkupContent, MarkupKind, Position, SymbolKind,
@@ -222,24 +222,30 @@ fn word_at(source: &str, at: usize) -> Option<&str> {
     (first.is_alphabetic() || first == '_').then_some(word)
 }
 
-/// Hovering a declared name: the line that declares it and what it is. Keywords, built-ins and
-/// anything else give nothing.
+/// The declaration of the name at a position: the first one of that name in the file.
 #[must_use]
-pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
+pub fn declaration_at(source: &str, file: &File, at: Position) -> Option<Decl> {
     let word = word_at(source, offset(source, at))?;
     let decls = declarations(file);
     let mut stack: Vec<&Decl> = decls.iter().collect();
-    let mut found = None;
+    let mut found: Option<&Decl> = None;
     while let Some(d) = stack.pop() {
         if d.name == word
             && !d.name_span.is_empty()
-            && found.is_none_or(|f: &Decl| f.name_span.start > d.name_span.start)
+            && found.is_none_or(|f| f.name_span.start > d.name_span.start)
         {
             found = Some(d);
         }
         stack.extend(d.children.iter());
     }
-    let d = found?;
+    found.cloned()
+}
+
+/// Hovering a declared name: the line that declares it and what it is. Keywords, built-ins and
+/// anything else give nothing.
+#[must_use]
+pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
+    let d = declaration_at(source, file, at)?;
     let start = d.name_span.start as usize;
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = source[start..]
@@ -253,6 +259,17 @@ pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
         }),
         range: None,
     })
+}
+
+/// Where the name at a position is declared, as a range of its name.
+#[must_use]
+pub fn definition(source: &str, file: &File, at: Position) -> Option<lsp_types::Range> {
+    let d = declaration_at(source, file, at)?;
+    Some(range(
+        source,
+        d.name_span.start as usize,
+        d.name_span.end as usize,
+    ))
 }
 
 #[cfg(test)]
