@@ -25,6 +25,7 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod ir;
+pub mod lsp;
 pub mod runtime;
 pub mod syntax;
 

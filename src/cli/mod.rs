@@ -20,6 +20,7 @@ mod explain;
 mod format;
 mod info;
 mod load;
+mod lsp;
 mod matches;
 mod moves;
 mod perft;
@@ -264,6 +265,19 @@ Examples:
   target/rulestone-compiled/target/release/rulestone-compiled bench my.game")]
     Compile(compile::CompileArgs),
 
+    /// Serve editors: a language server for `.game` files on standard input and output.
+    ///
+    /// Speaks the Language Server Protocol (JSON-RPC over stdio): diagnostics as `check` gives
+    /// them, on every change; formatting as `fmt` does it; the outline of a file's
+    /// declarations; hover and go-to-definition on declared names. An editor starts it itself:
+    /// configure your editor's LSP client to run `rulestone lsp` for `.game` files (see the
+    /// README).
+    #[command(after_help = "\
+Examples:
+  rulestone lsp                    run by an editor, never typed by hand
+  Neovim: vim.lsp.start({ name = 'rulestone', cmd = { 'rulestone', 'lsp' } })")]
+    Lsp(lsp::LspArgs),
+
     /// Print an internal stage of a game: the syntax tree (`ast`) or the lowered program (`ir`).
     #[command(
         hide = true,
@@ -475,6 +489,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Bench(args) => bench::run(&args, compiled),
         Command::Solve(args) => solve::run(&args, compiled),
         Command::Compile(args) => compile::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),
     };
     match result {
