@@ -40,10 +40,6 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-/// Rules language, checker and generic runtime for two-player board games.
-///
-/// A game is one `.game` file: its board, pieces, options and turn program. Every command below
-/// reads such a file, checks it, and runs it on the same generic engine.
 /// How a command reports: for people, or for machines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -54,6 +50,10 @@ pub enum Format {
     Json,
 }
 
+/// Rules language, checker and generic runtime for two-player board games.
+///
+/// A game is one `.game` file: its board, pieces, options and turn program. Every command below
+/// reads such a file, checks it, and runs it on the same generic engine.
 #[derive(Debug, Parser)]
 #[command(
     name = "rulestone",
