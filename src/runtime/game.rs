@@ -369,7 +369,7 @@ const PROBE_STEPS: u32 = 64;
 /// The default evaluation of a position for a search ([`Game::evaluate`] of a game without a
 /// `heuristic`): half [`material`], half the mean result of a few random continuations from it
 /// (each cut one worth its material). Random play knows every rule of the game, so it sees
-/// what material cannot: in Reversi, the discs that will turn; in Connect Four, the threats.
+/// what material cannot: pieces about to change hands, lines about to be completed.
 /// The continuations are seeded by the position's hash, so a position always gets the same
 /// value.
 fn probe_board(engine: &mut Engine<'_>, player: u8, moves: &mut Vec<Move>) -> f64 {
