@@ -6,8 +6,8 @@
 //! `INSTA_UPDATE=always cargo test --test analyze`, then read `git diff snapshots/`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -15,53 +15,19 @@ const CONNECT4: &str = "games/connect4.game";
 const TICTACTOE: &str = "games/tictactoe.game";
 const CHEAP: &str = "mcts:iterations=10";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::cli::{code, stderr, stdout, transcript};
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("analyze")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::cli::scratch("analyze", name)
 }
 
 /// `rulestone analyze ARGS`, from the crate root, with no colour.
 fn analyze(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulestone"))
-        .arg("analyze")
-        .args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .output()
-        .expect("run rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-/// Exit code, standard output and standard error, as one text for a snapshot.
-fn transcript(o: &Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        code(o),
-        stdout(o),
-        stderr(o)
-    )
+    let mut all = vec!["analyze"];
+    all.extend_from_slice(args);
+    common::cli::run(&all)
 }
 
 macro_rules! snap {

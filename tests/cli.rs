@@ -12,36 +12,16 @@ use std::process::{Command, Output, Stdio};
 
 use clap::CommandFactory;
 
-const PYLOS: &str = "games/pylos.game";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::cli::{cmd, code, run, stderr, stdout, transcript};
+use common::root;
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::cli::scratch("cli", name)
 }
 
-/// The binary, run from the crate root with a fixed terminal width and no colour.
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rulestone"));
-    c.args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    cmd(args).output().expect("run rulestone")
-}
+const PYLOS: &str = "games/pylos.game";
 
 /// Runs with `input` piped to standard input.
 fn run_with_input(args: &[&str], input: &str) -> Output {
@@ -62,28 +42,6 @@ fn run_cmd_with_input(mut c: Command, input: &str) -> Output {
         .write_all(input.as_bytes())
         .expect("write stdin");
     child.wait_with_output().expect("wait for rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-/// Exit code, standard output and standard error, as one text for a snapshot.
-fn transcript(o: &Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        code(o),
-        stdout(o),
-        stderr(o)
-    )
 }
 
 fn last_line(o: &Output) -> String {

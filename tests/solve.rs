@@ -13,8 +13,6 @@
 //! solve`, then read `git diff snapshots/`.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -749,27 +747,7 @@ fn errors_leave_the_game_where_it_was() {
 
 // ---- the command line --------------------------------------------------------------------------
 
-fn root() -> PathBuf {
-    common::root()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulestone"))
-        .args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::cli::{run, stderr, stdout};
 
 /// The output without its time line, which varies.
 fn without_time(text: &str) -> String {

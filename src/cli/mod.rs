@@ -121,9 +121,9 @@ Examples:
     /// parameters, the table, stone kinds, factions, cards and armies.
     #[command(after_help = "\
 Examples:
-  rulestone info games/pylos.game
-  rulestone info games/pylos.game --set variant=advanced --set base=3
-  rulestone info games/warstone.game --format json")]
+  rulestone info my.game
+  rulestone info my.game --set variant=advanced --set size=3
+  rulestone info my.game --format json")]
     Info(info::InfoArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
@@ -219,9 +219,9 @@ Examples:
     #[command(after_help = "\
 Examples:
   rulestone analyze my.game --games 200
-  rulestone analyze games/connect4.game --set width=5,6,7 --set height=4,6 --games 50
-  rulestone analyze games/pylos.game --set variant=basic,standard,advanced --set base=3 \\
-      --agent mcts:iterations=100 --html pylos.html
+  rulestone analyze my.game --set width=5,6,7 --set height=4,6 --games 50
+  rulestone analyze my.game --set variant=basic,standard --set size=3 \\
+      --agent mcts:iterations=100 --html report.html
   rulestone analyze my.game --agent alphabeta:depth=2 --stronger alphabeta:depth=4
   rulestone analyze my.game --format json > analysis.json")]
     Analyze(analyze::AnalyzeArgs),
@@ -246,9 +246,9 @@ Examples:
     /// table games cannot be solved exactly and are refused.
     #[command(after_help = "\
 Examples:
-  rulestone solve games/tictactoe.game
-  rulestone solve games/tictactoe.game --after \"a1; b1\"     after two moves
-  rulestone solve games/connect4.game --set width=5 --set height=4
+  rulestone solve my.game
+  rulestone solve my.game --after \"a1; b1\"                 after two moves
+  rulestone solve my.game --set width=5 --set height=4
   rulestone solve my.game --memory 4096 --format json       a larger table budget, JSON output")]
     Solve(solve::SolveArgs),
 
