@@ -273,7 +273,7 @@ fn wide_grids_fit_100_columns() {
 fn bad_input_is_refused_with_exit_2() {
     let html = scratch("bad").join("missing-dir").join("report.html");
     let html = html.to_string_lossy().into_owned();
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 8] = [
         &[CONNECT4, "--set", "width=3"],
         &[CONNECT4, "--set", "nosuch=1"],
         &[CONNECT4, "--agent", "mtcs"],
@@ -287,7 +287,6 @@ fn bad_input_is_refused_with_exit_2() {
             "--set",
             "height=4,5,6,7,8,4,5,6",
         ],
-        &["games/warstone.game"],
         &[CONNECT4, "--games", "2", "--html", &html],
     ];
     let mut all = String::new();
@@ -300,9 +299,36 @@ fn bad_input_is_refused_with_exit_2() {
     let all = all.replace(&*html, "SCRATCH/missing-dir/report.html");
     assert!(all.contains("E0304") && all.contains("E0303"), "{all}");
     assert!(all.contains("did you mean `mcts`"), "{all}");
-    assert!(all.contains("analyze runs board games"), "{all}");
     assert!(all.contains("at most 64"), "{all}");
     snap!("bad_input", all);
+}
+
+#[test]
+fn a_table_game_is_analyzed_like_a_board_game() {
+    let args = [
+        "games/warstone.game",
+        "--games",
+        "2",
+        "--agent",
+        "random",
+        "--stronger",
+        "random",
+        "--format",
+        "json",
+    ];
+    let o = analyze(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["variants"].as_array().map(Vec::len), Some(1));
+    let random = &report["variants"][0]["random"];
+    assert_eq!(random["games"], 2, "{report}");
+    let mut threads = args.to_vec();
+    threads.extend(["--threads", "1"]);
+    assert_eq!(
+        stdout(&analyze(&threads)),
+        stdout(&o),
+        "the same report on one thread"
+    );
 }
 
 #[test]

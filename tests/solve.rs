@@ -834,12 +834,12 @@ fn cli_refuses_a_game_with_dice() {
 }
 
 #[test]
-fn cli_refuses_a_table_game() {
+fn cli_refuses_a_game_with_continuous_decisions() {
     let o = run(&["solve", "games/warstone.game"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(
-        e.starts_with("error: `games/warstone.game` is a table game"),
+        e.starts_with("error: `games/warstone.game` has continuous decisions"),
         "{e}"
     );
     assert!(e.contains("rulestone playout"), "{e}");

@@ -105,7 +105,7 @@
 //!   entries) and the history table (at most [`HISTORY_LIMIT`] decisions).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::runtime::{Game, GameResult};
@@ -248,7 +248,8 @@ pub struct Solver<G: Game> {
     pending: Vec<Claim>,
     pending_at: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
     /// How often each decision was the best or cut a frame off: move ordering.
-    history: HashMap<G::Decision, u32>,
+    /// How often each decision (by [`Game::decision_key`]) was best or cut a search off.
+    history: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     others_choose: bool,
     /// Whether this search scores repetitions as draws (searches that ask for the end within a
     /// distance need not: their window bounds their depth).
@@ -268,10 +269,7 @@ type Progress = Box<dyn FnMut(&Stats)>;
 /// A line of decisions with their notation.
 type Line<G> = Vec<(<G as Game>::Decision, String)>;
 
-impl<G: Game> Solver<G>
-where
-    G::Decision: Hash + Eq,
-{
+impl<G: Game> Solver<G> {
     /// A solver with an empty table.
     ///
     /// # Errors
@@ -284,7 +282,7 @@ where
             on_line: HashMap::default(),
             pending: Vec::new(),
             pending_at: HashMap::default(),
-            history: HashMap::new(),
+            history: HashMap::default(),
             others_choose: false,
             repetitions: true,
             favoured: 0,
@@ -610,7 +608,12 @@ where
             self.frames.push(Frame::default());
         }
         let frame = &mut self.frames[self.depth];
-        if !game.decisions(&mut frame.decisions) {
+        let listed = game.decisions(&mut frame.decisions);
+        frame.keys.clear();
+        frame
+            .keys
+            .extend(frame.decisions.iter().map(|d| game.decision_key(d)));
+        if !listed {
             return Err(SolveError::Continuous);
         }
         let me = game.to_move();
@@ -657,11 +660,11 @@ where
         frame.settle_parts();
         let claim = frame.claim(index, self.positions);
         let mark = frame.pending_mark;
-        if let Some(d) = frame.decisions.get(frame.best_index) {
-            if let Some(count) = self.history.get_mut(d) {
+        if let Some(&d) = frame.keys.get(frame.best_index) {
+            if let Some(count) = self.history.get_mut(&d) {
                 *count += 1;
             } else if self.history.len() < HISTORY_LIMIT {
-                self.history.insert(d.clone(), 1);
+                self.history.insert(d, 1);
             }
         }
         let found = Found {
@@ -974,6 +977,8 @@ struct Frame<D> {
     alpha_at_open: Score,
     /// In the game's listing order.
     decisions: Vec<D>,
+    /// Each decision's [`Game::decision_key`], for the history table.
+    keys: Vec<u64>,
     /// Indices into `decisions`, in search order.
     order: Vec<usize>,
     next: usize,
@@ -1001,6 +1006,7 @@ impl<D> Default for Frame<D> {
             beta: INFINITE,
             alpha_at_open: -INFINITE,
             decisions: Vec::new(),
+            keys: Vec::new(),
             order: Vec::new(),
             next: 0,
             best: -INFINITE,
@@ -1016,7 +1022,7 @@ impl<D> Default for Frame<D> {
     }
 }
 
-impl<D: Hash + Eq> Frame<D> {
+impl<D> Frame<D> {
     fn open(&mut self, key: u64, mover: u8, window: Window, positions: u64, pending_mark: usize) {
         self.key = key;
         self.mover = mover;
@@ -1035,14 +1041,18 @@ impl<D: Hash + Eq> Frame<D> {
     }
 
     /// The table's best decision first, then by history, then in the game's order.
-    fn order_moves(&mut self, remembered: Option<u16>, history: &HashMap<D, u32>) {
+    fn order_moves(
+        &mut self,
+        remembered: Option<u16>,
+        history: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    ) {
         self.order.clear();
         self.order.extend(0..self.decisions.len());
         if !history.is_empty() {
             let weights: Vec<u32> = self
-                .decisions
+                .keys
                 .iter()
-                .map(|d| history.get(d).copied().unwrap_or(0))
+                .map(|k| history.get(k).copied().unwrap_or(0))
                 .collect();
             self.order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
         }

@@ -215,7 +215,7 @@ Examples:
     /// reports win rates by seat and draws with 95% intervals, games stopped by the step limit,
     /// game length, branching factor by ply, the stronger agent's score (the skill gradient)
     /// and the agent's favourite first moves. Games run in parallel; the same seed gives the
-    /// same report whatever `--threads`. Board games only.
+    /// same report whatever `--threads`.
     #[command(after_help = "\
 Examples:
   rulestone analyze my.game --games 200
@@ -243,7 +243,7 @@ Examples:
     /// play draws) and prints the value, the number of decisions to the end (the shortest win,
     /// the longest loss), the principal variation, the positions searched and the time. For
     /// small games: the work grows with the number of positions. Games that roll dice and
-    /// table games cannot be solved exactly and are refused.
+    /// games with continuous decisions (shots) cannot be solved exactly and are refused.
     #[command(after_help = "\
 Examples:
   rulestone solve my.game
