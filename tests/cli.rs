@@ -462,6 +462,32 @@ fn perft_takes_rolls_in_order() {
 }
 
 #[test]
+fn play_rolls_the_dice_unless_asked_to_let_people_type_them() {
+    let args = ["play", TANKBALL, "--seed", "3", "--after", TANKBALL_SETUP];
+    // The program rolls; `undo` takes back the person's move, not the roll before it.
+    let o = run_with_input(&args, "m4 c6>b5:NE\nundo\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("chance for White: roll 4 5 3"), "{out}");
+    assert!(out.contains("took back m4 c6>b5:NE\n"), "{out}");
+    assert_eq!(
+        out.matches("chance for").count(),
+        1,
+        "no second roll: {out}"
+    );
+    snap!("play_rolls", transcript(&o));
+    // With `--manual-chance`, the person types the roll.
+    let mut manual = args.to_vec();
+    manual.push("--manual-chance");
+    let o = run_with_input(&manual, "roll 6 6 6\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("chance for"), "{out}");
+    assert!(out.contains("you type every roll"), "{out}");
+    assert!(out.contains("White> roll 6 6 6"), "{out}");
+}
+
+#[test]
 fn running_out_of_rolls_exit_2() {
     let o = run(&["perft", TANKBALL, "--depth", "1", "--after", TANKBALL_SETUP]);
     assert_eq!(code(&o), 2);
