@@ -840,7 +840,7 @@ fn save_and_load_round_trip() {
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = fs::read_to_string(&first).expect("record written");
-    snap!("record", &text);
+    snap!("record", redact_record(&text, &dir));
 
     // Load into a game with other options: the record brings its own, then play on.
     let o = run_with_input(
@@ -855,6 +855,61 @@ fn save_and_load_round_trip() {
     let o = run(&["replay", &second.display().to_string()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("replay_record", stdout(&o));
+}
+
+/// A record's text with its `game` line (relative to `dir`, so it depends on where the tests'
+/// scratch directory is) checked to lead to Pylos and then replaced, and its hash replaced.
+fn redact_record(text: &str, dir: &Path) -> String {
+    text.lines()
+        .map(|line| {
+            if let Some(game) = line.strip_prefix("game ") {
+                let found =
+                    fs::canonicalize(dir.join(game)).expect("the game line leads to a file");
+                assert_eq!(found, fs::canonicalize(root().join(PYLOS)).expect("pylos"));
+                "game [relative path to games/pylos.game]\n".to_string()
+            } else if line.starts_with("game-hash ") {
+                "game-hash [hash]\n".to_string()
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn records_say_when_their_game_file_changed() {
+    let dir = scratch("changed_game");
+    let game = dir.join("pylos.game");
+    fs::copy(root().join(PYLOS), &game).expect("copy game");
+    let record = dir.join("r.record");
+    let o = run_with_input(
+        &[
+            "play",
+            &game.display().to_string(),
+            "--record",
+            &record.display().to_string(),
+        ],
+        "1a1\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = fs::read_to_string(&record).expect("record written");
+    assert!(
+        text.contains("\ngame pylos.game\ngame-name Pylos\ngame-hash fnv1a64:"),
+        "{text}"
+    );
+    let o = run(&["replay", &record.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let mut source = fs::read_to_string(&game).expect("read copy");
+    source.push_str("\n// changed\n");
+    fs::write(&game, source).expect("change the game");
+    let o = run(&["replay", &record.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("changed since the record") && stderr(&o).contains("r.record"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
