@@ -487,6 +487,81 @@ fn play_rolls_the_dice_unless_asked_to_let_people_type_them() {
     assert!(out.contains("White> roll 6 6 6"), "{out}");
 }
 
+/// The JSON object a command printed with `--format json`.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
+}
+
+#[test]
+fn counting_commands_report_json_for_machines() {
+    let moves = json_of(&[
+        "moves",
+        "games/tictactoe.game",
+        "--after",
+        "a1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(moves["game"], "Tic-tac-toe");
+    assert_eq!(moves["after"], serde_json::json!(["a1"]));
+    assert_eq!(moves["moves"].as_array().map(Vec::len), Some(8));
+    assert!(moves["result"].is_null());
+
+    let table = json_of(&["moves", "games/warstone.game", "--format", "json"]);
+    assert!(
+        table["moves"].as_array().is_some_and(|m| !m.is_empty()),
+        "{table}"
+    );
+
+    let args = ["perft", "games/tictactoe.game", "--depth", "2"];
+    let perft = json_of(&[&args[..], &["--divide", "--format", "json"]].concat());
+    assert_eq!(perft["nodes"], 72);
+    assert_eq!(perft["divide"].as_array().map(Vec::len), Some(9));
+    assert_eq!(
+        perft["divide"][0],
+        serde_json::json!({ "move": "a1", "nodes": 8 })
+    );
+    let plain = json_of(&[&args[..], &["--format", "json"]].concat());
+    assert!(plain["divide"].is_null());
+
+    let args = [
+        "playout",
+        "games/connect4.game",
+        "--games",
+        "20",
+        "--seed",
+        "4",
+    ];
+    let playout = json_of(&[&args[..], &["--format", "json"]].concat());
+    let wins = &playout["wins"];
+    let total = wins["Red"].as_u64().unwrap_or(0)
+        + wins["Yellow"].as_u64().unwrap_or(0)
+        + playout["draws"].as_u64().unwrap_or(0)
+        + playout["unfinished"].as_u64().unwrap_or(0);
+    assert_eq!(total, 20, "{playout}");
+    let text = stdout(&run(&args));
+    assert!(
+        text.contains(&format!("Red wins: {} ", wins["Red"])),
+        "{text}"
+    );
+
+    let table = json_of(&[
+        "playout",
+        "games/warstone.game",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(table["matches"], 2);
+    assert!(
+        table["armies"].as_array().is_some_and(|a| !a.is_empty()),
+        "{table}"
+    );
+}
+
 #[test]
 fn running_out_of_rolls_exit_2() {
     let o = run(&["perft", TANKBALL, "--depth", "1", "--after", TANKBALL_SETUP]);

@@ -503,6 +503,13 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
     }
 }
 
+/// A JSON report as `--format json` prints it: indented, with a final newline.
+pub(crate) fn json_text(value: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_string());
+    text.push('\n');
+    text
+}
+
 /// Writes to standard output; a closed pipe (`rulestone moves ... | head`) ends quietly.
 pub(crate) fn emit(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();

@@ -307,8 +307,6 @@ impl<G: Game> Report<'_, G> {
             "memory_mb": self.memory,
             "seconds": s.stats.elapsed.as_secs_f64(),
         });
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
-        text.push('\n');
-        text
+        super::json_text(&value)
     }
 }
