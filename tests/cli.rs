@@ -547,6 +547,22 @@ fn counting_commands_report_json_for_machines() {
         "{text}"
     );
 
+    let args = [
+        "match",
+        "games/steinplatz.game",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ];
+    let scored = json_of(&args);
+    assert_eq!(
+        scored["games"].as_array().map(Vec::len),
+        Some(2),
+        "{scored}"
+    );
+    assert_eq!(scored["games"][1]["totals"], scored["totals"], "{scored}");
+
     let table = json_of(&[
         "playout",
         "games/warstone.game",
