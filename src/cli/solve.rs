@@ -106,6 +106,9 @@ fn refusal(e: &SolveError, path: &str) -> super::Fail {
         SolveError::Chance => error.note(format!(
             "estimate it with random games instead: rulestone playout {path}"
         )),
+        SolveError::History => error.note(format!(
+            "estimate it with searches or random games instead: rulestone arena {path} or rulestone playout {path}"
+        )),
         SolveError::LineTooLong => {
             error.note("this game is too large to solve exactly; try a smaller board")
         }
