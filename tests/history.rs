@@ -22,7 +22,10 @@ trait Oracle: Sized + Clone {
         if depth == 0 {
             return 1;
         }
-        self.moves().iter().map(|(_, next)| next.perft(depth - 1)).sum()
+        self.moves()
+            .iter()
+            .map(|(_, next)| next.perft(depth - 1))
+            .sum()
     }
 
     fn play(&self, moves: &[String]) -> Self {
@@ -104,7 +107,10 @@ impl Oracle for Shuffle {
                 next.mover = 1 - self.mover;
             }
             next.history.push(after);
-            out.push((format!("{}-{}", cell_name(x, y), cell_name(to.0, to.1)), next));
+            out.push((
+                format!("{}-{}", cell_name(x, y), cell_name(to.0, to.1)),
+                next,
+            ));
         }
         out
     }
@@ -212,7 +218,10 @@ impl Oracle for Lift {
 // ---- the engine against the oracles --------------------------------------------------------
 
 fn program(game: &str, options: &[(String, String)]) -> rulestone::ir::Program {
-    common::program(&common::root().join(format!("tests/games/{game}.game")), options)
+    common::program(
+        &common::root().join(format!("tests/games/{game}.game")),
+        options,
+    )
 }
 
 fn moves(list: &str) -> Vec<String> {
@@ -284,12 +293,19 @@ fn check_table<O: Oracle>(
         let program = program(game, &case.options);
         let mut engine = Engine::new(&program);
         common::play_moves(&mut engine, &case.after);
-        assert_eq!(perft(&mut engine, case.depth), case.nodes, "{at}: the engine");
+        assert_eq!(
+            perft(&mut engine, case.depth),
+            case.nodes,
+            "{at}: the engine"
+        );
         if plain(&case.options).play(&case.after).perft(case.depth) != case.nodes {
             changed += 1;
         }
     }
-    assert!(changed >= 2, "{game}: the history rule changes {changed} lines");
+    assert!(
+        changed >= 2,
+        "{game}: the history rule changes {changed} lines"
+    );
 }
 
 #[test]
@@ -375,7 +391,11 @@ fn the_third_time_a_position_stands_draws() {
         .find(|m| engine.move_text(m) == "d3-d4")
         .expect("d3-d4 is legal");
     let undo = engine.apply(&back);
-    assert_eq!(engine.outcome(), Some(GameResult::Draw), "the start stood three times");
+    assert_eq!(
+        engine.outcome(),
+        Some(GameResult::Draw),
+        "the start stood three times"
+    );
     engine.undo(undo);
     assert_eq!(engine.outcome(), None, "undo takes the third time back");
     // The same position reached by another path counts too: d3-c3, a1-a2, c3-d3 brings back
