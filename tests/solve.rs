@@ -886,3 +886,21 @@ fn cli_a_finished_game() {
     assert!(out.contains("value: win for X, to move"), "{out}");
     assert!(out.contains("distance: 0 decisions"), "{out}");
 }
+
+/// A game whose rules read `repetitions` has moves that depend on the line that reached a
+/// position, which the table's keys leave out: the solver refuses it before searching.
+#[test]
+fn games_that_read_their_history_are_refused() {
+    for file in ["tests/games/shuffle.game", "tests/games/lift.game"] {
+        let program = program(file, &[]);
+        let mut game = BoardGame::new(Engine::new(&program));
+        let mut s = solver(1 << 20);
+        assert!(
+            matches!(s.solve(&mut game), Err(SolveError::History)),
+            "{file}"
+        );
+    }
+    let o = run(&["solve", "tests/games/lift.game"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`repetitions`"), "{}", stderr(&o));
+}

@@ -201,6 +201,8 @@ pub enum SolveError {
     Continuous,
     /// The game keeps no position key, so repetitions cannot be seen.
     NoPositionKey,
+    /// The rules read the game's history: positions with one key may have different moves.
+    History,
     /// A position with no decision open and no result.
     NoResult,
     /// A line of play grew past [`MAX_LINE`] decisions without repeating a position.
@@ -217,6 +219,11 @@ impl std::fmt::Display for SolveError {
             SolveError::Chance => write!(f, "chance takes the next decision"),
             SolveError::Continuous => write!(f, "a decision is continuous and cannot be listed"),
             SolveError::NoPositionKey => write!(f, "the game keeps no position key"),
+            SolveError::History => write!(
+                f,
+                "its rules read the game's history (`repetitions`), so a position's moves depend \
+                 on the line that reached it"
+            ),
             SolveError::NoResult => write!(f, "a position has no decision open and no result"),
             SolveError::LineTooLong => write!(
                 f,
@@ -340,6 +347,11 @@ impl<G: Game> Solver<G> {
     /// Refuses what cannot be solved exactly before any search.
     fn check_root(&mut self, game: &mut G) -> Result<(), SolveError> {
         game.position_key().ok_or(SolveError::NoPositionKey)?;
+        // The table shares values between positions with one key, and the line's own
+        // repetitions are scored as draws: both assume the moves follow from the position.
+        if game.reads_history() {
+            return Err(SolveError::History);
+        }
         let mut open = Vec::new();
         if !game.decisions(&mut open) {
             return Err(SolveError::Continuous);

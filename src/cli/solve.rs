@@ -125,6 +125,9 @@ fn refusal(e: &SolveError, path: &str) -> super::Fail {
         SolveError::Chance => error.note(format!(
             "estimate it with random games instead: rulestone playout {path}"
         )),
+        SolveError::History => error.note(format!(
+            "play it with searching agents or random games instead: rulestone arena --agents mcts,alphabeta {path}, rulestone playout {path}"
+        )),
         SolveError::LineTooLong => {
             error.note("this game is too large to solve exactly; try a smaller board")
         }

@@ -107,6 +107,12 @@ pub trait Game {
         None
     }
 
+    /// Whether the rules read the game's history (`repetitions`): a position's decisions and
+    /// results then depend on the line that reached it, which its key leaves out.
+    fn reads_history(&self) -> bool {
+        false
+    }
+
     /// Each player's score once the game is over, for games that declare one.
     fn scores(&mut self) -> Option<[i32; 2]> {
         None
@@ -335,6 +341,10 @@ impl Game for BoardGame<'_> {
             .into_iter()
             .map(|(who, text)| (who, normalize(&text)))
             .collect()
+    }
+
+    fn reads_history(&self) -> bool {
+        self.engine.program().uses_history()
     }
 
     fn position_key(&self) -> Option<u64> {
