@@ -548,6 +548,20 @@ fn counting_commands_report_json_for_machines() {
     );
 
     let args = [
+        "bench",
+        "games/tictactoe.game",
+        "--seconds",
+        "0.3",
+        "--format",
+        "json",
+    ];
+    let bench = json_of(&args);
+    assert_eq!(bench[0]["game"], "Tic-tac-toe", "{bench}");
+    for part in ["perft", "playouts", "mcts"] {
+        assert!(bench[0][part]["per_second"].as_f64().is_some(), "{bench}");
+    }
+
+    let args = [
         "match",
         "games/steinplatz.game",
         "--games",

@@ -26,7 +26,9 @@ use crate::runtime::{BoardGame, Engine};
 
 use super::load::{load, play_list, shown};
 use super::perft::{parse_rolls, roll_error};
-use super::{emit, grouped, per_second, CliError, GameArgs, Result};
+use serde_json::json;
+
+use super::{emit, grouped, json_text, per_second, CliError, Format, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 pub struct BenchArgs {
@@ -57,6 +59,47 @@ pub struct BenchArgs {
     /// Stop a playout after this many moves (it counts as unfinished).
     #[arg(long, value_name = "M", default_value_t = 1000)]
     pub max_plies: u32,
+
+    /// How to report: `text` (lines printed as each measurement ends), or `json` (at the end,
+    /// an array with one object per game: each measurement's count, rate and times).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Where the measurements go: text lines as they come, or one JSON object per game.
+struct Report {
+    format: Format,
+    games: Vec<serde_json::Value>,
+}
+
+impl Report {
+    /// A game's heading line, and its JSON object.
+    fn game(&mut self, line: String, fields: serde_json::Value) -> Result<()> {
+        self.games.push(fields);
+        self.line(&line)
+    }
+
+    /// A measurement's line, and its figures in the game's JSON object under `key`.
+    fn measured(&mut self, line: &str, key: &str, figures: serde_json::Value) -> Result<()> {
+        if let Some(game) = self.games.last_mut().and_then(|g| g.as_object_mut()) {
+            game.insert(key.to_string(), figures);
+        }
+        self.line(line)
+    }
+
+    fn line(&self, line: &str) -> Result<()> {
+        match self.format {
+            Format::Text => emit(line),
+            Format::Json => Ok(()),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self.format {
+            Format::Text => Ok(()),
+            Format::Json => emit(&json_text(&serde_json::Value::Array(self.games))),
+        }
+    }
 }
 
 /// CPU time and wall time of one measurement.
@@ -104,6 +147,19 @@ impl Tally {
         per_second(self.count, self.cpu.as_secs_f64())
     }
 
+    /// The count, its rate per CPU second and the times, for JSON.
+    fn json(&self, unit: &str) -> serde_json::Value {
+        let cpu = self.cpu.as_secs_f64();
+        #[allow(clippy::cast_precision_loss)]
+        let rate = self.count as f64 / cpu.max(1e-9);
+        json!({
+            unit: self.count,
+            "per_second": rate,
+            "cpu_seconds": cpu,
+            "wall_seconds": self.wall.as_secs_f64(),
+        })
+    }
+
     fn times(&self) -> String {
         format!(
             "cpu {:.2} s, wall {:.2} s",
@@ -122,9 +178,13 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         .into());
     }
     let budget = Duration::from_secs_f64(args.seconds / 3.0);
+    let mut report = Report {
+        format: args.format,
+        games: Vec::new(),
+    };
     for file in &args.files {
         if super::table::is_table(file) {
-            bench_table(file, budget * 3, args.seed)?;
+            bench_table(file, budget * 3, args.seed, &mut report)?;
             continue;
         }
         let loaded = load(
@@ -137,12 +197,19 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
             compiled,
         )?;
         let mut engine = loaded.engine();
-        emit(&format!(
-            "{} ({}, {} move generation)\n",
-            loaded.program.name,
-            shown(file),
-            engine.backend()
-        ))?;
+        report.game(
+            format!(
+                "{} ({}, {} move generation)\n",
+                loaded.program.name,
+                shown(file),
+                engine.backend()
+            ),
+            json!({
+                "game": loaded.program.name,
+                "file": shown(file),
+                "backend": engine.backend().to_string(),
+            }),
+        )?;
 
         let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
         if let Some(after) = &args.after {
@@ -150,13 +217,19 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         }
         let chance = loaded.program.has_chance().then_some(rolls.as_slice());
         let (tally, depths) = bench_perft(&mut engine, budget, args.depth, chance)?;
-        emit(&format!(
-            "  perft     {:>12} leaves/s   {}, {} leaves   {}\n",
-            grouped(tally.rate()),
-            depths,
-            grouped(tally.count),
-            tally.times()
-        ))?;
+        let mut figures = tally.json("leaves");
+        figures["depths"] = json!(depths);
+        report.measured(
+            &format!(
+                "  perft     {:>12} leaves/s   {}, {} leaves   {}\n",
+                grouped(tally.rate()),
+                depths,
+                grouped(tally.count),
+                tally.times()
+            ),
+            "perft",
+            figures,
+        )?;
 
         let mut engine = loaded.engine();
         let (tally, plies, unfinished) =
@@ -167,6 +240,10 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         } else {
             0.0
         };
+        let mut figures = tally.json("games");
+        figures["mean_plies"] = json!(mean);
+        figures["unfinished"] = json!(unfinished);
+        figures["moves_per_second"] = json!(per_second(plies, tally.cpu.as_secs_f64()));
         let unfinished = if unfinished > 0 {
             format!(" ({} cut at {} plies)", grouped(unfinished), args.max_plies)
         } else {
@@ -181,12 +258,16 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         } else {
             grouped(tally.rate())
         };
-        emit(&format!(
-            "  playouts  {rate:>12} games/s    mean {mean:.1} plies, {} games{unfinished}   {}\n",
-            grouped(tally.count),
-            tally.times()
-        ))?;
-        emit(&format!(
+        report.measured(
+            &format!(
+                "  playouts  {rate:>12} games/s    mean {mean:.1} plies, {} games{unfinished}   {}\n",
+                grouped(tally.count),
+                tally.times()
+            ),
+            "playouts",
+            figures,
+        )?;
+        report.line(&format!(
             "  moves     {:>12} moves/s    played in the playouts\n",
             grouped(per_second(plies, tally.cpu.as_secs_f64())),
         ))?;
@@ -194,15 +275,21 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
         let mut board = BoardGame::new(loaded.engine());
         let mcts = bench_mcts(&mut board, budget, args.seed)?;
         let rate = mcts.count as f64 / mcts.cpu.as_secs_f64().max(1e-9);
-        emit(&format!(
-            "  mcts      {:>12} iterations/s {:.2}× playouts/s, {} iterations   {}\n",
-            grouped(mcts.rate()),
-            rate / playouts.max(1e-9),
-            grouped(mcts.count),
-            mcts.times()
-        ))?;
+        let mut figures = mcts.json("iterations");
+        figures["playout_ratio"] = json!(rate / playouts.max(1e-9));
+        report.measured(
+            &format!(
+                "  mcts      {:>12} iterations/s {:.2}× playouts/s, {} iterations   {}\n",
+                grouped(mcts.rate()),
+                rate / playouts.max(1e-9),
+                grouped(mcts.count),
+                mcts.times()
+            ),
+            "mcts",
+            figures,
+        )?;
     }
-    Ok(())
+    report.finish()
 }
 
 /// Decides the first move with the `mcts` agent, a fresh tree of 1000 iterations at a time,
@@ -229,7 +316,12 @@ fn bench_mcts(board: &mut BoardGame<'_>, budget: Duration, seed: u64) -> Result<
 }
 
 /// A table game: whole simulated matches with random shots until the budget is spent.
-fn bench_table(file: &std::path::Path, budget: Duration, seed: u64) -> Result<()> {
+fn bench_table(
+    file: &std::path::Path,
+    budget: Duration,
+    seed: u64,
+    report: &mut Report,
+) -> Result<()> {
     use crate::runtime::table::{Decision, TableMatch};
     let t = super::table::load(&GameArgs {
         file: file.to_path_buf(),
@@ -237,11 +329,10 @@ fn bench_table(file: &std::path::Path, budget: Duration, seed: u64) -> Result<()
         army: Vec::new(),
         deal: 1,
     })?;
-    emit(&format!(
-        "{} ({}, simulated table)\n",
-        t.program.name,
-        shown(file)
-    ))?;
+    report.game(
+        format!("{} ({}, simulated table)\n", t.program.name, shown(file)),
+        json!({ "game": t.program.name, "file": shown(file), "backend": "simulated table" }),
+    )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut matches, mut shots, mut decisions, mut turns) = (0u64, 0u64, 0u64, 0u64);
     let clock = Clock::start()?;
@@ -265,16 +356,24 @@ fn bench_table(file: &std::path::Path, budget: Duration, seed: u64) -> Result<()
     let cpu = tally.cpu.as_secs_f64().max(1e-9);
     #[allow(clippy::cast_precision_loss)]
     let (rate, mean) = (matches as f64 / cpu, turns as f64 / matches.max(1) as f64);
-    emit(&format!(
+    let mut figures = tally.json("matches");
+    figures["mean_turns"] = json!(mean);
+    figures["shots_per_second"] = json!(per_second(shots, cpu));
+    figures["decisions_per_second"] = json!(per_second(decisions, cpu));
+    report.line(&format!(
         "  shots     {:>12} shots/s    each simulated until every stone is still\n",
         grouped(per_second(shots, cpu))
     ))?;
-    emit(&format!(
-        "  playouts  {rate:>12.2} matches/s  mean {mean:.1} turns, {} matches   {}\n",
-        grouped(matches),
-        tally.times()
-    ))?;
-    emit(&format!(
+    report.measured(
+        &format!(
+            "  playouts  {rate:>12.2} matches/s  mean {mean:.1} turns, {} matches   {}\n",
+            grouped(matches),
+            tally.times()
+        ),
+        "playouts",
+        figures,
+    )?;
+    report.line(&format!(
         "  moves     {:>12} decisions/s played in the matches\n",
         grouped(per_second(decisions, cpu))
     ))
