@@ -483,7 +483,7 @@ fn play_rolls_the_dice_unless_asked_to_let_people_type_them() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(!out.contains("chance for"), "{out}");
-    assert!(out.contains("you type every roll"), "{out}");
+    assert!(out.contains("the players type the rolls"), "{out}");
     assert!(out.contains("White> roll 6 6 6"), "{out}");
 }
 
@@ -590,6 +590,32 @@ fn counting_commands_report_json_for_machines() {
         table["armies"].as_array().is_some_and(|a| !a.is_empty()),
         "{table}"
     );
+}
+
+#[test]
+fn long_move_lists_are_filtered_and_grouped() {
+    let after = format!("{TANKBALL_SETUP}; roll 4 5 3");
+    let o = run(&["moves", TANKBALL, "--after", &after, "--group"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("moves_grouped", stdout(&o));
+    let o = run(&[
+        "moves", TANKBALL, "--after", &after, "--from", "M5  e6", "--group",
+    ]);
+    let groups = stdout(&o);
+    assert!(groups.lines().all(|l| l.starts_with("m5 e6>")), "{groups}");
+    assert!(groups.lines().count() > 6, "{groups}");
+
+    // In play: many moves come in groups; a prefix narrows them down.
+    let args = ["play", TANKBALL, "--manual-chance", "--after", &after];
+    let o = run_with_input(&args, "moves\nmoves m4\nmoves m4 c6>b5\nmoves zz\nquit\n");
+    let out = stdout(&o);
+    assert!(
+        out.contains("1123 moves in 4 groups; type `moves PREFIX`"),
+        "{out}"
+    );
+    assert!(out.contains("405 moves in "), "{out}");
+    assert!(out.contains("m4 c6>b5:NE"), "{out}");
+    assert!(out.contains("no legal move starts with `zz`"), "{out}");
 }
 
 #[test]

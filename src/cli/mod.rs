@@ -19,6 +19,7 @@ mod dump;
 mod explain;
 mod format;
 mod info;
+mod listing;
 mod load;
 mod lsp;
 mod matches;

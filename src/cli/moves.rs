@@ -8,6 +8,7 @@ use crate::runtime::{Compiled, Game, GameResult};
 use serde_json::json;
 
 use super::any::{with_game, Games, OnGame};
+use super::listing;
 use super::load::split_moves;
 use super::{emit, json_text, Format, GameArgs, PositionArgs, Result};
 
@@ -17,6 +18,16 @@ pub struct MovesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub position: PositionArgs,
+
+    /// Only the moves whose notation starts with this text (letter case and extra spaces
+    /// ignored): `--from d6`, `--from "m4 c6"`.
+    #[arg(long, value_name = "TEXT")]
+    pub from: Option<String>,
+
+    /// The moves in groups by their first parts, one line each with its count, instead of
+    /// every move (with `--from`, the groups of the moves it keeps).
+    #[arg(long)]
+    pub group: bool,
 
     /// How to report: `text` (one move per line), or `json` (one object: the game, options,
     /// position, the player to move, the result once over, and the moves).
@@ -40,7 +51,7 @@ impl OnGame for List<'_> {
     fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
         let mut game = (games.start)(games.deal)?;
         match self.args.format {
-            Format::Text => list(&mut game, games.kind),
+            Format::Text => list(&mut game, games.kind, self.args),
             Format::Json => emit(&json_text(&report(&mut game, games, self.args))),
         }
     }
@@ -64,12 +75,27 @@ fn report<G: Game>(game: &mut G, games: &Games<'_, G>, args: &MovesArgs) -> serd
         "after": after.unwrap_or_default(),
         "to_move": game.player_name(game.to_move()),
         "result": result,
-        "moves": game.decisions_text(),
+        "moves": shown_moves(game, args),
     })
 }
 
-fn list<G: Game>(game: &mut G, what: &str) -> Result<()> {
+/// The open decisions that `--from` keeps.
+fn shown_moves<G: Game>(game: &mut G, args: &MovesArgs) -> Vec<String> {
     let open = game.decisions_text();
+    match &args.from {
+        Some(prefix) => listing::starting_with(&open, prefix)
+            .into_iter()
+            .cloned()
+            .collect(),
+        None => open,
+    }
+}
+
+fn list<G: Game>(game: &mut G, what: &str, args: &MovesArgs) -> Result<()> {
+    let open = shown_moves(game, args);
+    if args.group {
+        return emit(&listing::groups_text(&listing::groups(&open)));
+    }
     if open.is_empty() {
         if let Some(r) = game.outcome() {
             let result = match r {

@@ -19,6 +19,7 @@ use crate::agents::{Agent, AgentSpec, Thought};
 use crate::runtime::{BoardGame, Engine, Move, Undo};
 
 use super::board::draw;
+use super::listing;
 use super::load::{
     find_move, legal_with_text, normalize, options_text, player_name, shown, split_moves, BadMove,
     Loaded,
@@ -85,7 +86,7 @@ fn parse_opponent(text: &str) -> std::result::Result<Opponent, String> {
 const HELP: &str = "\
 commands:
   MOVE         play a move, written as `moves` lists it
-  moves        list the legal moves
+  moves [P]    list the legal moves (those starting with P; many are shown in groups)
   hint         the computer's best moves here, with their values
   undo         take back your last move (and what followed it: the computer's answer, rolls)
   board        draw the board again
@@ -286,10 +287,14 @@ fn intro(
         );
     }
     if program.has_chance() {
-        let who = if rolls {
-            format!("the program rolls the dice (seed {seed}); `--manual-chance` to type them")
-        } else {
-            "you type every roll, the computer's too (`--manual-chance`)".to_string()
+        let who = match (rolls, computer) {
+            (true, _) => {
+                format!("the program rolls the dice (seed {seed}); `--manual-chance` to type them")
+            }
+            (false, Some(_)) => {
+                "you type your rolls (`--manual-chance`); the computer rolls its own".to_string()
+            }
+            (false, None) => "the players type the rolls (`--manual-chance`)".to_string(),
         };
         let _ = writeln!(out, "{who}");
     }
@@ -438,6 +443,32 @@ impl Game<'_> {
         ))
     }
 
+    /// `moves [PREFIX]`: the legal moves (those starting with PREFIX), in groups by their
+    /// first parts when there are many.
+    fn moves(&mut self, prefix: &str) -> Result<()> {
+        let legal: Vec<String> = legal_with_text(&mut self.board.engine)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        let kept: Vec<String> = listing::starting_with(&legal, prefix)
+            .into_iter()
+            .cloned()
+            .collect();
+        if kept.is_empty() && !prefix.is_empty() {
+            return emit(&format!("no legal move starts with `{prefix}`\n"));
+        }
+        let groups = listing::groups(&kept);
+        if kept.len() <= listing::GROUP_ABOVE || groups.len() < 2 {
+            return emit(&wrap(&kept));
+        }
+        emit(&format!(
+            "{} in {} groups; type `moves PREFIX` to list one:\n{}",
+            super::plural(kept.len(), "move"),
+            groups.len(),
+            listing::groups_text(&groups)
+        ))
+    }
+
     /// `hint`: the agent's best moves here, with their values for the player to move.
     fn hint(&mut self) -> Result<()> {
         if self.board.engine.outcome().is_some() {
@@ -480,13 +511,7 @@ impl Game<'_> {
             "help" | "?" => emit(HELP)?,
             "quit" | "exit" | "q" => return Ok(Some(Next::Quit)),
             "board" => emit(&format!("\n{}", draw(&mut self.board.engine)))?,
-            "moves" => {
-                let legal: Vec<String> = legal_with_text(&mut self.board.engine)
-                    .into_iter()
-                    .map(|(_, t)| t)
-                    .collect();
-                emit(&wrap(&legal))?;
-            }
+            "moves" => self.moves(rest)?,
             "hint" => self.hint()?,
             "undo" => {
                 undo(&mut self.board.engine, &mut self.history)?;
