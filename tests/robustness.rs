@@ -346,7 +346,10 @@ fn endless_while_is_refused() {
     };
     assert_eq!(codes("    while 1 == 1 { require 1 == 1 }"), ["E1006"]);
     assert_eq!(codes("    while not (1 == 2) { write \"x\" }"), ["E1006"]);
-    assert_eq!(codes("    while count(empty) > 0 { require 1 == 1 }"), ["E1006"]);
+    assert_eq!(
+        codes("    while count(empty) > 0 { require 1 == 1 }"),
+        ["E1006"]
+    );
     assert!(codes("    while 1 == 1 { win mover }").is_empty());
     assert!(codes("    while count(empty & c) > 0 { remove c }").is_empty());
 }

@@ -817,9 +817,9 @@ fn reaches(block: &Block, found: &dyn Fn(&StmtKind) -> bool) -> bool {
         StmtKind::Either(blocks) | StmtKind::First(blocks) => {
             blocks.iter().any(|b| reaches(b, found))
         }
-        StmtKind::Repeat { body, .. }
-        | StmtKind::Distinct(body)
-        | StmtKind::While { body, .. } => reaches(body, found),
+        StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) | StmtKind::While { body, .. } => {
+            reaches(body, found)
+        }
         kind => found(kind),
     })
 }
@@ -831,5 +831,8 @@ fn is_finish(kind: &StmtKind) -> bool {
 
 /// A statement that changes nothing a condition reads.
 fn is_inert(kind: &StmtKind) -> bool {
-    matches!(kind, StmtKind::Require(_) | StmtKind::Write(_) | StmtKind::Again)
+    matches!(
+        kind,
+        StmtKind::Require(_) | StmtKind::Write(_) | StmtKind::Again
+    )
 }
