@@ -323,3 +323,47 @@ fn too_many_expressions_are_refused() {
     let mut engine = Engine::new(&program);
     assert_eq!(rulestone::runtime::perft::perft(&mut engine, 2), 72);
 }
+
+/// Tic-tac-toe with a `while` after its placement, in place of `put stone at c`.
+fn tictactoe_with_loop(looped: &str) -> String {
+    let text = std::fs::read_to_string(common::root().join("games/tictactoe.game"))
+        .expect("readable game");
+    text.replace(
+        "    put stone at c\n",
+        &format!("    put stone at c\n{looped}\n"),
+    )
+}
+
+/// A `while` that provably never ends (a condition always true, or a body that changes nothing
+/// the condition reads) is refused by `check` (E1006); one that ends is not.
+#[test]
+fn endless_while_is_refused() {
+    let codes = |looped: &str| -> Vec<String> {
+        rulestone::diagnose(&tictactoe_with_loop(looped), &[])
+            .iter()
+            .filter_map(|d| rulestone::diag::code_of(d.as_ref()))
+            .collect()
+    };
+    assert_eq!(codes("    while 1 == 1 { require 1 == 1 }"), ["E1006"]);
+    assert_eq!(codes("    while not (1 == 2) { write \"x\" }"), ["E1006"]);
+    assert_eq!(
+        codes("    while count(empty) > 0 { require 1 == 1 }"),
+        ["E1006"]
+    );
+    assert!(codes("    while 1 == 1 { win mover }").is_empty());
+    assert!(codes("    while count(empty & c) > 0 { remove c }").is_empty());
+}
+
+/// A `while` that runs away at run time (its body changes something, just not what its
+/// condition reads) stops at its round limit in bounded time: the moves through it are
+/// dropped and the engine says so.
+#[test]
+fn runaway_while_stops_at_its_limit() {
+    let source = tictactoe_with_loop("    while count(empty) > 1 { put stone at c }");
+    let program = rulestone::compile(&source, &[]).expect("compiles");
+    let mut engine = Engine::new(&program);
+    let mut moves = Vec::new();
+    engine.legal_moves(&mut moves);
+    assert!(moves.is_empty(), "every move runs into the loop's limit");
+    assert!(engine.runaway);
+}

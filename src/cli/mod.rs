@@ -19,6 +19,7 @@ mod dump;
 mod explain;
 mod format;
 mod info;
+pub mod inputs;
 mod listing;
 mod load;
 mod lsp;

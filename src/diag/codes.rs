@@ -89,6 +89,7 @@ codes! {
     "E1003" => "too many `place` variables",
     "E1004" => "repeat runs too often",
     "E1005" => "table too large",
+    "E1006" => "`while` that never ends",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

@@ -115,6 +115,21 @@ pub enum LowerError {
         span: Option<Span>,
     },
 
+    #[error("this `while` never ends: {why}")]
+    #[diagnostic(
+        code(E1006),
+        help(
+            "a `while` stops after {max} rounds, dropping the move it was building; change \
+             something its condition reads in its body, or write the loop as `repeat`"
+        )
+    )]
+    EndlessWhile {
+        why: &'static str,
+        max: u32,
+        #[label("this loop")]
+        span: Option<Span>,
+    },
+
     #[error("the game needs {found} {what}; at most {max} are allowed")]
     #[diagnostic(
         code(E1005),
@@ -173,6 +188,7 @@ impl LowerError {
             | LowerError::TooManySetLocals { span, .. }
             | LowerError::TooManyPlaceVariables { span, .. }
             | LowerError::RepeatTooLong { span, .. }
+            | LowerError::EndlessWhile { span, .. }
             | LowerError::TableTooLarge { span, .. }
             | LowerError::Internal { span, .. } => span,
         }

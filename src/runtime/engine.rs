@@ -126,6 +126,9 @@ pub struct Engine<'p> {
     locals: [CellSet; MAX_SET_LOCALS],
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
+    /// Set when a `while` reached its round limit in the interpreter: the moves through it
+    /// were dropped (`check` reports the loops it can prove endless, E1006).
+    pub runaway: bool,
     /// Whether changes go on the trail; off while a playout plays moves it will not take back
     /// one by one (see [`Engine::save`]).
     logging: bool,
@@ -190,6 +193,7 @@ impl<'p> Engine<'p> {
             again: false,
             chance: false,
             overflowed: false,
+            runaway: false,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             logging: true,
             saved: None,
@@ -963,6 +967,7 @@ impl<'p> Engine<'p> {
                     }
                     let rounds = &mut vars.cells[usize::from(*var)];
                     if *rounds == u8::MAX {
+                        self.runaway = true;
                         return;
                     }
                     *rounds += 1;

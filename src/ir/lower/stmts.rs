@@ -215,6 +215,13 @@ impl<'a> Lowerer<'a> {
                 StmtKind::While { cond, body } => {
                     let var = self.new_var(&format!("#while{}", ops.len()))?;
                     let cond = self.bool(cond)?;
+                    if let Some(why) = endless(&self.prog.bools[cond as usize], body) {
+                        return Err(LowerError::EndlessWhile {
+                            why,
+                            max: u32::from(u8::MAX),
+                            span: Some(stmt.span),
+                        });
+                    }
                     ops.push(Op::RepeatStart { var });
                     let head = ops.len();
                     ops.push(Op::Jump(0));
@@ -781,4 +788,51 @@ impl<'a> Lowerer<'a> {
             }
         }
     }
+}
+
+/// Why a `while` with this (folded) condition and body provably never ends, if it does: no
+/// `win`, `lose` or `draw` in its body ends the turn from inside, and its condition is constant
+/// true or its body changes nothing the condition could read (no assignment, piece change, pick
+/// or roll), so a condition true once stays true. Such a loop only ever runs into its round
+/// limit, which drops every move through it.
+fn endless(cond: &BoolExpr, body: &Block) -> Option<&'static str> {
+    if matches!(cond, BoolExpr::Const(false)) || reaches(body, &|k| is_finish(k)) {
+        return None;
+    }
+    if matches!(cond, BoolExpr::Const(true)) {
+        return Some("its condition is always true");
+    }
+    if reaches(body, &|k| !is_finish(k) && !is_inert(k)) {
+        return None;
+    }
+    Some("its body changes nothing its condition reads")
+}
+
+/// Whether some statement of the block, or of a block nested in it, is one `found` accepts.
+fn reaches(block: &Block, found: &dyn Fn(&StmtKind) -> bool) -> bool {
+    block.stmts.iter().any(|stmt| match &stmt.kind {
+        StmtKind::If {
+            then, otherwise, ..
+        } => reaches(then, found) || otherwise.as_ref().is_some_and(|b| reaches(b, found)),
+        StmtKind::Either(blocks) | StmtKind::First(blocks) => {
+            blocks.iter().any(|b| reaches(b, found))
+        }
+        StmtKind::Repeat { body, .. } | StmtKind::Distinct(body) | StmtKind::While { body, .. } => {
+            reaches(body, found)
+        }
+        kind => found(kind),
+    })
+}
+
+/// A statement that ends the turn where it runs.
+fn is_finish(kind: &StmtKind) -> bool {
+    matches!(kind, StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw)
+}
+
+/// A statement that changes nothing a condition reads.
+fn is_inert(kind: &StmtKind) -> bool {
+    matches!(
+        kind,
+        StmtKind::Require(_) | StmtKind::Write(_) | StmtKind::Again
+    )
 }

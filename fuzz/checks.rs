@@ -1,0 +1,472 @@
+//! The checks of the fuzz targets, shared by the targets (`fuzz/fuzz_targets/`) and by their
+//! stable replay (`tests/fuzz_replay.rs`), so that the saved corpora run through exactly what the
+//! fuzzer ran. Each check takes raw input bytes and panics only when Rulestone misbehaves: a panic
+//! inside Rulestone, a diagnostic without a code, a file `check` passes that the other commands
+//! refuse, or a broken engine invariant (apply then undo, the position key, notation).
+//!
+//! Every check does bounded work: random games are cut at [`MAX_PLIES`], and at most [`SPREAD`]
+//! of a position's moves are tried.
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use rulestone::check::table::TableGame;
+use rulestone::cli::inputs;
+use rulestone::diag::{self, Diag};
+use rulestone::ir::Program;
+use rulestone::runtime::{BoardGame, Engine, Game, Move};
+
+/// Random games are cut after this many plies.
+pub const MAX_PLIES: usize = 24;
+/// At most this many of a position's listed moves are checked (spread over the list).
+pub const SPREAD: usize = 4;
+
+/// Every game file of the repository, what the structure-aware targets start from.
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "games/breakthrough.game",
+        include_str!("../games/breakthrough.game"),
+    ),
+    (
+        "games/connect4.game",
+        include_str!("../games/connect4.game"),
+    ),
+    (
+        "games/draughts.game",
+        include_str!("../games/draughts.game"),
+    ),
+    ("games/hex.game", include_str!("../games/hex.game")),
+    ("games/pylos.game", include_str!("../games/pylos.game")),
+    ("games/reversi.game", include_str!("../games/reversi.game")),
+    (
+        "games/steinplatz.game",
+        include_str!("../games/steinplatz.game"),
+    ),
+    (
+        "games/stoneball.game",
+        include_str!("../games/stoneball.game"),
+    ),
+    (
+        "games/tankball.game",
+        include_str!("../games/tankball.game"),
+    ),
+    (
+        "games/tictactoe.game",
+        include_str!("../games/tictactoe.game"),
+    ),
+    (
+        "games/warstone.game",
+        include_str!("../games/warstone.game"),
+    ),
+    (
+        "tests/games/capture_lines.game",
+        include_str!("../tests/games/capture_lines.game"),
+    ),
+    (
+        "tests/games/custodian.game",
+        include_str!("../tests/games/custodian.game"),
+    ),
+    (
+        "tests/games/hill.game",
+        include_str!("../tests/games/hill.game"),
+    ),
+    (
+        "tests/games/nudge.game",
+        include_str!("../tests/games/nudge.game"),
+    ),
+    (
+        "tests/games/orbit.game",
+        include_str!("../tests/games/orbit.game"),
+    ),
+    (
+        "tests/games/owner_emptied.game",
+        include_str!("../tests/games/owner_emptied.game"),
+    ),
+    (
+        "tests/games/rebound.game",
+        include_str!("../tests/games/rebound.game"),
+    ),
+    (
+        "tests/games/relay.game",
+        include_str!("../tests/games/relay.game"),
+    ),
+    (
+        "tests/games/shove.game",
+        include_str!("../tests/games/shove.game"),
+    ),
+    (
+        "tests/games/sling.game",
+        include_str!("../tests/games/sling.game"),
+    ),
+    (
+        "tests/games/terraces.game",
+        include_str!("../tests/games/terraces.game"),
+    ),
+];
+
+/// Values a mutation puts in place of a number or an option's value: edges of every integer
+/// width the IR uses, and a few that are no integer at all.
+const EXTREMES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "7",
+    "16",
+    "23",
+    "24",
+    "127",
+    "128",
+    "129",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "2147483647",
+    "-2147483648",
+    "2147483648",
+    "99999999999999999999",
+    "-0",
+    "x",
+    "",
+];
+
+/// A small deterministic generator (splitmix64): the fuzzer's bytes decide everything.
+struct Bits(u64);
+
+impl Bits {
+    fn of(bytes: &[u8]) -> Bits {
+        // FNV-1a over the input: the same input always plays the same game.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Bits(h)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        usize::try_from(z % (n.max(1) as u64)).unwrap_or(0)
+    }
+}
+
+/// Every diagnostic has a code and renders, as text and as JSON.
+fn assert_coded(diags: &[Diag], source: &str, what: &str) {
+    for d in diags {
+        assert!(
+            diag::code_of(d.as_ref()).is_some(),
+            "{what}: a diagnostic without a code: {d}"
+        );
+    }
+    let _ = diag::render(diags, source, "fuzz.game", false);
+    let _ = diag::render_json(diags, source, "fuzz.game");
+}
+
+/// Target `parse_check`: any text through parse, check and the lowering `check` does.
+pub fn parse_check(bytes: &[u8]) {
+    let Ok(source) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let diags = rulestone::diagnose(source, &[]);
+    assert_coded(&diags, source, "check");
+}
+
+/// Target `game`: a text that checks clean compiles, and its engine keeps its invariants.
+pub fn game(bytes: &[u8]) {
+    let Ok(source) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    game_source(source, &[], Bits::of(bytes));
+}
+
+/// A game source (with option settings) through check, compile and a checked random game.
+fn game_source(source: &str, sets: &[(String, String)], mut bits: Bits) {
+    let diags = rulestone::diagnose(source, sets);
+    assert_coded(&diags, source, "check");
+    if is_table_game(source) {
+        // A table game is played by `TableMatch`, not lowered to a program.
+        return;
+    }
+    let clean = !diag::has_errors(&diags);
+    let program = match rulestone::compile(source, sets) {
+        Ok(program) => program,
+        Err(e) => {
+            assert_coded(&e.diags, source, "compile");
+            assert!(!clean, "`check` passes a game that does not compile: {e}");
+            return;
+        }
+    };
+    play_checked(&program, &mut bits);
+}
+
+/// Whether the source is a table game (no move list for the engine to play).
+fn is_table_game(source: &str) -> bool {
+    rulestone::parse(source).is_ok_and(|f| rulestone::check::table::is_table_game(&f))
+}
+
+/// A random game of at most [`MAX_PLIES`] plies, checking at each position a spread of moves
+/// (notation round trip, apply then undo, the position key), then undone to the start.
+fn play_checked(program: &Program, bits: &mut Bits) {
+    let mut game = BoardGame::new(Engine::new(program));
+    let start = game.engine.state.clone();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut played = 0;
+    for _ in 0..MAX_PLIES {
+        if game.outcome().is_some() {
+            break;
+        }
+        game.decisions(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let _ = game.engine.status_lines();
+        for m in moves.iter().step_by(moves.len() / SPREAD + 1) {
+            check_move(&mut game, m);
+        }
+        let m = moves[bits.below(moves.len())];
+        game.apply(&m);
+        played += 1;
+        assert_key(&game, "after a move");
+    }
+    let _ = game.engine.scores();
+    for _ in 0..played {
+        assert!(game.undo(), "a move played could not be taken back");
+    }
+    assert_eq!(
+        game.engine.state, start,
+        "undoing the game does not restore the start"
+    );
+}
+
+/// One listed move: its notation reads back to a move of that notation, and apply then undo
+/// restores the position and its key.
+fn check_move(game: &mut BoardGame<'_>, m: &Move) {
+    let text = game.text(m);
+    match game.parse(&text) {
+        Ok(back) => assert_eq!(game.text(&back), text, "notation `{text}` reads back wrong"),
+        Err(e) => panic!("the notation `{text}` of a listed move does not read back: {e}"),
+    }
+    let _ = game.decision_parts(m);
+    let before = game.engine.state.clone();
+    game.apply(m);
+    assert_key(game, &format!("after `{text}`"));
+    let _ = game.outcome();
+    assert!(game.undo(), "`{text}` could not be taken back");
+    assert_eq!(
+        game.engine.state, before,
+        "undoing `{text}` does not restore the position"
+    );
+}
+
+/// The position key kept move by move equals the one recomputed from scratch.
+fn assert_key(game: &BoardGame<'_>, when: &str) {
+    let state = &game.engine.state;
+    assert_eq!(
+        state.hash,
+        state.compute_hash(game.engine.zobrist()),
+        "{when}, the position key is not the recomputed one"
+    );
+}
+
+/// Target `mutate`: a bundled game changed at the level of its tokens and lines (numbers set to
+/// extremes, names swapped, lines dropped, repeated or swapped) and run with option values set
+/// to extremes, through the checks of [`game`].
+pub fn mutate(bytes: &[u8]) {
+    let Some((&pick, ops)) = bytes.split_first() else {
+        return;
+    };
+    let (_, original) = BUNDLED[usize::from(pick) % BUNDLED.len()];
+    let mut source = original.to_string();
+    let mut sets = Vec::new();
+    for op in ops.chunks_exact(3).take(8) {
+        let (a, b) = (usize::from(op[1]), usize::from(op[2]));
+        match op[0] % 6 {
+            0 => replace_token(&mut source, Token::Number, a, EXTREMES[b % EXTREMES.len()]),
+            1 => edit_lines(&mut source, |lines| {
+                let i = (a * 256 + b) % lines.len();
+                lines.remove(i);
+            }),
+            2 => edit_lines(&mut source, |lines| {
+                let i = (a * 256 + b) % lines.len();
+                lines.insert(i, lines[i].clone());
+            }),
+            3 => edit_lines(&mut source, |lines| {
+                let n = lines.len();
+                lines.swap(a * 7 % n, b * 13 % n);
+            }),
+            4 => {
+                let names = tokens(&source, Token::Name);
+                if let Some((from, to)) = names.get(a % names.len().max(1)) {
+                    let other = names[b % names.len()];
+                    let word = source[other.0..other.1].to_string();
+                    source.replace_range(*from..*to, &word);
+                }
+            }
+            _ => {
+                if let Some(name) = option_names(&source).get(a % 8) {
+                    sets.push((name.clone(), EXTREMES[b % EXTREMES.len()].to_string()));
+                }
+            }
+        }
+    }
+    game_source(&source, &sets, Bits::of(bytes));
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Token {
+    Number,
+    Name,
+}
+
+/// The byte ranges of the source's numbers or names (comments included: a mutation there is
+/// harmless).
+fn tokens(source: &str, kind: Token) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let belongs = |c: char, first: bool| match kind {
+        Token::Number => c.is_ascii_digit(),
+        Token::Name => c.is_ascii_alphabetic() || c == '_' || (!first && c.is_ascii_digit()),
+    };
+    for (i, c) in source.char_indices() {
+        match start {
+            Some(s) if !belongs(c, false) => {
+                out.push((s, i));
+                start = None;
+            }
+            None if belongs(c, true) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, source.len()));
+    }
+    out
+}
+
+/// Replaces the `k`th token of a kind (modulo their number) by `with`.
+fn replace_token(source: &mut String, kind: Token, k: usize, with: &str) {
+    let found = tokens(source, kind);
+    if let Some(&(from, to)) = found.get(k % found.len().max(1)) {
+        source.replace_range(from..to, with);
+    }
+}
+
+/// Applies an edit to the source's lines (none when it has none).
+fn edit_lines(source: &mut String, edit: impl FnOnce(&mut Vec<String>)) {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    if lines.is_empty() {
+        return;
+    }
+    edit(&mut lines);
+    *source = lines.join("\n");
+}
+
+/// The names of the options a source declares (`option NAME: ...`).
+fn option_names(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("option "))
+        .filter_map(|rest| rest.split(':').next())
+        .map(|name| name.trim().to_string())
+        .collect()
+}
+
+/// The bundled board games, compiled with their default options once.
+fn board_games() -> &'static [(&'static str, Program)] {
+    static GAMES: OnceLock<Vec<(&'static str, Program)>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .filter(|(_, source)| !is_table_game(source))
+            .filter_map(|(path, source)| Some((*path, rulestone::compile(source, &[]).ok()?)))
+            .collect()
+    })
+}
+
+/// Target `typed`: the first byte picks a bundled board game, the rest is a `--after` move list
+/// typed by a person; the moves that are legal are played, the rest refused with a message.
+pub fn typed(bytes: &[u8]) {
+    let Some((&pick, rest)) = bytes.split_first() else {
+        return;
+    };
+    let Ok(list) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let games = board_games();
+    let (_, program) = &games[usize::from(pick) % games.len()];
+    let mut game = BoardGame::new(Engine::new(program));
+    let _ = game.parse(list);
+    match inputs::play_typed(&mut game.engine, list) {
+        Ok(_) => assert_key(&game, "after typed moves"),
+        Err(message) => assert!(message.starts_with("error: "), "{message}"),
+    }
+    let mut moves = Vec::new();
+    game.decisions(&mut moves);
+    if let Some(m) = moves.first() {
+        check_move(&mut game, m);
+    }
+}
+
+/// Target `record`: the first byte picks a bundled board game, the rest is a saved record of it
+/// (its options, moves and result), replayed as `replay` does.
+pub fn record(bytes: &[u8]) {
+    let Some((&pick, rest)) = bytes.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(sets) = inputs::record_options(text) else {
+        return;
+    };
+    let boards: Vec<&(&str, &str)> = BUNDLED.iter().filter(|(_, s)| !is_table_game(s)).collect();
+    let (_, source) = boards[usize::from(pick) % boards.len()];
+    let program = match rulestone::compile(source, &sets) {
+        Ok(program) => program,
+        Err(e) => return assert_coded(&e.diags, source, "record options"),
+    };
+    let mut game = BoardGame::new(Engine::new(&program));
+    match inputs::replay_record(&mut game.engine, text) {
+        Ok(_) => assert_key(&game, "after a record"),
+        Err(message) => assert!(message.starts_with("error: "), "{message}"),
+    }
+}
+
+/// The bundled table game's army rules, checked once.
+fn table_game() -> Option<&'static TableGame> {
+    static GAME: OnceLock<Option<TableGame>> = OnceLock::new();
+    GAME.get_or_init(|| {
+        let (_, source) = BUNDLED.iter().find(|(_, s)| is_table_game(s))?;
+        let file = rulestone::parse(source).ok()?;
+        rulestone::check(&file).0?.table
+    })
+    .as_ref()
+}
+
+/// Target `deck`: a deck file's text, parsed and each army checked against the bundled table
+/// game's army rules, the first two against each other.
+pub fn deck(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let Some(game) = table_game() else {
+        return;
+    };
+    let armies = match rulestone::syntax::parse_deck(text) {
+        Ok(armies) => armies,
+        Err(errors) => return assert_coded(&diag::boxed(errors), text, "deck"),
+    };
+    let mut diags: Vec<Diag> = armies
+        .iter()
+        .flat_map(|a| rulestone::check::deck::check_army(game, a))
+        .collect();
+    if let [first, second, ..] = armies.as_slice() {
+        diags.extend(rulestone::check::deck::check_opponents(game, first, second));
+    }
+    assert_coded(&diags, text, "deck");
+}
