@@ -78,3 +78,11 @@ fn pylos_variants_keep_their_invariants() {
         check_game(&path, &[(name.to_string(), value.to_string())], 8, 11);
     }
 }
+
+#[test]
+fn boards_wider_than_two_words_keep_their_invariants() {
+    let path = common::root().join("tests/games/flankfive.game");
+    for size in ["15", "13", "9"] {
+        check_game(&path, &[("size".to_string(), size.to_string())], 3, 5);
+    }
+}
