@@ -5,7 +5,7 @@
 #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
 use rulestone::ir::ops::{compare, int_op};
-use rulestone::ir::{CellSet, CellSet64, CmpOp, IntOp};
+use rulestone::ir::{CellBits, CmpOp, IntOp};
 use rulestone::runtime::compiled::{
     fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
     Replay,
@@ -18,21 +18,21 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x1539cd451283eba8,
+        fingerprint: 0xe4344eda6cea48fc,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x23037566a2d0653e,
+        fingerprint: 0xbc2953fee00ab28e,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0xc4ad468e85b231a2,
+        fingerprint: 0x7139b23940e269ba,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0xea2b31eaa8269276,
+        fingerprint: 0xc83361a3b11a2c4e,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xb2b24edd99c51512,
+        fingerprint: 0x23e3b69decff9d48,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x3f349c49045865df,
+        fingerprint: 0xd2d6f829ee7f8da7,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0xdea27d6f20b60b0d,
+        fingerprint: 0x3621e5baa1e23b39,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0xd4de84a4c49cacf0,
+        fingerprint: 0x8108d40ae9a9e4d8,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xf9cfa41c714403dd,
+        fingerprint: 0x139d6655e3947987,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x09f407ae896848a6,
+        fingerprint: 0x448473c96933a440,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x7f811b8e93c250eb,
+        fingerprint: 0xc6d5ecafe15328d3,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xd3c17f966dc62198,
+        fingerprint: 0x6d9f2b0a7e1b3410,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x74210de9418dad4c,
+        fingerprint: 0x24c1cc5ae1358fde,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x4dffa3b1c4d81bd5,
+        fingerprint: 0x5c507b691258335f,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0xe4731cff30908e35,
+        fingerprint: 0xe952e2f22aac89c1,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0xaa50f5fb69038cc7,
+        fingerprint: 0x1bc8cf99b2dddfc9,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x70def7b75e9b8f67,
+        fingerprint: 0x1f071944d2dd860d,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0xa10b9dfb79713970,
+        fingerprint: 0x98d988dcb7e128b8,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xb3e4b593d2c41e62,
+        fingerprint: 0x044a0feb9e786bf2,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x79b5b4bdf6a5cbe0,
+        fingerprint: 0x2b40fad7dff866ae,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x93c3bf9efea226ac,
+        fingerprint: 0x632671ab59e46d08,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0x152de37b5136e114,
+        fingerprint: 0xfccf7fff0ccd87a0,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0xe5bcdc85cb215595,
+        fingerprint: 0xa50f698eadeb0c07,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xfdc1e426cdb8e7b6,
+        fingerprint: 0xcbe795c2f0268d82,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x92707faa2c621c5b,
+        fingerprint: 0xf8c3c0b8eed17f9d,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x63d811a1fb0bdb0a,
+        fingerprint: 0x027f0754b76079c2,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0x1ddd3d9578c6d4ac,
+        fingerprint: 0x076db6e3a11416be,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x3d1861831ef9095f,
+        fingerprint: 0x93327ef41cb25be3,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0x73d00a9c48487861,
+        fingerprint: 0xd554b5be58459757,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x1ea4f2e5c88b9c21,
+        fingerprint: 0x40710d936661ce17,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x45bec767b2234c32,
+        fingerprint: 0xb305b135f932bd3c,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x5f8e3675b8d0a4bf,
+        fingerprint: 0x749a5af62b4d3319,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x91cd0fad56a84c39,
+        fingerprint: 0x711765ce2e97abd7,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x4c805d8ba66e7dc1,
+        fingerprint: 0xaf5149b3b33e39b3,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x01df714dcd12f73f,
+        fingerprint: 0xdebf36cda15ad1a5,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xc4c3e060bb68479a,
+        fingerprint: 0x0b5ddef95cfad080,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x21235178c063cc38,
+        fingerprint: 0x26bb574bd0183eb4,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x7f5dad96b4e46673,
+        fingerprint: 0xfddc501b133e457f,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0xb31c1ff5af3ddc57,
+        fingerprint: 0xf9f7940a62a4cf7f,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x4c19b818f14ea7e4,
+        fingerprint: 0x1e8e1c85fe80114c,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x4f5823ecf721bc9a,
+        fingerprint: 0x324a126ce8224672,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x1f7dfe23059ece2f,
+        fingerprint: 0x42eb202c938f5a8d,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x8a787345da33ee07,
+        fingerprint: 0xf3af95be88f6e3a7,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x1298b2ef182bcfc0,
+        fingerprint: 0xb7b068bf61305028,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x31ddbdcd3030761b,
+        fingerprint: 0x0997c60c03954ddd,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x33d250f7f447e46b,
+        fingerprint: 0x60bdc5608f28e6d1,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
@@ -462,7 +462,7 @@ mod p0 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -1430,7 +1430,7 @@ mod p1 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -4021,7 +4021,7 @@ mod p2 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -6102,7 +6102,7 @@ mod p3 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -8183,7 +8183,7 @@ mod p4 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -9046,7 +9046,7 @@ mod p5 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -9723,7 +9723,7 @@ mod p6 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -11078,7 +11078,7 @@ mod p7 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -12736,7 +12736,7 @@ mod p8 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -13220,7 +13220,7 @@ mod p9 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -13704,7 +13704,7 @@ mod p10 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -14561,7 +14561,7 @@ mod p11 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -15299,7 +15299,7 @@ mod p12 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -17924,7 +17924,7 @@ mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -18538,7 +18538,7 @@ mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -19458,7 +19458,7 @@ mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -20387,7 +20387,7 @@ mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -21793,7 +21793,7 @@ mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -22582,7 +22582,7 @@ mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -24950,7 +24950,7 @@ mod p19 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -27938,7 +27938,7 @@ mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -28852,7 +28852,7 @@ mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -29948,7 +29948,7 @@ mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -31568,7 +31568,7 @@ mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -33548,7 +33548,7 @@ mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -34614,7 +34614,7 @@ mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -36076,7 +36076,7 @@ mod p26 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -38284,7 +38284,7 @@ mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -39424,7 +39424,7 @@ mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -40229,7 +40229,7 @@ mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -41204,7 +41204,7 @@ mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -42122,7 +42122,7 @@ mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -43040,7 +43040,7 @@ mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -43865,7 +43865,7 @@ mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -44690,7 +44690,7 @@ mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -45756,7 +45756,7 @@ mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -46822,7 +46822,7 @@ mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -48146,7 +48146,7 @@ mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -49470,7 +49470,7 @@ mod p38 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -51041,7 +51041,7 @@ mod p39 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -52023,7 +52023,7 @@ mod p40 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -53394,7 +53394,7 @@ mod p41 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -55881,7 +55881,7 @@ mod p42 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -56369,7 +56369,7 @@ mod p43 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -57359,7 +57359,7 @@ mod p44 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -59780,7 +59780,7 @@ mod p45 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
