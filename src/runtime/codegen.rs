@@ -450,10 +450,10 @@ impl<'a> Emitter<'a> {
         let locals = self.first_extra_local + self.unordered.len() + self.placed_slots();
         let _ = writeln!(
             out,
-            "    /// Cell sets: {} word(s), room for {} cells.\n    type S = {};\n\n    /// The position: set words, piece codes, counter slots, `let` slots (and the sets\n    /// earlier rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {}, {locals}>;\n",
+            "    /// Cell sets: {} word(s), room for {} cells.\n    type S = CellBits<{}>;\n\n    /// The position: set words, piece codes, counter slots, `let` slots (and the sets\n    /// earlier rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {}, {locals}>;\n",
             self.set_words(),
             self.capacity(),
-            format!("CellBits<{}>", self.set_words()),
+            self.set_words(),
             self.set_words(),
             if self.p.pieces.len() == 1 {
                 0
