@@ -97,6 +97,14 @@ fn pylos_variants_keep_their_invariants() {
 }
 
 #[test]
+fn boards_wider_than_two_words_keep_their_invariants() {
+    let path = common::root().join("tests/games/flankfive.game");
+    for size in ["15", "13", "9"] {
+        check_game(&path, &[("size".to_string(), size.to_string())], 3, 5);
+    }
+}
+
+#[test]
 fn games_reading_their_history_keep_their_invariants() {
     for (game, options) in [
         ("tests/games/shuffle.game", vec![]),

@@ -173,11 +173,12 @@ impl Checker<'_> {
             GeometryError::DuplicateName { name, span } => {
                 self.report(BoardError::DuplicateCellName { name, span });
             }
-            GeometryError::TooManyCells { span } => {
+            GeometryError::TooManyCells { found, span } => {
                 // From the first axis to the end of the last range (the parsed range spans may
                 // run on over blanks).
                 let span = ranges_span(board).unwrap_or(span);
                 self.report(BoardError::TooManyCells {
+                    found,
                     max: MAX_CELLS,
                     span,
                 });

@@ -361,9 +361,10 @@ pub enum BoardError {
         span: Span,
     },
 
-    #[error("the board has more than {max} cells")]
+    #[error("the board has {found} cells; at most {max} are allowed")]
     #[diagnostic(code(E0403), help("shrink the ranges or filter cells with `if`"))]
     TooManyCells {
+        found: usize,
         max: usize,
         #[label("these ranges make too many cells")]
         span: Span,
@@ -372,7 +373,7 @@ pub enum BoardError {
     #[error("the cell ranges span more than {max} coordinates")]
     #[diagnostic(
         code(E0403),
-        help("a board has at most 128 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
+        help("a board has at most 255 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
     )]
     TooManyCoordinates {
         max: u64,

@@ -6,8 +6,11 @@ use super::consteval::{Const, ConstEnv, ConstError};
 use crate::syntax::ast::Board;
 use crate::syntax::Span;
 
-/// The most cells a board may have (the runtime's cell sets are this wide).
-pub const MAX_CELLS: usize = 128;
+/// The most cells a board may have: cell ids are bytes, and byte 255 marks "no cell" (the
+/// runtime's cell sets, [`crate::ir::CellSet`], have room for 256).
+pub const MAX_CELLS: usize = 255;
+
+const _: () = assert!(MAX_CELLS < crate::ir::CellSet::CAPACITY);
 
 /// Every cell of a board, in declaration order, with coordinates and names.
 #[derive(Clone, Debug, Default)]
@@ -28,7 +31,10 @@ pub enum GeometryError {
         name: String,
         span: Span,
     },
+    /// More than [`MAX_CELLS`] cells: `found` of them (counted to the first
+    /// [`MAX_COORDINATES`] coordinate tuples, so a lower bound on huge ranges).
     TooManyCells {
+        found: usize,
         span: Span,
     },
 }
@@ -51,7 +57,18 @@ impl Geometry {
         };
         let mut env = options.clone();
         let mut coord = Vec::with_capacity(board.ranges.len());
-        enumerate(board, 0, &mut env, &mut coord, &mut g)?;
+        let mut count = Count::default();
+        enumerate(board, 0, &mut env, &mut coord, &mut g, &mut count)?;
+        if count.past_limit > 0 {
+            let span = match (board.ranges.first(), board.ranges.last()) {
+                (Some(first), Some(last)) => first.span.merge(last.span),
+                _ => board.name.span,
+            };
+            return Err(GeometryError::TooManyCells {
+                found: MAX_CELLS + count.past_limit,
+                span,
+            });
+        }
         Ok(g)
     }
 
@@ -80,23 +97,32 @@ impl Geometry {
     }
 }
 
+/// What enumeration counts besides the cells it keeps: past [`MAX_CELLS`] it only counts, so
+/// that the error can say how many cells the board would have.
+#[derive(Default)]
+struct Count {
+    tuples: u64,
+    past_limit: usize,
+}
+
 fn enumerate(
     board: &Board,
     depth: usize,
     env: &mut ConstEnv,
     coord: &mut Vec<i64>,
     g: &mut Geometry,
+    count: &mut Count,
 ) -> Result<(), GeometryError> {
     if depth == board.ranges.len() {
+        count.tuples += 1;
         if let Some(filter) = &board.filter {
             if !env.bool(filter)? {
                 return Ok(());
             }
         }
         if g.coords.len() >= MAX_CELLS {
-            return Err(GeometryError::TooManyCells {
-                span: board.ranges[0].span.merge(board.ranges[depth - 1].span),
-            });
+            count.past_limit += 1;
+            return Ok(());
         }
         let name = env.render(&board.name)?;
         let id = g.coords.len();
@@ -115,9 +141,12 @@ fn enumerate(
     let lo = env.int(&range.lo)?;
     let hi = env.int(&range.hi)?;
     for v in lo..=hi {
+        if count.tuples >= MAX_COORDINATES && count.past_limit > 0 {
+            break;
+        }
         env.set(&range.axis.name, Const::Int(v));
         coord.push(v);
-        enumerate(board, depth + 1, env, coord, g)?;
+        enumerate(board, depth + 1, env, coord, g, count)?;
         coord.pop();
     }
     env.values.remove(&range.axis.name);

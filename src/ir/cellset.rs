@@ -2,18 +2,21 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-/// A set of cell ids below `64 * W`, one bit per cell in `W` words (`W` is 1 or 2). The
-/// engine and the checker use [`CellSet`]; compiled move generation for a board of at most
-/// 64 cells uses [`CellSet64`], whose operations are one word each.
+/// A set of cell ids below `64 * W`, one bit per cell in `W` words. The engine and the
+/// checker use [`CellSet`], wide enough for the largest board; compiled move generation uses
+/// the fewest words the program's board needs ([`CellSet64`] for at most 64 cells), so that a
+/// small board pays nothing for the room of a large one.
 ///
-/// Every operation is written for a low and a high word; with one word the high word is a
-/// constant zero and folds away.
+/// Operations are written per word and unrolled by the compiler; sets of one and two words
+/// keep their own paths where a loop would cost registers (`single`, `shifted`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CellBits<const W: usize>([u64; W]);
 
-/// A set of cell ids below [`crate::check::geometry::MAX_CELLS`] (128), in two words (one
-/// `u128` measured slower: its single-bit shifts cost more than a word index).
-pub type CellSet = CellBits<2>;
+/// Words of an engine [`CellSet`]: room for [`crate::check::geometry::MAX_CELLS`] cells.
+pub const SET_WORDS: usize = 4;
+
+/// A set of any board's cell ids, in [`SET_WORDS`] words.
+pub type CellSet = CellBits<SET_WORDS>;
 
 /// A set of cell ids below 64, in one word.
 pub type CellSet64 = CellBits<1>;
@@ -30,29 +33,6 @@ impl<const W: usize> CellBits<W> {
     /// How many cell ids a set has room for.
     pub const CAPACITY: usize = 64 * W;
 
-    /// The set from its low and high words (the high word is dropped with one word).
-    #[inline]
-    fn from_pair(low: u64, high: u64) -> Self {
-        let mut words = [0; W];
-        if let Some(w) = words.first_mut() {
-            *w = low;
-        }
-        if let Some(w) = words.get_mut(1) {
-            *w = high;
-        }
-        CellBits(words)
-    }
-
-    #[inline]
-    fn low(&self) -> u64 {
-        self.0.first().copied().unwrap_or(0)
-    }
-
-    #[inline]
-    fn high(&self) -> u64 {
-        self.0.get(1).copied().unwrap_or(0)
-    }
-
     /// The set whose bit `64 * w + b` is bit `b` of `words[w]` (generated code spells constant
     /// sets this way).
     #[must_use]
@@ -65,18 +45,31 @@ impl<const W: usize> CellBits<W> {
         self.0
     }
 
+    /// Word `i`, zero past the set's room.
+    #[inline]
+    fn word(&self, i: usize) -> u64 {
+        self.0.get(i).copied().unwrap_or(0)
+    }
+
+    /// The same cells in another width; cells past its room are dropped.
+    #[inline]
+    #[must_use]
+    pub fn resized<const V: usize>(self) -> CellBits<V> {
+        CellBits(std::array::from_fn(|i| self.word(i)))
+    }
+
     /// The same cells as an engine [`CellSet`].
     #[inline]
     #[must_use]
     pub fn to_set(self) -> CellSet {
-        CellBits([self.low(), self.high()])
+        self.resized()
     }
 
     /// The cells of an engine [`CellSet`] that this width has room for.
     #[inline]
     #[must_use]
     pub fn from_set(set: CellSet) -> Self {
-        Self::from_pair(set.low(), set.high())
+        set.resized()
     }
 
     /// The cells `0..n`.
@@ -96,17 +89,14 @@ impl<const W: usize> CellBits<W> {
     }
 
     /// The one-cell set, built without indexing a word by the cell: sets changed and read
-    /// this way can stay in registers (a word picked at run time must live in memory).
+    /// this way can stay in registers (a word picked at run time must live in memory). A
+    /// cell past the set's room gives the empty set.
     #[inline]
     #[must_use]
     pub fn single(cell: usize) -> Self {
         let bit = 1u64 << (cell & 63);
-        // With one word a cell past 63 lands in the dropped high word: no cell.
-        if cell < 64 {
-            Self::from_pair(bit, 0)
-        } else {
-            Self::from_pair(0, bit)
-        }
+        let word = cell >> 6;
+        CellBits(std::array::from_fn(|i| if i == word { bit } else { 0 }))
     }
 
     #[inline]
@@ -128,26 +118,26 @@ impl<const W: usize> CellBits<W> {
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        (self.low() | self.high()) == 0
+        self.0.iter().fold(0, |acc, w| acc | w) == 0
     }
 
     /// Whether every cell of `self` is in `other`.
     #[inline]
     #[must_use]
     pub fn is_subset(&self, other: &Self) -> bool {
-        (self.low() & !other.low()) | (self.high() & !other.high()) == 0
+        (*self - *other).is_empty()
     }
 
     #[inline]
     #[must_use]
     pub fn intersects(&self, other: &Self) -> bool {
-        (self.low() & other.low()) | (self.high() & other.high()) != 0
+        !(*self & *other).is_empty()
     }
 
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        (self.low().count_ones() + self.high().count_ones()) as usize
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// Every cell `c` moved to `c + by`; cells leaving the set's room drop out. On boards
@@ -156,33 +146,95 @@ impl<const W: usize> CellBits<W> {
     #[inline]
     #[must_use]
     pub fn shifted(self, by: i32) -> Self {
-        if W == 1 {
-            let bits = self.low();
-            let moved = match by {
-                0 => bits,
-                1..=63 => bits << by,
-                -63..=-1 => bits >> -by,
-                _ => 0,
-            };
-            return Self::from_pair(moved, 0);
+        match W {
+            1 => {
+                let bits = self.word(0);
+                let moved = match by {
+                    0 => bits,
+                    1..=63 => bits << by,
+                    -63..=-1 => bits >> -by,
+                    _ => 0,
+                };
+                CellBits(std::array::from_fn(|_| moved))
+            }
+            2 => {
+                let bits = u128::from(self.word(0)) | u128::from(self.word(1)) << 64;
+                let moved = match by {
+                    0 => bits,
+                    1..=127 => bits << by,
+                    -127..=-1 => bits >> -by,
+                    _ => 0,
+                };
+                #[allow(clippy::cast_possible_truncation)] // reason: splitting into the two words
+                CellBits(std::array::from_fn(|i| (moved >> (64 * i)) as u64))
+            }
+            4 => self.shifted_halves(by),
+            _ => self.shifted_words(by),
         }
-        let bits = u128::from(self.low()) | u128::from(self.high()) << 64;
-        let moved = match by {
-            0 => bits,
-            1..=127 => bits << by,
-            -127..=-1 => bits >> -by,
-            _ => 0,
+    }
+
+    /// [`CellBits::shifted`] for four words, as two `u128` halves: a shift within a half and
+    /// the bits crossing between halves, with no loop over words.
+    #[inline]
+    fn shifted_halves(self, by: i32) -> Self {
+        let lo = u128::from(self.word(0)) | u128::from(self.word(1)) << 64;
+        let hi = u128::from(self.word(2)) | u128::from(self.word(3)) << 64;
+        let (lo, hi) = match by {
+            0 => (lo, hi),
+            1..=127 => (lo << by, (hi << by) | (lo >> (128 - by))),
+            128 => (0, lo),
+            129..=255 => (0, lo << (by - 128)),
+            -127..=-1 => ((lo >> -by) | (hi << (128 + by)), hi >> -by),
+            -128 => (hi, 0),
+            -255..=-129 => (hi >> (-by - 128), 0),
+            _ => (0, 0),
         };
-        #[allow(clippy::cast_possible_truncation)] // reason: splitting into the two words
-        Self::from_pair(moved as u64, (moved >> 64) as u64)
+        #[allow(clippy::cast_possible_truncation)] // reason: splitting halves into words
+        CellBits(std::array::from_fn(|i| {
+            let half = if i < 2 { lo } else { hi };
+            (half >> (64 * (i % 2))) as u64
+        }))
+    }
+
+    /// [`CellBits::shifted`] for any width: whole words first, then the bits within words.
+    #[inline]
+    fn shifted_words(self, by: i32) -> Self {
+        let distance = by.unsigned_abs() as usize;
+        if distance >= Self::CAPACITY {
+            return Self::EMPTY;
+        }
+        let (words, bits) = (distance / 64, (distance % 64) as u32);
+        let at = |i: usize| self.word(i);
+        CellBits(std::array::from_fn(|i| {
+            if by >= 0 {
+                let Some(from) = i.checked_sub(words) else {
+                    return 0;
+                };
+                let carry = match (bits, from.checked_sub(1)) {
+                    (1..=63, Some(below)) => at(below) >> (64 - bits),
+                    _ => 0,
+                };
+                (at(from) << bits) | carry
+            } else {
+                let from = i + words;
+                let carry = if bits > 0 {
+                    at(from + 1) << (64 - bits)
+                } else {
+                    0
+                };
+                (at(from) >> bits) | carry
+            }
+        }))
     }
 
     #[inline]
     #[must_use]
-    pub fn iter(&self) -> CellIter {
+    pub fn iter(&self) -> CellIter<W> {
         CellIter {
-            low: self.low(),
-            high: self.high(),
+            current: self.0.first().copied().unwrap_or(0),
+            base: 0,
+            next_word: 1,
+            words: self.0,
         }
     }
 }
@@ -194,26 +246,30 @@ impl<const W: usize> std::fmt::Debug for CellBits<W> {
 }
 
 /// Iterates set cells in increasing order.
-pub struct CellIter {
-    low: u64,
-    high: u64,
+pub struct CellIter<const W: usize> {
+    /// The bits of word `next_word - 1` not yet returned.
+    current: u64,
+    /// The cell of bit 0 of `current`.
+    base: usize,
+    next_word: usize,
+    words: [u64; W],
 }
 
-impl Iterator for CellIter {
+impl<const W: usize> Iterator for CellIter<W> {
     type Item = usize;
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        if self.low != 0 {
-            let cell = self.low.trailing_zeros() as usize;
-            self.low &= self.low - 1;
-            Some(cell)
-        } else if self.high != 0 {
-            let cell = 64 + self.high.trailing_zeros() as usize;
-            self.high &= self.high - 1;
-            Some(cell)
-        } else {
-            None
+        loop {
+            if self.current != 0 {
+                let cell = self.base + self.current.trailing_zeros() as usize;
+                self.current &= self.current - 1;
+                return Some(cell);
+            }
+            let word = *self.words.get(self.next_word)?;
+            self.current = word;
+            self.base = 64 * self.next_word;
+            self.next_word += 1;
         }
     }
 }
@@ -256,11 +312,52 @@ impl<const W: usize> Not for CellBits<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CellSet, CellSet64};
+    use super::{CellBits, CellSet, CellSet64};
+
+    /// A set of any width moved cell by cell: what `shifted` must agree with.
+    fn shifted_one_by_one<const W: usize>(s: CellBits<W>, by: i32) -> CellBits<W> {
+        let mut out = CellBits::EMPTY;
+        for c in s.iter() {
+            if let Ok(to) = usize::try_from(c as i64 + i64::from(by)) {
+                out.insert(to);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn wide_sets_shift_iterate_and_count_like_cell_lists() {
+        let cells = [0, 1, 63, 64, 65, 127, 128, 191, 200, 255];
+        let mut s = CellBits::<4>::EMPTY;
+        for c in cells {
+            s.insert(c);
+        }
+        s.insert(256);
+        assert_eq!(s.iter().collect::<Vec<_>>(), cells, "no room for cell 256");
+        assert_eq!(s.len(), cells.len());
+        for by in [
+            -300, -256, -255, -200, -129, -128, -127, -64, -63, -1, 0, 1, 7, 63, 64, 65, 127, 128,
+            129, 200, 255, 256,
+        ] {
+            assert_eq!(s.shifted(by), shifted_one_by_one(s, by), "shifted by {by}");
+            assert_eq!(s.shifted_words(by), s.shifted(by), "word by word, by {by}");
+        }
+        let mut big = CellBits::<16>::EMPTY;
+        big.insert(1023);
+        big.insert(500);
+        assert_eq!(big.iter().collect::<Vec<_>>(), vec![500, 1023]);
+        assert_eq!(big.shifted(-500), shifted_one_by_one(big, -500));
+        assert!(CellBits::<16>::first_n(1000).is_subset(&CellBits::<16>::first_n(1024)));
+        assert_eq!(CellBits::<16>::first_n(1024), !CellBits::<16>::EMPTY);
+        assert_eq!(
+            big.resized::<4>().iter().collect::<Vec<_>>(),
+            Vec::<usize>::new()
+        );
+    }
 
     #[test]
     fn shifted_moves_cells_across_words_and_drops_the_rest() {
-        let mut s = CellSet::EMPTY;
+        let mut s = CellBits::<2>::EMPTY;
         for c in [0, 63, 64, 127] {
             s.insert(c);
         }

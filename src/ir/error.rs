@@ -47,12 +47,13 @@ pub enum LowerError {
         span: Option<Span>,
     },
 
-    #[error("the board has more than {max} cells")]
+    #[error("the board has {found} cells; at most {max} are allowed")]
     #[diagnostic(
         code(E0403),
         help("narrow the option's range so that the board stays within {max} cells")
     )]
     TooManyCells {
+        found: usize,
         max: usize,
         #[label("these ranges make too many cells")]
         span: Option<Span>,

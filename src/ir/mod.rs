@@ -11,7 +11,7 @@ pub mod passes;
 pub mod table;
 pub mod unordered;
 
-pub use cellset::{CellBits, CellIter, CellSet, CellSet64};
+pub use cellset::{CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::LowerError;
 pub use lower::lower;
 
@@ -369,19 +369,35 @@ impl Ray {
     /// closes one: a run stops at its first cell outside `run`) until they stop growing.
     #[must_use]
     pub fn brackets(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
+        match self.next.len() {
+            0..=64 => self.brackets_in::<1>(domain, run, end),
+            65..=128 => self.brackets_in::<2>(domain, run, end),
+            _ => self.brackets_in::<SET_WORDS>(domain, run, end),
+        }
+    }
+
+    /// [`Ray::brackets`] in sets of `W` words, the fewest the board needs: the growing loop
+    /// then costs a small board no more than its own width.
+    fn brackets_in<const W: usize>(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
+        let (domain, run, end) = (
+            CellBits::<W>::from_set(domain),
+            CellBits::<W>::from_set(run),
+            CellBits::<W>::from_set(end),
+        );
         let Some((k, has)) = self.shift else {
-            let mut out = CellSet::EMPTY;
+            let mut out = CellBits::<W>::EMPTY;
             for c in domain.iter() {
-                if self.closed_run(c, run, end).is_some() {
+                if self.closed_run_in(c, run, end).is_some() {
                     out.insert(c);
                 }
             }
-            return out;
+            return out.to_set();
         };
+        let has = CellBits::<W>::from_set(has);
         let on = run & has;
         let mut x = (end - run).shifted(-k) & on;
         if x.is_empty() {
-            return x;
+            return CellSet::EMPTY;
         }
         loop {
             let y = x | (x.shifted(-k) & on);
@@ -390,7 +406,7 @@ impl Ray {
             }
             x = y;
         }
-        x.shifted(-k) & has & domain
+        (x.shifted(-k) & has & domain).to_set()
     }
 
     /// [`Ray::shift`], found from the table.
@@ -418,7 +434,25 @@ impl Ray {
     /// next cell is in `end`.
     #[must_use]
     pub fn closed_run(&self, from: usize, run: CellSet, end: CellSet) -> Option<CellSet> {
-        let mut line = CellSet::EMPTY;
+        match self.next.len() {
+            0..=64 => self
+                .closed_run_in::<1>(from, run.resized(), end.resized())
+                .map(CellBits::to_set),
+            65..=128 => self
+                .closed_run_in::<2>(from, run.resized(), end.resized())
+                .map(CellBits::to_set),
+            _ => self.closed_run_in::<SET_WORDS>(from, run, end),
+        }
+    }
+
+    /// [`Ray::closed_run`] in sets of `W` words (see [`Ray::brackets_in`]).
+    fn closed_run_in<const W: usize>(
+        &self,
+        from: usize,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> Option<CellBits<W>> {
+        let mut line = CellBits::<W>::EMPTY;
         let mut c = self.next.get(from).copied().unwrap_or(NO_CELL);
         // A line never revisits a cell; the bound only guards a zero vector.
         for _ in 0..self.next.len() {

@@ -680,10 +680,10 @@ impl<'t> Parser<'t> {
     fn board(&mut self) -> Result<Board> {
         let mut c = self.expect_top("cells")?;
         let n: usize = c.number("the number of cells")?;
-        if n > CellSet::CAPACITY {
+        if n > crate::check::geometry::MAX_CELLS {
             return Err(c.error(format!(
                 "a board has at most {} cells, not {n}",
-                CellSet::CAPACITY
+                crate::check::geometry::MAX_CELLS
             )));
         }
         c.expect("(")?;
@@ -2679,7 +2679,7 @@ end
                 "expected `)`, found `, 1)`",
             ),
             ("cells 2", "cells 3", Some(8), "expected 3 cells, found 2"),
-            ("cells 2", "cells 200", None, "at most 128 cells"),
+            ("cells 2", "cells 300", None, "at most 255 cells"),
             (
                 "  s0 = empty",
                 "  s0 = emptyish",

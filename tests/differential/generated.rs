@@ -5,7 +5,7 @@
 #![allow(unused, unused_comparisons, clippy::all, clippy::pedantic, clippy::nursery)]
 
 use rulestone::ir::ops::{compare, int_op};
-use rulestone::ir::{CellSet, CellSet64, CmpOp, IntOp};
+use rulestone::ir::{CellBits, CmpOp, IntOp};
 use rulestone::runtime::compiled::{
     fast_perft, fast_play, memo_key, CompiledTurn, Fast, FastRuns, FastTurn, Gen, Host, Pos,
     Replay,
@@ -18,21 +18,21 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0xf8eecf6dfed4b692,
+        fingerprint: 0x0a4c578eda627626,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0xfad92807526a090c,
+        fingerprint: 0xdd012c3b2b96359c,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0x4714e637b741365e,
+        fingerprint: 0xe18f08d6c819fb96,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x1a17087d1a4a8b4a,
+        fingerprint: 0x6a2ea77986bcfaa2,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xc38b5621169068f2,
+        fingerprint: 0xc72bfb1eb9f31b28,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x3f349c49045865df,
+        fingerprint: 0xd2d6f829ee7f8da7,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x8f19c76b12a1f49c,
+        fingerprint: 0x289bab3f4c47c108,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0x33737cf0a8b8b7fb,
+        fingerprint: 0xab5d525358492d23,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xfae705657ddc41f5,
+        fingerprint: 0x32a466927857423f,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x065538ff5134020e,
+        fingerprint: 0x7bbfe319cceb25e8,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0xe4724bd099a90d66,
+        fingerprint: 0xeaa5e4a0be06934e,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xd76c36d05bd67547,
+        fingerprint: 0xc6898a7ffc2a335f,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xc1f7f410ccbffcc5,
+        fingerprint: 0xa7c19830cf13e273,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x4dffa3b1c4d81bd5,
+        fingerprint: 0x5c507b691258335f,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x5c6923cd987aeb68,
+        fingerprint: 0x24b47637fb094134,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0x1bfb2d4acefbb7d8,
+        fingerprint: 0x4fe93d6b3b465af2,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x70def7b75e9b8f67,
+        fingerprint: 0x1f071944d2dd860d,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0xd8a515a4bea29f78,
+        fingerprint: 0xe4e37b870e03c860,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xd17de375f43ed5cd,
+        fingerprint: 0xc74c215836feb45d,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0xe35d8f5382486f56,
+        fingerprint: 0xbf76fc6aa3a38138,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x91217b89be318d4d,
+        fingerprint: 0x3969fb9d9ec1d4c9,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0x152de37b5136e114,
+        fingerprint: 0xfccf7fff0ccd87a0,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0xcdf9048c609072c5,
+        fingerprint: 0x509ae9190aceb1f7,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x34c5f284b18a097b,
+        fingerprint: 0xe85d43b3c2b9f9d7,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x05c53684db9e1203,
+        fingerprint: 0x26c97723a0f976a5,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x88a3cda839fabd4d,
+        fingerprint: 0x06829a44ea7d5aa5,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xe4c0a88d3e22cf09,
+        fingerprint: 0xd876f6e25bf68c9b,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x781b9fb3dd05bbca,
+        fingerprint: 0x212543f364d568ce,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0x95a69d32ce37b456,
+        fingerprint: 0x6d0c0ea0aaa0d08c,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x1ea4f2e5c88b9c21,
+        fingerprint: 0x40710d936661ce17,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x69d82a02113f14a3,
+        fingerprint: 0x3a21ddcfe73fd631,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0xfcb2da6c3421d9d6,
+        fingerprint: 0xce9e6ca9e09824e4,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x00c61772636b769c,
+        fingerprint: 0xb15e42a51ac1784a,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x1787c2b3e01cb09e,
+        fingerprint: 0x5a59349aef622898,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x01df714dcd12f73f,
+        fingerprint: 0xdebf36cda15ad1a5,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xc4c3e060bb68479a,
+        fingerprint: 0x0b5ddef95cfad080,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0xb3676536cd949223,
+        fingerprint: 0x21828691b33633ff,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x25b0a0ad7287c7dc,
+        fingerprint: 0xc12303141fcb6ca8,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x5c23a0bcef82f9b0,
+        fingerprint: 0xa64e202d72f09d38,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x2085e32be5f7d8dc,
+        fingerprint: 0x33090317b727a3a4,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0xdbccb5ce870c5d1e,
+        fingerprint: 0xb1a55f1c8d8179b6,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0xfa9db7c621ef89b3,
+        fingerprint: 0x8633166861fd04b1,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x23d1e01ca8cf6e30,
+        fingerprint: 0x121aead9edf78450,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x81d7ddef6ca20c08,
+        fingerprint: 0x532aeb441a35fc30,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x92b6641ff114c58f,
+        fingerprint: 0x7d37aff1c5339085,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0xd3d50fa638e992d1,
+        fingerprint: 0xc3e7c56874848bb7,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
@@ -462,7 +462,7 @@ mod p0 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -1430,7 +1430,7 @@ mod p1 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -4021,7 +4021,7 @@ mod p2 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -6102,7 +6102,7 @@ mod p3 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -8183,7 +8183,7 @@ mod p4 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -9046,7 +9046,7 @@ mod p5 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -9723,7 +9723,7 @@ mod p6 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -11078,7 +11078,7 @@ mod p7 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -12736,7 +12736,7 @@ mod p8 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -13220,7 +13220,7 @@ mod p9 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -13704,7 +13704,7 @@ mod p10 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -14561,7 +14561,7 @@ mod p11 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -15299,7 +15299,7 @@ mod p12 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -17924,7 +17924,7 @@ mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -18538,7 +18538,7 @@ mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -19458,7 +19458,7 @@ mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -20387,7 +20387,7 @@ mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -21793,7 +21793,7 @@ mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -22582,7 +22582,7 @@ mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -24950,7 +24950,7 @@ mod p19 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -27938,7 +27938,7 @@ mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -28852,7 +28852,7 @@ mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -29948,7 +29948,7 @@ mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -31568,7 +31568,7 @@ mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -33548,7 +33548,7 @@ mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -34614,7 +34614,7 @@ mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -36076,7 +36076,7 @@ mod p26 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
-    type S = CellSet;
+    type S = CellBits<2>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -38284,7 +38284,7 @@ mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -39424,7 +39424,7 @@ mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -40229,7 +40229,7 @@ mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -41204,7 +41204,7 @@ mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -42122,7 +42122,7 @@ mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -43040,7 +43040,7 @@ mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -43865,7 +43865,7 @@ mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -44690,7 +44690,7 @@ mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -45756,7 +45756,7 @@ mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -46822,7 +46822,7 @@ mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -48146,7 +48146,7 @@ mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -49470,7 +49470,7 @@ mod p38 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -51041,7 +51041,7 @@ mod p39 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -52023,7 +52023,7 @@ mod p40 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -53394,7 +53394,7 @@ mod p41 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -55881,7 +55881,7 @@ mod p42 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -56369,7 +56369,7 @@ mod p43 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -57359,7 +57359,7 @@ mod p44 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
@@ -59780,7 +59780,7 @@ mod p45 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellSet64;
+    type S = CellBits<1>;
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).

@@ -183,7 +183,8 @@ impl<'a> Lowerer<'a> {
                 name,
                 span: Some(span),
             },
-            GeometryError::TooManyCells { span } => LowerError::TooManyCells {
+            GeometryError::TooManyCells { found, span } => LowerError::TooManyCells {
+                found,
                 max: crate::check::geometry::MAX_CELLS,
                 span: Some(span),
             },
