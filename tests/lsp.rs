@@ -578,3 +578,34 @@ fn a_rename_that_breaks_the_file_is_refused() {
     let status = session.finish();
     assert_eq!(status.code(), Some(0), "{status}");
 }
+
+/// Every answer about names, on every prefix of a bundled game and a string left open: no
+/// panic, whatever the cursor and however broken the text.
+#[test]
+fn name_answers_never_fail_on_broken_text() {
+    use rulestone::lsp::{analysis::Analysis, complete, refs, semantic};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/connect4.game");
+    let text = std::fs::read_to_string(path).expect("read connect4") + "\nwrite \"{é\\";
+    let uri: lsp_types::Uri = URI.parse().expect("a URI");
+    let cuts = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .step_by(17)
+        .chain([text.len()]);
+    for cut in cuts {
+        let prefix = &text[..cut];
+        let analysis = Analysis::new(prefix);
+        let _ = semantic::tokens(&analysis);
+        let end = lsp_types::Position::new(u32::MAX, u32::MAX);
+        for at in [
+            lsp_types::Position::new(0, 0),
+            end,
+            lsp_types::Position::new(20, 9),
+        ] {
+            let _ = complete::complete(&analysis, cut, complete::declared(&analysis));
+            let _ = refs::references(&uri, prefix, at, true);
+            let _ = refs::prepare(prefix, at);
+            let _ = refs::rename(&uri, prefix, at, "renamed");
+        }
+    }
+}

@@ -127,13 +127,13 @@ pub fn tokens(a: &Analysis) -> SemanticTokens {
         let start = position(a.source, t.start);
         let end = position(a.source, t.end);
         let length = if end.line == start.line {
-            end.character - start.character
+            end.character.saturating_sub(start.character)
         } else {
             0
         };
-        let delta_line = start.line - line;
+        let delta_line = start.line.saturating_sub(line);
         let delta_start = if delta_line == 0 {
-            start.character - column
+            start.character.saturating_sub(column)
         } else {
             start.character
         };
