@@ -478,6 +478,11 @@ fn names_answers(session: &mut Session, text: &str, capabilities: &Value) {
         json!({"textDocument": doc, "range": whole, "context": {"diagnostics": []}}),
     );
     snap!("code_action", pretty(&actions["result"]));
+    let refactors = session.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": whole, "context": {"diagnostics": [], "only": ["refactor"]}}),
+    );
+    assert_eq!(refactors["result"], Value::Null, "{refactors}");
 
     let tokens = session.request(
         "textDocument/semanticTokens/full",

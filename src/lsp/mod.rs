@@ -207,8 +207,15 @@ impl Server<'_> {
             }),
             CodeActionRequest::METHOD => self.answer::<CodeActionRequest>(request, |s, p| {
                 let uri = &p.text_document.uri;
+                // A client asking only for other kinds of actions gets none.
+                let wanted = p.context.only.as_ref().is_none_or(|kinds| {
+                    kinds
+                        .iter()
+                        .any(|k| CodeActionKind::QUICKFIX.as_str().starts_with(k.as_str()))
+                });
                 Ok(s.documents
                     .get(uri)
+                    .filter(|_| wanted)
                     .map(|text| actions::quick_fixes(uri, text, p.range)))
             }),
             SemanticTokensFullRequest::METHOD => {
