@@ -6,8 +6,8 @@
 //! `INSTA_UPDATE=always cargo test --test analyze`, then read `git diff snapshots/`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -15,53 +15,19 @@ const CONNECT4: &str = "games/connect4.game";
 const TICTACTOE: &str = "games/tictactoe.game";
 const CHEAP: &str = "mcts:iterations=10";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::cli::{code, stderr, stdout, transcript};
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("analyze")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::cli::scratch("analyze", name)
 }
 
 /// `rulestone analyze ARGS`, from the crate root, with no colour.
 fn analyze(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulestone"))
-        .arg("analyze")
-        .args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .output()
-        .expect("run rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-/// Exit code, standard output and standard error, as one text for a snapshot.
-fn transcript(o: &Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        code(o),
-        stdout(o),
-        stderr(o)
-    )
+    let mut all = vec!["analyze"];
+    all.extend_from_slice(args);
+    common::cli::run(&all)
 }
 
 macro_rules! snap {
@@ -307,7 +273,7 @@ fn wide_grids_fit_100_columns() {
 fn bad_input_is_refused_with_exit_2() {
     let html = scratch("bad").join("missing-dir").join("report.html");
     let html = html.to_string_lossy().into_owned();
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 8] = [
         &[CONNECT4, "--set", "width=3"],
         &[CONNECT4, "--set", "nosuch=1"],
         &[CONNECT4, "--agent", "mtcs"],
@@ -321,7 +287,6 @@ fn bad_input_is_refused_with_exit_2() {
             "--set",
             "height=4,5,6,7,8,4,5,6",
         ],
-        &["games/warstone.game"],
         &[CONNECT4, "--games", "2", "--html", &html],
     ];
     let mut all = String::new();
@@ -334,9 +299,36 @@ fn bad_input_is_refused_with_exit_2() {
     let all = all.replace(&*html, "SCRATCH/missing-dir/report.html");
     assert!(all.contains("E0304") && all.contains("E0303"), "{all}");
     assert!(all.contains("did you mean `mcts`"), "{all}");
-    assert!(all.contains("analyze runs board games"), "{all}");
     assert!(all.contains("at most 64"), "{all}");
     snap!("bad_input", all);
+}
+
+#[test]
+fn a_table_game_is_analyzed_like_a_board_game() {
+    let args = [
+        "games/warstone.game",
+        "--games",
+        "2",
+        "--agent",
+        "random",
+        "--stronger",
+        "random",
+        "--format",
+        "json",
+    ];
+    let o = analyze(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(report["variants"].as_array().map(Vec::len), Some(1));
+    let random = &report["variants"][0]["random"];
+    assert_eq!(random["games"], 2, "{report}");
+    let mut threads = args.to_vec();
+    threads.extend(["--threads", "1"]);
+    assert_eq!(
+        stdout(&analyze(&threads)),
+        stdout(&o),
+        "the same report on one thread"
+    );
 }
 
 #[test]

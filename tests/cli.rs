@@ -12,36 +12,16 @@ use std::process::{Command, Output, Stdio};
 
 use clap::CommandFactory;
 
-const PYLOS: &str = "games/pylos.game";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::cli::{cmd, code, run, stderr, stdout, transcript};
+use common::root;
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    common::cli::scratch("cli", name)
 }
 
-/// The binary, run from the crate root with a fixed terminal width and no colour.
-fn cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rulestone"));
-    c.args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    cmd(args).output().expect("run rulestone")
-}
+const PYLOS: &str = "games/pylos.game";
 
 /// Runs with `input` piped to standard input.
 fn run_with_input(args: &[&str], input: &str) -> Output {
@@ -62,28 +42,6 @@ fn run_cmd_with_input(mut c: Command, input: &str) -> Output {
         .write_all(input.as_bytes())
         .expect("write stdin");
     child.wait_with_output().expect("wait for rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-/// Exit code, standard output and standard error, as one text for a snapshot.
-fn transcript(o: &Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        code(o),
-        stdout(o),
-        stderr(o)
-    )
 }
 
 fn last_line(o: &Output) -> String {
@@ -504,6 +462,123 @@ fn perft_takes_rolls_in_order() {
 }
 
 #[test]
+fn play_rolls_the_dice_unless_asked_to_let_people_type_them() {
+    let args = ["play", TANKBALL, "--seed", "3", "--after", TANKBALL_SETUP];
+    // The program rolls; `undo` takes back the person's move, not the roll before it.
+    let o = run_with_input(&args, "m4 c6>b5:NE\nundo\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("chance for White: roll 4 5 3"), "{out}");
+    assert!(out.contains("took back m4 c6>b5:NE\n"), "{out}");
+    assert_eq!(
+        out.matches("chance for").count(),
+        1,
+        "no second roll: {out}"
+    );
+    snap!("play_rolls", transcript(&o));
+    // With `--manual-chance`, the person types the roll.
+    let mut manual = args.to_vec();
+    manual.push("--manual-chance");
+    let o = run_with_input(&manual, "roll 6 6 6\nquit\n");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("chance for"), "{out}");
+    assert!(out.contains("you type every roll"), "{out}");
+    assert!(out.contains("White> roll 6 6 6"), "{out}");
+}
+
+/// The JSON object a command printed with `--format json`.
+fn json_of(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
+}
+
+#[test]
+fn counting_commands_report_json_for_machines() {
+    let moves = json_of(&[
+        "moves",
+        "games/tictactoe.game",
+        "--after",
+        "a1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(moves["game"], "Tic-tac-toe");
+    assert_eq!(moves["after"], serde_json::json!(["a1"]));
+    assert_eq!(moves["moves"].as_array().map(Vec::len), Some(8));
+    assert!(moves["result"].is_null());
+
+    let table = json_of(&["moves", "games/warstone.game", "--format", "json"]);
+    assert!(
+        table["moves"].as_array().is_some_and(|m| !m.is_empty()),
+        "{table}"
+    );
+
+    let args = ["perft", "games/tictactoe.game", "--depth", "2"];
+    let perft = json_of(&[&args[..], &["--divide", "--format", "json"]].concat());
+    assert_eq!(perft["nodes"], 72);
+    assert_eq!(perft["divide"].as_array().map(Vec::len), Some(9));
+    assert_eq!(
+        perft["divide"][0],
+        serde_json::json!({ "move": "a1", "nodes": 8 })
+    );
+    let plain = json_of(&[&args[..], &["--format", "json"]].concat());
+    assert!(plain["divide"].is_null());
+
+    let args = [
+        "playout",
+        "games/connect4.game",
+        "--games",
+        "20",
+        "--seed",
+        "4",
+    ];
+    let playout = json_of(&[&args[..], &["--format", "json"]].concat());
+    let wins = &playout["wins"];
+    let total = wins["Red"].as_u64().unwrap_or(0)
+        + wins["Yellow"].as_u64().unwrap_or(0)
+        + playout["draws"].as_u64().unwrap_or(0)
+        + playout["unfinished"].as_u64().unwrap_or(0);
+    assert_eq!(total, 20, "{playout}");
+    let text = stdout(&run(&args));
+    assert!(
+        text.contains(&format!("Red wins: {} ", wins["Red"])),
+        "{text}"
+    );
+
+    let args = [
+        "match",
+        "games/steinplatz.game",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ];
+    let scored = json_of(&args);
+    assert_eq!(
+        scored["games"].as_array().map(Vec::len),
+        Some(2),
+        "{scored}"
+    );
+    assert_eq!(scored["games"][1]["totals"], scored["totals"], "{scored}");
+
+    let table = json_of(&[
+        "playout",
+        "games/warstone.game",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(table["matches"], 2);
+    assert!(
+        table["armies"].as_array().is_some_and(|a| !a.is_empty()),
+        "{table}"
+    );
+}
+
+#[test]
 fn running_out_of_rolls_exit_2() {
     let o = run(&["perft", TANKBALL, "--depth", "1", "--after", TANKBALL_SETUP]);
     assert_eq!(code(&o), 2);
@@ -856,7 +931,7 @@ fn save_and_load_round_trip() {
     );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let text = fs::read_to_string(&first).expect("record written");
-    snap!("record", &text);
+    snap!("record", redact_record(&text, &dir));
 
     // Load into a game with other options: the record brings its own, then play on.
     let o = run_with_input(
@@ -871,6 +946,61 @@ fn save_and_load_round_trip() {
     let o = run(&["replay", &second.display().to_string()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("replay_record", stdout(&o));
+}
+
+/// A record's text with its `game` line (relative to `dir`, so it depends on where the tests'
+/// scratch directory is) checked to lead to Pylos and then replaced, and its hash replaced.
+fn redact_record(text: &str, dir: &Path) -> String {
+    text.lines()
+        .map(|line| {
+            if let Some(game) = line.strip_prefix("game ") {
+                let found =
+                    fs::canonicalize(dir.join(game)).expect("the game line leads to a file");
+                assert_eq!(found, fs::canonicalize(root().join(PYLOS)).expect("pylos"));
+                "game [relative path to games/pylos.game]\n".to_string()
+            } else if line.starts_with("game-hash ") {
+                "game-hash [hash]\n".to_string()
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn records_say_when_their_game_file_changed() {
+    let dir = scratch("changed_game");
+    let game = dir.join("pylos.game");
+    fs::copy(root().join(PYLOS), &game).expect("copy game");
+    let record = dir.join("r.record");
+    let o = run_with_input(
+        &[
+            "play",
+            &game.display().to_string(),
+            "--record",
+            &record.display().to_string(),
+        ],
+        "1a1\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = fs::read_to_string(&record).expect("record written");
+    assert!(
+        text.contains("\ngame pylos.game\ngame-name Pylos\ngame-hash fnv1a64:"),
+        "{text}"
+    );
+    let o = run(&["replay", &record.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let mut source = fs::read_to_string(&game).expect("read copy");
+    source.push_str("\n// changed\n");
+    fs::write(&game, source).expect("change the game");
+    let o = run(&["replay", &record.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("changed since the record") && stderr(&o).contains("r.record"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

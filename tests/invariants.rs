@@ -1,6 +1,7 @@
 //! Invariants on seeded random playouts of every bundled game: every listed move applies and has
 //! a distinct notation; apply then undo restores the state and its hash exactly; the incremental
-//! hash equals the hash recomputed from scratch.
+//! hash equals the hash recomputed from scratch; in games whose rules read the history, apply adds
+//! the new position's hash to it and undo takes it off again.
 
 mod common;
 
@@ -17,6 +18,7 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
     let mut moves = Vec::new();
     for _ in 0..games {
         let start = engine.state.clone();
+        let start_history = engine.history().to_vec();
         let mut undos = Vec::new();
         for _ply in 0..400 {
             engine.legal_moves(&mut moves);
@@ -24,6 +26,7 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
                 break;
             }
             let before = engine.state.clone();
+            let before_history = engine.history().to_vec();
             let mut texts = HashSet::new();
             for m in &moves {
                 let text = engine.move_text(m);
@@ -35,10 +38,19 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
                     engine.state.compute_hash(engine.zobrist()),
                     "incremental hash differs after `{text}`"
                 );
+                if program.uses_history() {
+                    assert_eq!(engine.history().len(), before_history.len() + 1);
+                    assert_eq!(engine.history().last(), Some(&engine.state.hash));
+                }
                 engine.undo(undo);
                 assert_eq!(
                     engine.state, before,
                     "apply/undo of `{text}` changed the state"
+                );
+                assert_eq!(
+                    engine.history(),
+                    &before_history[..],
+                    "apply/undo of `{text}` changed the history"
                 );
             }
             let m = moves[rng.gen_range(0..moves.len())];
@@ -50,6 +62,11 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
         assert_eq!(
             engine.state, start,
             "undoing a whole game did not restore the start"
+        );
+        assert_eq!(
+            engine.history(),
+            &start_history[..],
+            "undoing a whole game did not restore the history"
         );
     }
     assert!(
@@ -76,5 +93,20 @@ fn pylos_variants_keep_their_invariants() {
         ("reserve", "5"),
     ] {
         check_game(&path, &[(name.to_string(), value.to_string())], 8, 11);
+    }
+}
+
+#[test]
+fn games_reading_their_history_keep_their_invariants() {
+    for (game, options) in [
+        ("tests/games/shuffle.game", vec![]),
+        ("tests/games/shuffle.game", vec![("repeats", "2")]),
+        ("tests/games/lift.game", vec![]),
+    ] {
+        let options: Vec<(String, String)> = options
+            .iter()
+            .map(|(n, v)| ((*n).to_string(), (*v).to_string()))
+            .collect();
+        check_game(&common::root().join(game), &options, 12, 5);
     }
 }

@@ -13,8 +13,6 @@
 //! solve`, then read `git diff snapshots/`.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -749,27 +747,7 @@ fn errors_leave_the_game_where_it_was() {
 
 // ---- the command line --------------------------------------------------------------------------
 
-fn root() -> PathBuf {
-    common::root()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rulestone"))
-        .args(args)
-        .current_dir(root())
-        .env("COLUMNS", "100")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run rulestone")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::cli::{run, stderr, stdout};
 
 /// The output without its time line, which varies.
 fn without_time(text: &str) -> String {
@@ -856,12 +834,12 @@ fn cli_refuses_a_game_with_dice() {
 }
 
 #[test]
-fn cli_refuses_a_table_game() {
+fn cli_refuses_a_game_with_continuous_decisions() {
     let o = run(&["solve", "games/warstone.game"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(
-        e.starts_with("error: `games/warstone.game` is a table game"),
+        e.starts_with("error: `games/warstone.game` has continuous decisions"),
         "{e}"
     );
     assert!(e.contains("rulestone playout"), "{e}");
@@ -907,4 +885,22 @@ fn cli_a_finished_game() {
     let out = stdout(&o);
     assert!(out.contains("value: win for X, to move"), "{out}");
     assert!(out.contains("distance: 0 decisions"), "{out}");
+}
+
+/// A game whose rules read `repetitions` has moves that depend on the line that reached a
+/// position, which the table's keys leave out: the solver refuses it before searching.
+#[test]
+fn games_that_read_their_history_are_refused() {
+    for file in ["tests/games/shuffle.game", "tests/games/lift.game"] {
+        let program = program(file, &[]);
+        let mut game = BoardGame::new(Engine::new(&program));
+        let mut s = solver(1 << 20);
+        assert!(
+            matches!(s.solve(&mut game), Err(SolveError::History)),
+            "{file}"
+        );
+    }
+    let o = run(&["solve", "tests/games/lift.game"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`repetitions`"), "{}", stderr(&o));
 }

@@ -269,7 +269,7 @@ pub fn analyze<G, F>(
 ) -> Result<Vec<VariantStats>, String>
 where
     G: Game,
-    F: Fn(usize, u64) -> G + Sync,
+    F: Fn(usize, u64) -> G + Sync + ?Sized,
 {
     let jobs: Vec<Job> = (0..variants)
         .flat_map(|variant| {
@@ -310,7 +310,7 @@ where
 fn play_job<G, F>(config: &AnalysisConfig, job: &Job, make: &F) -> Played
 where
     G: Game,
-    F: Fn(usize, u64) -> G + Sync,
+    F: Fn(usize, u64) -> G + Sync + ?Sized,
 {
     let seed = mix(config.seed, job.play.index(), u64::from(job.game));
     let mut game = make(job.variant, seed);

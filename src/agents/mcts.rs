@@ -394,7 +394,9 @@ impl<G: Game> Mcts<G> {
 
     /// Starts a fresh tree at the game's position, unless the tree's root is that position.
     fn ensure_root(&mut self, game: &G) {
-        let key = game.position_key();
+        // With history read by the rules, one key may stand for positions with different
+        // moves: only the moves observed tell that the tree's root is still the position.
+        let key = game.position_key().filter(|_| !game.reads_history());
         let moved_on = match key {
             Some(_) => self.root_key.is_some() && key != self.root_key,
             None => !self.observed,

@@ -105,7 +105,7 @@
 //!   entries) and the history table (at most [`HISTORY_LIMIT`] decisions).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::runtime::{Game, GameResult};
@@ -201,6 +201,8 @@ pub enum SolveError {
     Continuous,
     /// The game keeps no position key, so repetitions cannot be seen.
     NoPositionKey,
+    /// The rules read the game's history: positions with one key may have different moves.
+    History,
     /// A position with no decision open and no result.
     NoResult,
     /// A line of play grew past [`MAX_LINE`] decisions without repeating a position.
@@ -217,6 +219,11 @@ impl std::fmt::Display for SolveError {
             SolveError::Chance => write!(f, "chance takes the next decision"),
             SolveError::Continuous => write!(f, "a decision is continuous and cannot be listed"),
             SolveError::NoPositionKey => write!(f, "the game keeps no position key"),
+            SolveError::History => write!(
+                f,
+                "its rules read the game's history (`repetitions`), so a position's moves depend \
+                 on the line that reached it"
+            ),
             SolveError::NoResult => write!(f, "a position has no decision open and no result"),
             SolveError::LineTooLong => write!(
                 f,
@@ -248,7 +255,8 @@ pub struct Solver<G: Game> {
     pending: Vec<Claim>,
     pending_at: HashMap<u64, usize, BuildHasherDefault<KeyHasher>>,
     /// How often each decision was the best or cut a frame off: move ordering.
-    history: HashMap<G::Decision, u32>,
+    /// How often each decision (by [`Game::decision_key`]) was best or cut a search off.
+    history: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     others_choose: bool,
     /// Whether this search scores repetitions as draws (searches that ask for the end within a
     /// distance need not: their window bounds their depth).
@@ -268,10 +276,7 @@ type Progress = Box<dyn FnMut(&Stats)>;
 /// A line of decisions with their notation.
 type Line<G> = Vec<(<G as Game>::Decision, String)>;
 
-impl<G: Game> Solver<G>
-where
-    G::Decision: Hash + Eq,
-{
+impl<G: Game> Solver<G> {
     /// A solver with an empty table.
     ///
     /// # Errors
@@ -284,7 +289,7 @@ where
             on_line: HashMap::default(),
             pending: Vec::new(),
             pending_at: HashMap::default(),
-            history: HashMap::new(),
+            history: HashMap::default(),
             others_choose: false,
             repetitions: true,
             favoured: 0,
@@ -342,6 +347,11 @@ where
     /// Refuses what cannot be solved exactly before any search.
     fn check_root(&mut self, game: &mut G) -> Result<(), SolveError> {
         game.position_key().ok_or(SolveError::NoPositionKey)?;
+        // The table shares values between positions with one key, and the line's own
+        // repetitions are scored as draws: both assume the moves follow from the position.
+        if game.reads_history() {
+            return Err(SolveError::History);
+        }
         let mut open = Vec::new();
         if !game.decisions(&mut open) {
             return Err(SolveError::Continuous);
@@ -610,7 +620,12 @@ where
             self.frames.push(Frame::default());
         }
         let frame = &mut self.frames[self.depth];
-        if !game.decisions(&mut frame.decisions) {
+        let listed = game.decisions(&mut frame.decisions);
+        frame.keys.clear();
+        frame
+            .keys
+            .extend(frame.decisions.iter().map(|d| game.decision_key(d)));
+        if !listed {
             return Err(SolveError::Continuous);
         }
         let me = game.to_move();
@@ -657,11 +672,11 @@ where
         frame.settle_parts();
         let claim = frame.claim(index, self.positions);
         let mark = frame.pending_mark;
-        if let Some(d) = frame.decisions.get(frame.best_index) {
-            if let Some(count) = self.history.get_mut(d) {
+        if let Some(&d) = frame.keys.get(frame.best_index) {
+            if let Some(count) = self.history.get_mut(&d) {
                 *count += 1;
             } else if self.history.len() < HISTORY_LIMIT {
-                self.history.insert(d.clone(), 1);
+                self.history.insert(d, 1);
             }
         }
         let found = Found {
@@ -974,6 +989,8 @@ struct Frame<D> {
     alpha_at_open: Score,
     /// In the game's listing order.
     decisions: Vec<D>,
+    /// Each decision's [`Game::decision_key`], for the history table.
+    keys: Vec<u64>,
     /// Indices into `decisions`, in search order.
     order: Vec<usize>,
     next: usize,
@@ -1001,6 +1018,7 @@ impl<D> Default for Frame<D> {
             beta: INFINITE,
             alpha_at_open: -INFINITE,
             decisions: Vec::new(),
+            keys: Vec::new(),
             order: Vec::new(),
             next: 0,
             best: -INFINITE,
@@ -1016,7 +1034,7 @@ impl<D> Default for Frame<D> {
     }
 }
 
-impl<D: Hash + Eq> Frame<D> {
+impl<D> Frame<D> {
     fn open(&mut self, key: u64, mover: u8, window: Window, positions: u64, pending_mark: usize) {
         self.key = key;
         self.mover = mover;
@@ -1035,14 +1053,18 @@ impl<D: Hash + Eq> Frame<D> {
     }
 
     /// The table's best decision first, then by history, then in the game's order.
-    fn order_moves(&mut self, remembered: Option<u16>, history: &HashMap<D, u32>) {
+    fn order_moves(
+        &mut self,
+        remembered: Option<u16>,
+        history: &HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    ) {
         self.order.clear();
         self.order.extend(0..self.decisions.len());
         if !history.is_empty() {
             let weights: Vec<u32> = self
-                .decisions
+                .keys
                 .iter()
-                .map(|d| history.get(d).copied().unwrap_or(0))
+                .map(|k| history.get(k).copied().unwrap_or(0))
                 .collect();
             self.order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
         }

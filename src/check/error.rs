@@ -674,6 +674,33 @@ pub enum OnceError {
     },
 }
 
+/// Reading the game's history (`repetitions`) where no move is being made, or where a move
+/// may not pass the turn.
+#[derive(Debug, Error, Diagnostic)]
+pub enum HistoryError {
+    #[error("`repetitions` is read outside `turn`")]
+    #[diagnostic(
+        code(E0520),
+        help("`repetitions` counts the positions a move makes; read it in `turn`, e.g. `if repetitions >= 3 {{ draw }}` at the end of the turn")
+    )]
+    OutsideTurn {
+        #[label("no move is being made here")]
+        span: Span,
+    },
+
+    #[error("`repetitions` is read in a turn that may keep the mover with `again`")]
+    #[diagnostic(
+        code(E0521),
+        help("`repetitions` counts positions with the opponent to move; a game whose moves keep the turn cannot read it")
+    )]
+    WithAgain {
+        #[label("the position this counts has the opponent to move")]
+        span: Span,
+        #[label("this move keeps the mover")]
+        again: Span,
+    },
+}
+
 /// Lints: legal but probably mistaken.
 #[derive(Debug, Error, Diagnostic)]
 pub enum Lint {

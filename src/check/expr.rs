@@ -676,6 +676,8 @@ impl Checker<'_> {
                     position("built-in")
                 };
                 self.not_constant(cx, id.span, reason);
+            } else if n == "repetitions" {
+                self.history_read(id.span);
             }
             return t;
         }

@@ -246,7 +246,12 @@ impl Checker<'_> {
         let file = self.file;
         for item in &file.items {
             if let ItemKind::Setup(b) | ItemKind::Turn(b) | ItemKind::NoMoves(b) = &item.kind {
+                self.in_turn = matches!(item.kind, ItemKind::Turn(_));
                 self.program(b);
+                self.in_turn = false;
+                if let (ItemKind::Turn(b), Some(span)) = (&item.kind, self.turn_repetitions) {
+                    self.history_without_again(b, span);
+                }
             }
             if let ItemKind::Score { player, expr } = &item.kind {
                 self.per_player_int(player, expr);

@@ -26,6 +26,7 @@ pub mod error;
 mod expr;
 mod game;
 pub mod geometry;
+mod history;
 pub mod model;
 mod names;
 pub mod options;
@@ -229,6 +230,10 @@ struct Checker<'a> {
     types: model::ExprTypes,
     /// The declaration each resolved use of a name refers to.
     uses: model::Uses,
+    /// Whether the `turn` program is being checked (`repetitions` is read only there).
+    in_turn: bool,
+    /// The first `repetitions` the turn reads (E0521 with `again`).
+    turn_repetitions: Option<Span>,
 }
 
 impl<'a> Checker<'a> {
@@ -259,6 +264,8 @@ impl<'a> Checker<'a> {
             constant_reported: false,
             types: model::ExprTypes::default(),
             uses: model::Uses::default(),
+            in_turn: false,
+            turn_repetitions: None,
         }
     }
 

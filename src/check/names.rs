@@ -28,6 +28,7 @@ pub(super) const BUILTIN_VALUES: &[(&str, Ty)] = &[
     ("occupied", Ty::Cells),
     ("opponent", Ty::Player),
     ("own", Ty::Cells),
+    ("repetitions", Ty::Int),
 ];
 
 pub(super) fn builtin_value(name: &str) -> Option<Ty> {

@@ -1,5 +1,5 @@
 //! `rulestone analyze`: a variant-analysis report for game designers. The `--set` values make
-//! a grid of variants; each is loaded like any game ([`load_with`]), played by
+//! a grid of variants of any kind of game ([`with_variants`]), played by
 //! [`crate::agents::analysis`], and reported as a terminal table, JSON or an HTML page with
 //! plots ([`super::report`]).
 //!
@@ -17,9 +17,10 @@ use serde::Serialize;
 use crate::agents::analysis::{self, AnalysisConfig, Play, PlayStats, VariantStats};
 use crate::agents::{AgentSpec, SpecError};
 use crate::check::options::split_set;
-use crate::runtime::{BoardGame, Compiled};
+use crate::runtime::{Compiled, Game};
 
-use super::load::{load_with, player_name, shown, Loaded};
+use super::any::{with_variants, OnVariants, Variants};
+use super::load::shown;
 use super::Format;
 use super::{emit, stderr_is_tty, CliError, Result};
 
@@ -123,29 +124,45 @@ pub(crate) struct VariantReport {
 pub(crate) fn run(args: &AnalyzeArgs, compiled: Compiled) -> Result<()> {
     let config = config(args)?;
     let grid = grid(&args.set)?;
-    refuse_table_game(args)?;
-    let loaded = grid
-        .variants()
-        .iter()
-        .map(|sets| load_with(&args.file, sets, compiled))
-        .collect::<Result<Vec<Loaded>>>()?;
-    let html = args.html.as_ref().map(open_html).transpose()?;
-    let labels: Vec<String> = (0..loaded.len()).map(|v| grid.label(v)).collect();
-    let stats = play(&config, &loaded, &labels)?;
-    let report = report(args, &config, &grid, &loaded, labels, stats);
-    if let Some((path, file)) = html {
-        super::report::write(&report, &path, file)?;
-    }
-    match args.format {
-        Format::Text => emit(&table(&report)),
-        Format::Json => emit(&json(&report)?),
+    let task = Analyze {
+        args,
+        config,
+        grid: &grid,
+    };
+    with_variants(&args.file, &grid.variants(), compiled, task)
+}
+
+/// The analysis of every variant of the grid, for any kind of game.
+struct Analyze<'a> {
+    args: &'a AnalyzeArgs,
+    config: AnalysisConfig,
+    grid: &'a Grid,
+}
+
+impl OnVariants for Analyze<'_> {
+    type Output = ();
+
+    fn run<G: Game>(self, variants: &Variants<'_, G>) -> Result<()> {
+        let html = self.args.html.as_ref().map(open_html).transpose()?;
+        let labels: Vec<String> = (0..variants.options.len())
+            .map(|v| self.grid.label(v))
+            .collect();
+        let stats = play(&self.config, variants, &labels)?;
+        let report = report(self.args, &self.config, self.grid, variants, labels, stats);
+        if let Some((path, file)) = html {
+            super::report::write(&report, &path, file)?;
+        }
+        match self.args.format {
+            Format::Text => emit(&table(&report)),
+            Format::Json => emit(&json(&report)?),
+        }
     }
 }
 
 /// Plays and measures every variant, with progress bars.
-fn play(
+fn play<G: Game>(
     config: &AnalysisConfig,
-    loaded: &[Loaded],
+    variants: &Variants<'_, G>,
     labels: &[String],
 ) -> Result<Vec<VariantStats>> {
     let games = u64::from(config.games) * Play::ALL.len() as u64;
@@ -155,8 +172,8 @@ fn play(
             bar.inc(1);
         }
     };
-    let make = |v: usize, _seed: u64| BoardGame::new(loaded[v].engine());
-    let stats = analysis::analyze(config, loaded.len(), &make, &tick).map_err(CliError::new)?;
+    let count = variants.options.len();
+    let stats = analysis::analyze(config, count, variants.start, &tick).map_err(CliError::new)?;
     for bar in bars.iter().flatten() {
         bar.finish_and_clear();
     }
@@ -186,18 +203,6 @@ fn spec(flag: &str, text: &str) -> Result<AgentSpec> {
             .note(help)
             .into()
     })
-}
-
-fn refuse_table_game(args: &AnalyzeArgs) -> Result<()> {
-    if super::table::is_table(&args.file) {
-        return Err(CliError::new(format!(
-            "analyze runs board games; `{}` is a table game",
-            shown(&args.file)
-        ))
-        .note(super::load::TABLE_COMMANDS)
-        .into());
-    }
-    Ok(())
 }
 
 /// The variants: every combination of the `--set` values, the last option varying fastest.
@@ -329,32 +334,32 @@ fn progress_bars(labels: &[String], games_per_variant: u64) -> Option<Vec<Progre
     )
 }
 
-fn report(
+fn report<G>(
     args: &AnalyzeArgs,
     config: &AnalysisConfig,
     grid: &Grid,
-    loaded: &[Loaded],
+    variants: &Variants<'_, G>,
     labels: Vec<String>,
     stats: Vec<VariantStats>,
 ) -> Report {
-    let program = loaded.first().map(|l| &l.program);
     Report {
-        game: program.map(|p| p.name.clone()).unwrap_or_default(),
+        game: variants.name.clone(),
         file: shown(&args.file),
-        players: [0, 1].map(|p| program.map(|g| player_name(g, p)).unwrap_or_default()),
+        players: variants.players.clone(),
         agent: config.agent.to_string(),
         stronger: config.stronger.to_string(),
         games: config.games,
         seed: config.seed,
         max_steps: config.max_steps,
         grid: grid.axes.clone(),
-        variants: loaded
+        variants: variants
+            .options
             .iter()
             .zip(labels)
             .zip(stats)
-            .map(|((l, label), stats)| VariantReport {
+            .map(|((options, label), stats)| VariantReport {
                 label,
-                options: l.program.options.iter().cloned().collect(),
+                options: options.iter().cloned().collect(),
                 stats,
             })
             .collect(),

@@ -1,18 +1,24 @@
 //! Any game behind the one engine interface, [`Game`]: the one place in the command line that
 //! tells a board game from a table game. A command written as an [`OnGame`] runs on both.
 
+use std::path::Path;
+
 use crate::runtime::table::TableMatch;
 use crate::runtime::{BoardGame, Compiled, Game};
 
 use super::load::{parse, play_list, shown, split_sets};
-use super::{GameArgs, Result};
+use super::{CliError, GameArgs, Result};
 
 /// A loaded game, ready to start matches at the command line's position.
 pub(crate) struct Games<'l, G> {
     /// The game's name and file, for headings.
     pub title: String,
+    /// The game's name alone.
+    pub name: String,
     /// The option values, `size=5, variant=short`, if any.
     pub options: Option<String>,
+    /// The option values, one pair each.
+    pub option_values: Vec<(String, String)>,
     /// A new game at the position the command line asks for (the start, then `--after`);
     /// `deal` seeds a game's own chance (a table game's shuffles and who starts).
     pub start: &'l (dyn Fn(u64) -> Result<G> + Sync),
@@ -49,7 +55,9 @@ pub(crate) fn with_game<T: OnGame>(
         start(args.deal)?;
         return task.run(&Games {
             title: format!("{} ({})", table.program.name, shown(&args.file)),
+            name: table.program.name.clone(),
             options: None,
+            option_values: Vec::new(),
             start: &start,
             deal: args.deal,
             kind: "match",
@@ -68,7 +76,9 @@ pub(crate) fn with_game<T: OnGame>(
     start(0)?;
     task.run(&Games {
         title: format!("{} ({})", loaded.program.name, shown(&loaded.path)),
+        name: loaded.program.name.clone(),
         options: super::load::options_text(&loaded.program),
+        option_values: loaded.program.options.clone(),
         start: &start,
         deal: args.deal,
         kind: "game",
@@ -78,4 +88,76 @@ pub(crate) fn with_game<T: OnGame>(
 /// A game's player names, `0` and `1`.
 pub(crate) fn players<G: Game>(game: &G) -> [String; 2] {
     [game.player_name(0), game.player_name(1)]
+}
+
+/// Variants of one game, one per set of option values, ready to start games: what a command
+/// that compares variants ([`OnVariants`]) runs on.
+pub(crate) struct Variants<'l, G> {
+    /// The game's name.
+    pub name: String,
+    /// The players' names, first and second.
+    pub players: [String; 2],
+    /// Each variant's option values.
+    pub options: Vec<Vec<(String, String)>>,
+    /// A new game of variant `v` at its start; `deal` seeds the game's own chance (a table
+    /// game's shuffles and who starts).
+    pub start: &'l (dyn Fn(usize, u64) -> G + Sync),
+}
+
+/// Work on several variants of any kind of game, written once against [`Game`].
+pub(crate) trait OnVariants {
+    type Output;
+
+    /// Runs the command on the loaded variants.
+    ///
+    /// # Errors
+    /// What the command reports.
+    fn run<G: Game>(self, variants: &Variants<'_, G>) -> Result<Self::Output>;
+}
+
+/// Loads the game in `file` once for each set of option values in `sets` (at least one), then
+/// runs `task` on them.
+pub(crate) fn with_variants<T: OnVariants>(
+    file: &Path,
+    sets: &[Vec<(String, String)>],
+    compiled: Compiled,
+    task: T,
+) -> Result<T::Output> {
+    let (_, parsed) = parse(file)?;
+    if crate::check::table::is_table_game(&parsed) {
+        let every_army = [Vec::new(), Vec::new()];
+        let tables = sets
+            .iter()
+            .map(|s| super::table::load_with(file, s, &every_army))
+            .collect::<Result<Vec<_>>>()?;
+        let Some(first) = tables.first() else {
+            return Err(CliError::new("no variant to run").into());
+        };
+        let start = |v: usize, deal: u64| {
+            let t = &tables[v];
+            TableMatch::new(&t.program, t.armies.clone(), deal)
+        };
+        let player = |p: usize| first.program.players.get(p).cloned().unwrap_or_default();
+        return task.run(&Variants {
+            name: first.program.name.clone(),
+            players: [player(0), player(1)],
+            options: sets.to_vec(),
+            start: &start,
+        });
+    }
+    let loaded = sets
+        .iter()
+        .map(|s| super::load::load_with(file, s, compiled))
+        .collect::<Result<Vec<_>>>()?;
+    let Some(first) = loaded.first() else {
+        return Err(CliError::new("no variant to run").into());
+    };
+    let start = |v: usize, _deal: u64| BoardGame::new(loaded[v].engine());
+    let player = |p: u8| super::load::player_name(&first.program, p);
+    task.run(&Variants {
+        name: first.program.name.clone(),
+        players: [player(0), player(1)],
+        options: loaded.iter().map(|l| l.program.options.clone()).collect(),
+        start: &start,
+    })
 }

@@ -17,7 +17,7 @@ use super::{color_stderr, CliError, Fail, GameArgs, Result};
 
 /// The note for a command that runs board games only, given a table game.
 pub(crate) const TABLE_COMMANDS: &str =
-    "table games run with `check`, `info`, `moves`, `play`, `playout`, `arena` and `replay`";
+    "table games run with `check`, `info`, `moves`, `play`, `playout`, `arena`, `analyze` and `replay`";
 
 /// A game file read, checked and lowered for a set of option values.
 #[derive(Debug)]

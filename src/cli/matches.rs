@@ -11,7 +11,9 @@ use rand_chacha::ChaCha8Rng;
 use crate::runtime::playout::random_game;
 
 use super::load::{load, options_text, player_name, result_text};
-use super::{emit, plural, CliError, GameArgs, Result};
+use serde_json::json;
+
+use super::{emit, json_text, plural, CliError, Format, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 #[command(group(ArgGroup::new("length").required(true).multiple(true).args(["games", "target"])))]
@@ -34,6 +36,11 @@ pub struct MatchArgs {
     /// Stop a game after this many moves (it then scores nothing).
     #[arg(long, value_name = "M", default_value_t = 1000)]
     pub max_plies: u32,
+
+    /// How to report: `text` (a line per game, then the verdict), or `json` (one object with
+    /// every game and the totals).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Without `--games`, a first-to-target match stops after this many games.
@@ -83,6 +90,8 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     let mut totals = [0i64; 2];
     let limit = args.games.unwrap_or(MAX_GAMES);
     let mut played = 0;
+    let mut games = Vec::new();
+    let by_player = |values: [i64; 2]| json!({ &names[0]: values[0], &names[1]: values[1] });
     while played < limit {
         if args.target.is_some_and(|t| totals.iter().any(|&s| s >= t)) {
             break;
@@ -103,6 +112,12 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
             Some(r) => result_text(program, r),
             None => "unfinished".to_string(),
         };
+        games.push(json!({
+            "result": result,
+            "plies": p.plies,
+            "scores": by_player(scores.map(i64::from)),
+            "totals": by_player(totals),
+        }));
         let _ = writeln!(
             out,
             "game {played}: {result} in {}; score {} {}, {} {}; total {} {}, {} {}",
@@ -122,6 +137,22 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
         std::cmp::Ordering::Less => format!("{} wins the match", names[1]),
         std::cmp::Ordering::Equal => "the match is drawn".to_string(),
     };
+    if args.format == Format::Json {
+        return emit(&json_text(&json!({
+            "game": program.name,
+            "options": program
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect::<serde_json::Map<_, _>>(),
+            "seed": args.seed,
+            "games_limit": args.games,
+            "target": args.target,
+            "games": games,
+            "totals": by_player(totals),
+            "verdict": verdict,
+        })));
+    }
     let _ = writeln!(
         out,
         "{verdict}: {} {}, {} {} after {}",

@@ -121,9 +121,9 @@ Examples:
     /// parameters, the table, stone kinds, factions, cards and armies.
     #[command(after_help = "\
 Examples:
-  rulestone info games/pylos.game
-  rulestone info games/pylos.game --set variant=advanced --set base=3
-  rulestone info games/warstone.game --format json")]
+  rulestone info my.game
+  rulestone info my.game --set variant=advanced --set size=3
+  rulestone info my.game --format json")]
     Info(info::InfoArgs),
 
     /// Print every legal move of a position, one per line, in the game's notation.
@@ -215,13 +215,13 @@ Examples:
     /// reports win rates by seat and draws with 95% intervals, games stopped by the step limit,
     /// game length, branching factor by ply, the stronger agent's score (the skill gradient)
     /// and the agent's favourite first moves. Games run in parallel; the same seed gives the
-    /// same report whatever `--threads`. Board games only.
+    /// same report whatever `--threads`.
     #[command(after_help = "\
 Examples:
   rulestone analyze my.game --games 200
-  rulestone analyze games/connect4.game --set width=5,6,7 --set height=4,6 --games 50
-  rulestone analyze games/pylos.game --set variant=basic,standard,advanced --set base=3 \\
-      --agent mcts:iterations=100 --html pylos.html
+  rulestone analyze my.game --set width=5,6,7 --set height=4,6 --games 50
+  rulestone analyze my.game --set variant=basic,standard --set size=3 \\
+      --agent mcts:iterations=100 --html report.html
   rulestone analyze my.game --agent alphabeta:depth=2 --stronger alphabeta:depth=4
   rulestone analyze my.game --format json > analysis.json")]
     Analyze(analyze::AnalyzeArgs),
@@ -243,12 +243,12 @@ Examples:
     /// play draws) and prints the value, the number of decisions to the end (the shortest win,
     /// the longest loss), the principal variation, the positions searched and the time. For
     /// small games: the work grows with the number of positions. Games that roll dice and
-    /// table games cannot be solved exactly and are refused.
+    /// games with continuous decisions (shots) cannot be solved exactly and are refused.
     #[command(after_help = "\
 Examples:
-  rulestone solve games/tictactoe.game
-  rulestone solve games/tictactoe.game --after \"a1; b1\"     after two moves
-  rulestone solve games/connect4.game --set width=5 --set height=4
+  rulestone solve my.game
+  rulestone solve my.game --after \"a1; b1\"                 after two moves
+  rulestone solve my.game --set width=5 --set height=4
   rulestone solve my.game --memory 4096 --format json       a larger table budget, JSON output")]
     Solve(solve::SolveArgs),
 
@@ -502,6 +502,13 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
             ExitStatus::Error
         }
     }
+}
+
+/// A JSON report as `--format json` prints it: indented, with a final newline.
+pub(crate) fn json_text(value: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_string());
+    text.push('\n');
+    text
 }
 
 /// Writes to standard output; a closed pipe (`rulestone moves ... | head`) ends quietly.

@@ -5,8 +5,11 @@ use clap::Args;
 
 use crate::runtime::{Compiled, Game, GameResult};
 
+use serde_json::json;
+
 use super::any::{with_game, Games, OnGame};
-use super::{emit, GameArgs, PositionArgs, Result};
+use super::load::split_moves;
+use super::{emit, json_text, Format, GameArgs, PositionArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 pub struct MovesArgs {
@@ -14,22 +17,55 @@ pub struct MovesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub position: PositionArgs,
+
+    /// How to report: `text` (one move per line), or `json` (one object: the game, options,
+    /// position, the player to move, the result once over, and the moves).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 pub(crate) fn run(args: &MovesArgs, compiled: Compiled) -> Result<()> {
-    with_game(&args.game, args.position.after.as_deref(), compiled, List)
+    let after = args.position.after.as_deref();
+    with_game(&args.game, after, compiled, List { args })
 }
 
 /// Prints the open decisions of any game, one per line, or says that it is over.
-struct List;
+struct List<'a> {
+    args: &'a MovesArgs,
+}
 
-impl OnGame for List {
+impl OnGame for List<'_> {
     type Output = ();
 
     fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
         let mut game = (games.start)(games.deal)?;
-        list(&mut game, games.kind)
+        match self.args.format {
+            Format::Text => list(&mut game, games.kind),
+            Format::Json => emit(&json_text(&report(&mut game, games, self.args))),
+        }
     }
+}
+
+/// The position and its open decisions as one JSON object.
+fn report<G: Game>(game: &mut G, games: &Games<'_, G>, args: &MovesArgs) -> serde_json::Value {
+    let options: serde_json::Map<String, serde_json::Value> = games
+        .option_values
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    let result = game.outcome().map(|r| match r {
+        GameResult::Win(p) => format!("{} wins", game.player_name(p)),
+        GameResult::Draw => "draw".to_string(),
+    });
+    let after = args.position.after.as_deref().map(split_moves);
+    json!({
+        "game": games.name,
+        "options": options,
+        "after": after.unwrap_or_default(),
+        "to_move": game.player_name(game.to_move()),
+        "result": result,
+        "moves": game.decisions_text(),
+    })
 }
 
 fn list<G: Game>(game: &mut G, what: &str) -> Result<()> {

@@ -10,8 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::runtime::perft::{outcome, perft, perft_with_rolls, perft_within, RollError};
 use crate::runtime::{Engine, Move};
 
-use super::load::{load, normalize, play_list};
-use super::{emit, grouped, per_second, stderr_is_tty, CliError, GameArgs, PositionArgs, Result};
+use serde_json::json;
+
+use super::load::{load, normalize, play_list, split_moves};
+use super::{emit, grouped, json_text, per_second, stderr_is_tty, CliError, Format, GameArgs};
+use super::{PositionArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 pub struct PerftArgs {
@@ -38,6 +41,12 @@ pub struct PerftArgs {
     /// first move.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+
+    /// How to report: `text` (the `--divide` lines, then the count), or `json` (one object:
+    /// the game, options, position, depth, count, the counts per first move with `--divide`,
+    /// and the time).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// The error of a count stopped by `--max-nodes`.
@@ -83,7 +92,7 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         play_list(&mut engine, after, "`--after`")?;
     }
     let start = Instant::now();
-    let mut out = String::new();
+    let mut divided: Vec<(String, u64)> = Vec::new();
     let total = if args.depth == 0 {
         let total = perft(&mut engine, 0);
         if args.max_nodes.is_some_and(|max| total > max) {
@@ -142,7 +151,7 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
                 return Err(too_many(max, args.depth));
             }
             if args.divide {
-                let _ = writeln!(out, "{text}: {n}");
+                divided.push((text, n));
             }
         }
         if let Some(bar) = bar {
@@ -150,10 +159,41 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         }
         total
     };
-    let _ = writeln!(out, "{total}");
+    let secs = start.elapsed().as_secs_f64();
+    let out = match args.format {
+        Format::Text => {
+            let mut out = String::new();
+            for (text, n) in &divided {
+                let _ = writeln!(out, "{text}: {n}");
+            }
+            let _ = writeln!(out, "{total}");
+            out
+        }
+        Format::Json => {
+            let options: serde_json::Map<String, serde_json::Value> = loaded
+                .program
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect();
+            let divide: Vec<serde_json::Value> = divided
+                .iter()
+                .map(|(text, n)| json!({ "move": text, "nodes": n }))
+                .collect();
+            let after = args.position.after.as_deref().map(split_moves);
+            json_text(&json!({
+                "game": loaded.program.name,
+                "options": options,
+                "after": after.unwrap_or_default(),
+                "depth": args.depth,
+                "nodes": total,
+                "divide": args.divide.then_some(divide),
+                "seconds": secs,
+            }))
+        }
+    };
     emit(&out)?;
     if stderr_is_tty() {
-        let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "{} leaves in {secs:.2} s ({} leaves/s)",
             grouped(total),

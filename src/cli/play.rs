@@ -48,7 +48,8 @@ pub struct PlayArgs {
     #[arg(long = "as", value_name = "PLAYER")]
     pub side: Option<String>,
 
-    /// Seed of the computer's choices (default: taken from the clock and printed).
+    /// Seed of the computer's choices and of the rolls (default: taken from the clock and
+    /// printed).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 
@@ -56,6 +57,11 @@ pub struct PlayArgs {
     /// end of the game, with its result).
     #[arg(long, value_name = "PATH")]
     pub record: Option<PathBuf>,
+
+    /// Type the rolls yourself (a referee's dice). Without it, the program rolls for every
+    /// player from the seeded generator (`--seed`, or the clock's, printed).
+    #[arg(long)]
+    pub manual_chance: bool,
 }
 
 /// Who plays the other side.
@@ -81,13 +87,30 @@ commands:
   MOVE         play a move, written as `moves` lists it
   moves        list the legal moves
   hint         the computer's best moves here, with their values
-  undo         take back the last move (against the computer: your last move and its answer)
+  undo         take back your last move (and what followed it: the computer's answer, rolls)
   board        draw the board again
   save PATH    write the game so far to a record file
   load PATH    continue the game saved in a record file
   help         this list
   quit         leave (so does the end of input)
 ";
+
+/// A move of the game so far, with what takes it back.
+struct Taken {
+    undo: Undo,
+    text: String,
+    by: By,
+}
+
+/// Who made a move: `undo` takes back a person's last move and what the program did after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum By {
+    /// `--after` or a loaded record.
+    Start,
+    Person,
+    /// The computer's move or a roll.
+    Program,
+}
 
 /// What ends a session on one game program.
 enum Next {
@@ -110,6 +133,8 @@ struct Console {
     seed: u64,
     /// Where to write the game when play ends (`--record`).
     record: Option<PathBuf>,
+    /// The program rolls for the people too (no `--manual-chance`).
+    rolls: bool,
 }
 
 impl Console {
@@ -200,6 +225,7 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         agent: spec.cloned().unwrap_or(AgentSpec::Mcts(Default::default())),
         seed,
         record: args.record.clone(),
+        rolls: !args.manual_chance,
     };
     let mut start = args
         .position
@@ -208,7 +234,7 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         .map(split_moves)
         .unwrap_or_default();
 
-    let mut header = Some(intro(&loaded, computer, spec, seed));
+    let mut header = Some(intro(&loaded, computer, spec, seed, console.rolls));
     let mut from = "`--after`".to_string();
     loop {
         match session(&loaded, &start, &from, header.take(), &mut console)? {
@@ -232,7 +258,13 @@ fn clock_seed() -> u64 {
 }
 
 /// The first lines: the game, its options, who plays what.
-fn intro(loaded: &Loaded, computer: Option<u8>, spec: Option<&AgentSpec>, seed: u64) -> String {
+fn intro(
+    loaded: &Loaded,
+    computer: Option<u8>,
+    spec: Option<&AgentSpec>,
+    seed: u64,
+    rolls: bool,
+) -> String {
     let program = &loaded.program;
     let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
     if let Some(opts) = options_text(program) {
@@ -252,6 +284,14 @@ fn intro(loaded: &Loaded, computer: Option<u8>, spec: Option<&AgentSpec>, seed: 
                 }
             )
         );
+    }
+    if program.has_chance() {
+        let who = if rolls {
+            format!("the program rolls the dice (seed {seed}); `--manual-chance` to type them")
+        } else {
+            "you type every roll, the computer's too (`--manual-chance`)".to_string()
+        };
+        let _ = writeln!(out, "{who}");
     }
     out.push_str("type a move, or `help` for the commands\n");
     out
@@ -290,7 +330,7 @@ struct Game<'p> {
     /// engine directly, with their undo records in `history`; agents undo what they try.
     board: BoardGame<'p>,
     /// Every move from the start, with what takes it back.
-    history: Vec<(Undo, String)>,
+    history: Vec<Taken>,
     /// The computer player (or, when two people play, the adviser `hint` asks).
     agent: Box<dyn Agent<BoardGame<'p>> + 'p>,
 }
@@ -305,6 +345,9 @@ impl Game<'_> {
             let mover = self.board.engine.state.mover;
             if console.computer == Some(mover) {
                 self.computer_move(&mut console.rng)?;
+                continue;
+            }
+            if console.rolls && self.roll(&mut console.rng)? {
                 continue;
             }
             let prompt = format!("{}> ", player_name(&self.loaded.program, mover));
@@ -322,7 +365,7 @@ impl Game<'_> {
         for (i, text) in start.iter().enumerate() {
             let place = format!("move {} of {from}, `{text}`,", i + 1);
             match find_move(&mut self.board.engine, text) {
-                Ok(m) => self.apply(&m),
+                Ok(m) => self.apply(&m, By::Start),
                 Err(BadMove::GameOver(r)) => {
                     return Err(
                         CliError::new(format!("{place} comes after the end of the game"))
@@ -340,11 +383,29 @@ impl Game<'_> {
         Ok(())
     }
 
-    fn apply(&mut self, m: &Move) {
+    fn apply(&mut self, m: &Move, by: By) {
         let text = normalize(&self.board.engine.move_text(m));
         let undo = self.board.engine.apply(m);
-        self.history.push((undo, text));
+        self.history.push(Taken { undo, text, by });
         self.agent.observe(m);
+    }
+
+    /// When chance takes the next move: a roll drawn at random among the open ones, as chance
+    /// would, and `true`.
+    fn roll(&mut self, rng: &mut ChaCha8Rng) -> Result<bool> {
+        let legal = legal_with_text(&mut self.board.engine);
+        if legal.is_empty() || !self.board.engine.chance() {
+            return Ok(false);
+        }
+        let mover = self.board.engine.state.mover;
+        let (m, text) = &legal[rng.gen_range(0..legal.len())];
+        self.apply(m, By::Program);
+        emit(&format!(
+            "chance for {}: {text}\n\n{}",
+            player_name(&self.loaded.program, mover),
+            draw(&mut self.board.engine)
+        ))?;
+        Ok(true)
     }
 
     /// The computer's turn: its agent's move (a roll is drawn at random, as chance would).
@@ -369,7 +430,7 @@ impl Game<'_> {
             }
         };
         let text = normalize(&self.board.engine.move_text(&m));
-        self.apply(&m);
+        self.apply(&m, By::Program);
         emit(&format!(
             "{} (computer) plays {text}{note}\n\n{}",
             player_name(&self.loaded.program, mover),
@@ -412,7 +473,6 @@ impl Game<'_> {
 
     /// Runs one line of input; `Some` when the session ends.
     fn command(&mut self, line: &str, console: &mut Console) -> Result<Option<Next>> {
-        let computer = console.computer;
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
         match word.to_ascii_lowercase().as_str() {
@@ -429,7 +489,7 @@ impl Game<'_> {
             }
             "hint" => self.hint()?,
             "undo" => {
-                undo(&mut self.board.engine, &mut self.history, computer)?;
+                undo(&mut self.board.engine, &mut self.history)?;
                 self.agent.reset();
             }
             "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
@@ -442,12 +502,12 @@ impl Game<'_> {
 
     fn human_move(&mut self, line: &str, console: &mut Console) -> Result<()> {
         if let Some(m) = self.asked_move(line, console)? {
-            self.apply(&m);
+            self.apply(&m, By::Person);
             return emit(&format!("\n{}", draw(&mut self.board.engine)));
         }
         match find_move(&mut self.board.engine, line) {
             Ok(m) => {
-                self.apply(&m);
+                self.apply(&m, By::Person);
                 emit(&format!("\n{}", draw(&mut self.board.engine)))
             }
             Err(BadMove::Illegal { notes }) => {
@@ -529,7 +589,7 @@ impl Game<'_> {
     }
 
     fn save(&mut self, path: &Path) -> Result<()> {
-        let texts: Vec<String> = self.history.iter().map(|(_, t)| t.clone()).collect();
+        let texts: Vec<String> = self.history.iter().map(|t| t.text.clone()).collect();
         let rec = Record::of(&mut self.board.engine, &self.loaded.path, &texts);
         match record::write(path, &rec) {
             Ok(()) => emit(&format!(
@@ -587,22 +647,17 @@ fn thought_note<D>(t: &Thought<D>) -> String {
 }
 
 /// Takes back one move, or against the computer as many as make it your turn again.
-fn undo(
-    engine: &mut Engine<'_>,
-    history: &mut Vec<(Undo, String)>,
-    computer: Option<u8>,
-) -> Result<()> {
-    let Some((u, text)) = history.pop() else {
+fn undo(engine: &mut Engine<'_>, history: &mut Vec<Taken>) -> Result<()> {
+    let Some(last) = history.iter().rposition(|t| t.by != By::Program) else {
         return emit("nothing to undo\n");
     };
-    engine.undo(u);
-    let mut taken = vec![text];
-    while computer == Some(engine.state.mover) {
-        let Some((u, text)) = history.pop() else {
+    let mut taken = Vec::new();
+    while history.len() > last {
+        let Some(t) = history.pop() else {
             break;
         };
-        engine.undo(u);
-        taken.push(text);
+        engine.undo(t.undo);
+        taken.push(t.text);
     }
     emit(&format!(
         "took back {}\n\n{}",

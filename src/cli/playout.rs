@@ -13,7 +13,9 @@ use crate::runtime::playout::random_game;
 use crate::runtime::GameResult;
 
 use super::load::{load, options_text, player_name};
-use super::{emit, grouped, per_second, stderr_is_tty, GameArgs, Result};
+use serde_json::json;
+
+use super::{emit, grouped, json_text, per_second, stderr_is_tty, Format, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 pub struct PlayoutArgs {
@@ -35,6 +37,10 @@ pub struct PlayoutArgs {
     /// Table games: how shots are chosen.
     #[arg(long, value_enum, default_value_t = Policy::Random)]
     pub policy: Policy,
+
+    /// How to report: `text` (labelled lines), or `json` (one object with the same figures).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// How a simulated player of a table game chooses its shots.
@@ -78,6 +84,7 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
             args.games,
             args.seed,
             args.policy == Policy::Aim,
+            args.format,
         );
     }
     let loaded = load(&args.game, compiled)?;
@@ -130,6 +137,43 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
     }
 
     let n = args.games;
+    if args.format == Format::Json {
+        let per_player = |values: &[i64]| -> serde_json::Map<String, serde_json::Value> {
+            values
+                .iter()
+                .enumerate()
+                .map(|(p, v)| {
+                    let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
+                    (name, json!(v))
+                })
+                .collect()
+        };
+        let wins: Vec<i64> = wins
+            .iter()
+            .map(|&w| i64::try_from(w).unwrap_or(i64::MAX))
+            .collect();
+        let options: serde_json::Map<String, serde_json::Value> = program
+            .options
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        #[allow(clippy::cast_precision_loss)]
+        let mean = (n > 0).then(|| total_plies as f64 / n as f64);
+        return emit(&json_text(&json!({
+            "game": program.name,
+            "options": options,
+            "games": n,
+            "seed": args.seed,
+            "max_plies": args.max_plies,
+            "wins": per_player(&wins),
+            "draws": draws,
+            "unfinished": unfinished,
+            "plies": { "mean": mean, "min": (n > 0).then_some(min), "max": (n > 0).then_some(max) },
+            "score_totals": (scored > 0).then(|| per_player(&score_totals)),
+            "playouts_per_second": per_second(n, secs),
+            "seconds": secs,
+        })));
+    }
     let mut out = format!(
         "{}: {} random, seed {}, at most {}\n",
         program.name,

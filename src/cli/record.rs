@@ -3,7 +3,9 @@
 //! ```text
 //! rulestone-record 1
 //! # comments and blank lines are ignored
-//! game games/example.game
+//! game ../games/example.game
+//! game-name Example
+//! game-hash fnv1a64:5f0c6ae3d1b2a907
 //! option variant=standard
 //! option size=5
 //! option variant=short
@@ -13,11 +15,15 @@
 //! result White wins
 //! ```
 //!
-//! The first line names the format and its version. `game` (exactly once) is the game file,
-//! relative paths resolved against the current directory first and the record's directory
-//! second. `option` lines give option values (options left out take their defaults). `move`
-//! lines hold one whole move each, in the game's notation, in the order played. `result`
-//! (optional, written when the game is over) must agree with the result the moves reach.
+//! The first line names the format and its version. `game` (exactly once) is the game file:
+//! written relative to the record's directory, so that a record and its game can move together
+//! and be replayed from anywhere; read relative to the record's directory first, then to the
+//! current directory (as older records were written). `game-name` and `game-hash` (optional)
+//! are the game's name and a hash of the game file's bytes when the record was written: a game
+//! file that changed since is pointed out before its moves are replayed. `option` lines give
+//! option values (options left out take their defaults). `move` lines hold one whole move each,
+//! in the game's notation, in the order played. `result` (optional, written when the game is
+//! over) must agree with the result the moves reach.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,6 +40,10 @@ pub(crate) const HEADER: &str = "rulestone-record 1";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Record {
     pub game: PathBuf,
+    /// The game's name, when the record was written.
+    pub game_name: Option<String>,
+    /// [`file_hash`] of the game file, when the record was written.
+    pub game_hash: Option<String>,
     pub options: Vec<(String, String)>,
     /// Each move with its line number in the record.
     pub moves: Vec<(usize, String)>,
@@ -47,6 +57,8 @@ impl Record {
         let result = engine.outcome().map(|r| (0, result_text(program, r)));
         Record {
             game: game.to_path_buf(),
+            game_name: Some(program.name.clone()),
+            game_hash: std::fs::read(game).ok().map(|bytes| file_hash(&bytes)),
             options: program.options.clone(),
             moves: moves.iter().map(|m| (0, m.clone())).collect(),
             result,
@@ -56,6 +68,12 @@ impl Record {
     /// The record as text.
     pub fn to_text(&self) -> String {
         let mut out = format!("{HEADER}\ngame {}\n", shown(&self.game));
+        if let Some(name) = &self.game_name {
+            let _ = writeln!(out, "game-name {name}");
+        }
+        if let Some(hash) = &self.game_hash {
+            let _ = writeln!(out, "game-hash {hash}");
+        }
         for (name, value) in &self.options {
             let _ = writeln!(out, "option {name}={value}");
         }
@@ -89,6 +107,7 @@ impl Record {
             }
         }
         let mut game: Option<PathBuf> = None;
+        let (mut game_name, mut game_hash) = (None, None);
         let mut options = Vec::new();
         let mut moves = Vec::new();
         let mut result = None;
@@ -106,6 +125,8 @@ impl Record {
                     return Err(format!("line {n}: a second `game` line"));
                 }
                 "game" => game = Some(PathBuf::from(rest)),
+                "game-name" => game_name = Some(rest.to_string()),
+                "game-hash" => game_hash = Some(rest.to_string()),
                 "option" => match rest.split_once('=') {
                     Some((name, value)) if !name.trim().is_empty() => {
                         options.push((name.trim().to_string(), value.trim().to_string()));
@@ -120,30 +141,52 @@ impl Record {
                 "result" => result = Some((n, normalize(rest))),
                 _ => {
                     return Err(format!(
-                    "line {n}: unknown entry `{key}` (a record has `game`, `option`, `move` and \
-                         `result` lines)"
-                ))
+                        "line {n}: unknown entry `{key}` (a record has `game`, `game-name`, \
+                         `game-hash`, `option`, `move` and `result` lines)"
+                    ))
                 }
             }
         }
         let game = game.ok_or_else(|| "the record has no `game` line".to_string())?;
         Ok(Record {
             game,
+            game_name,
+            game_hash,
             options,
             moves,
             result,
         })
     }
 
-    /// The game file: relative paths are tried against the current directory, then against
-    /// the directory of the record at `record_path`.
+    /// The game file: a relative path is tried against the directory of the record at
+    /// `record_path`, then against the current directory.
     pub fn game_path(&self, record_path: &Path) -> PathBuf {
-        if self.game.is_absolute() || self.game.exists() {
+        if self.game.is_absolute() {
             return self.game.clone();
         }
         match record_path.parent() {
-            Some(dir) if dir.join(&self.game).exists() => dir.join(&self.game),
+            Some(dir) if dir.join(&self.game).is_file() => tidy(&dir.join(&self.game)),
             _ => self.game.clone(),
+        }
+    }
+
+    /// The record as written at `record_path`: its game file relative to the record's
+    /// directory, where both can be resolved.
+    fn relative_to(&self, record_path: &Path) -> Record {
+        let dir = record_path.parent().map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        });
+        let relative = dir
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .zip(std::fs::canonicalize(&self.game).ok())
+            .map(|(from, to)| relative_path(&from, &to));
+        Record {
+            game: relative.unwrap_or_else(|| self.game.clone()),
+            ..self.clone()
         }
     }
 }
@@ -161,25 +204,84 @@ pub(crate) fn read(path: &Path) -> Result<Record> {
     })
 }
 
-/// Writes the record to `path`.
+/// Writes the record to `path`, its game file relative to the record's directory.
 pub(crate) fn write(path: &Path, record: &Record) -> Result<()> {
-    std::fs::write(path, record.to_text()).map_err(|e| CliError::io("write", path, &e).into())
+    let text = record.relative_to(path).to_text();
+    std::fs::write(path, text).map_err(|e| CliError::io("write", path, &e).into())
+}
+
+/// `path` without `..` steps, and relative to the current directory when it lies below it: how
+/// messages show a game file found next to its record.
+fn tidy(path: &Path) -> PathBuf {
+    let Ok(full) = std::fs::canonicalize(path) else {
+        return path.to_path_buf();
+    };
+    std::env::current_dir()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|here| full.strip_prefix(here).ok().map(Path::to_path_buf))
+        .unwrap_or(full)
+}
+
+/// The path that leads from the directory `from` to `to`, both absolute and canonical.
+fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut path = PathBuf::new();
+    for _ in shared..from.len() {
+        path.push("..");
+    }
+    for part in &to[shared..] {
+        path.push(part);
+    }
+    path
+}
+
+/// A hash of a game file's bytes (64-bit FNV-1a), to notice a game file that changed since a
+/// record of it was written. Not a security measure.
+pub(crate) fn file_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+/// Warns (on standard error) when the record's game file is not the one it was written for.
+fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
+    let Some(hash) = &record.game_hash else {
+        return;
+    };
+    let Ok(bytes) = std::fs::read(game) else {
+        return;
+    };
+    let now = file_hash(&bytes);
+    if &now != hash {
+        eprintln!(
+            "warning: `{}` changed since the record `{}` was written (hash {hash}, now {now}); \
+             its moves may no longer be legal",
+            shown(game),
+            shown(path)
+        );
+    }
 }
 
 /// Reads a record and loads its game with its options (checking the options).
 pub(crate) fn open(path: &Path, compiled: crate::runtime::Compiled) -> Result<(Record, Loaded)> {
     let record = read(path)?;
-    let loaded = load::load_with(&record.game_path(path), &record.options, compiled).map_err(
-        |f| match f {
-            super::Fail::Error(e) => {
-                super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
-            }
-            other @ (super::Fail::Reported | super::Fail::ReportedUsage) => {
-                eprintln!("  = while loading the record `{}`", shown(path));
-                other
-            }
-        },
-    )?;
+    let game = record.game_path(path);
+    warn_if_changed(&record, &game, path);
+    let loaded = load::load_with(&game, &record.options, compiled).map_err(|f| match f {
+        super::Fail::Error(e) => {
+            super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
+        }
+        other @ (super::Fail::Reported | super::Fail::ReportedUsage) => {
+            eprintln!("  = while loading the record `{}`", shown(path));
+            other
+        }
+    })?;
     Ok((record, loaded))
 }
 
@@ -229,15 +331,34 @@ mod tests {
     fn text_round_trips() {
         let r = Record {
             game: PathBuf::from("games/x.game"),
+            game_name: Some("X".into()),
+            game_hash: Some(super::file_hash(b"game X")),
             options: vec![("base".into(), "3".into())],
             moves: vec![(0, "1a1".into()), (0, "1b3 x1b3 x1c4".into())],
             result: None,
         };
         let back = Record::parse(&r.to_text()).expect("parses");
         assert_eq!(back.game, r.game);
+        assert_eq!(back.game_name, r.game_name);
+        assert_eq!(back.game_hash, r.game_hash);
         assert_eq!(back.options, r.options);
         let moves: Vec<&str> = back.moves.iter().map(|(_, m)| m.as_str()).collect();
         assert_eq!(moves, ["1a1", "1b3 x1b3 x1c4"]);
+    }
+
+    #[test]
+    fn relative_paths_lead_from_the_record_to_the_game() {
+        let path = |p: &str| PathBuf::from(p);
+        let rel = super::relative_path;
+        assert_eq!(
+            rel(&path("/a/b"), &path("/a/g/x.game")),
+            path("../g/x.game")
+        );
+        assert_eq!(rel(&path("/a"), &path("/a/x.game")), path("x.game"));
+        assert_eq!(
+            rel(&path("/a/b/c"), &path("/x.game")),
+            path("../../../x.game")
+        );
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
     let (record, loaded, path_in_messages) = if let Some(list) = &args.moves {
         let record = Record {
             game: args.path.clone(),
+            game_name: None,
+            game_hash: None,
             options: split_sets(&args.set)?,
             moves: split_moves(list).into_iter().map(|m| (0, m)).collect(),
             result: None,

@@ -1,6 +1,6 @@
 //! `rulestone solve`: the exact value of a position (win, loss or draw for the player to move),
 //! the distance to the end under best play and the principal variation, for any board game
-//! without chance, through [`Game`] and [`Solver`] alone.
+//! without chance, through [`Game`] and [`Solver`] alone: no branch on the kind of game.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -12,9 +12,10 @@ use serde_json::json;
 use crate::agents::solve::{
     LineEnd, Solution, SolveConfig, SolveError, Solver, Stage, Stats, Value,
 };
-use crate::runtime::{BoardGame, Compiled, Game, GameResult, Move};
+use crate::runtime::{Compiled, Game, GameResult};
 
-use super::load::{load, play_list, shown, split_moves};
+use super::any::{with_game, Games, OnGame};
+use super::load::{shown, split_moves};
 use super::Format;
 use super::{emit, grouped, stderr_is_tty, CliError, GameArgs, PositionArgs, Result};
 
@@ -42,19 +43,69 @@ pub struct SolveArgs {
 }
 
 pub(crate) fn run(args: &SolveArgs, compiled: Compiled) -> Result<()> {
-    let path = shown(&args.game.file);
-    if super::table::is_table(&args.game.file) {
+    let after = args.position.after.as_deref();
+    with_game(&args.game, after, compiled, Solve { args })
+}
+
+/// Solves the position the command line names, of any kind of game.
+struct Solve<'a> {
+    args: &'a SolveArgs,
+}
+
+impl OnGame for Solve<'_> {
+    type Output = ();
+
+    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+        let args = self.args;
+        let path = shown(&args.game.file);
+        let mut game = (games.start)(games.deal)?;
+        refuse_unsolvable(&game, &path)?;
+        let config = SolveConfig {
+            table_bytes: usize::try_from(args.memory)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(1 << 20),
+        };
+        let bar = spinner();
+        let mut solver = Solver::new(&config).map_err(|e| {
+            CliError::new(format!("{e}")).note("give a smaller table with --memory MB")
+        })?;
+        if let Some(bar) = &bar {
+            solver = solver.with_progress(reporter(bar.clone()));
+        }
+        let solved = solver.solve(&mut game);
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let solution = solved.map_err(|e| refusal(&e, &path))?;
+        let report = Report {
+            game: &mut game,
+            name: &games.name,
+            options: &games.option_values,
+            after: args.position.after.as_deref().map(split_moves),
+            memory: args.memory,
+            solution: &solution,
+        };
+        let text = match args.format {
+            Format::Text => report.text(),
+            Format::Json => report.json(),
+        };
+        emit(&text)
+    }
+}
+
+/// Refuses, before any search, a game whose positions have no exact win, loss or draw value.
+fn refuse_unsolvable<G: Game>(game: &G, path: &str) -> Result<()> {
+    if game.has_continuous_decisions() {
         return Err(CliError::new(format!(
-            "`{path}` is a table game: its shots are continuous, so no list of decisions can be \
-             searched to the end"
+            "`{path}` has continuous decisions (shots): no list of decisions can be searched \
+             to the end"
         ))
         .note(format!(
-            "play random matches instead: rulestone playout {path}"
+            "play random games instead: rulestone playout {path}"
         ))
         .into());
     }
-    let loaded = load(&args.game, compiled)?;
-    if loaded.program.has_chance() {
+    if game.rolls_dice() {
         return Err(CliError::new(format!(
             "`{path}` rolls dice: a position's value is an expectation over the rolls, not a \
              win, loss or draw, so it cannot be solved exactly"
@@ -64,39 +115,7 @@ pub(crate) fn run(args: &SolveArgs, compiled: Compiled) -> Result<()> {
         ))
         .into());
     }
-    let mut engine = loaded.engine();
-    if let Some(after) = &args.position.after {
-        play_list(&mut engine, after, "`--after`")?;
-    }
-    let mut game = BoardGame::new(engine);
-    let config = SolveConfig {
-        table_bytes: usize::try_from(args.memory)
-            .unwrap_or(usize::MAX)
-            .saturating_mul(1 << 20),
-    };
-    let bar = spinner();
-    let mut solver = Solver::new(&config)
-        .map_err(|e| CliError::new(format!("{e}")).note("give a smaller table with --memory MB"))?;
-    if let Some(bar) = &bar {
-        solver = solver.with_progress(reporter(bar.clone()));
-    }
-    let solved = solver.solve(&mut game);
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    let solution = solved.map_err(|e| refusal(&e, &path))?;
-    let report = Report {
-        game: &mut game,
-        options: &loaded.program.options,
-        after: args.position.after.as_deref().map(split_moves),
-        memory: args.memory,
-        solution: &solution,
-    };
-    let text = match args.format {
-        Format::Text => report.text(),
-        Format::Json => report.json(),
-    };
-    emit(&text)
+    Ok(())
 }
 
 /// A solver error as a one-line message with what to do.
@@ -105,6 +124,9 @@ fn refusal(e: &SolveError, path: &str) -> super::Fail {
     match e {
         SolveError::Chance => error.note(format!(
             "estimate it with random games instead: rulestone playout {path}"
+        )),
+        SolveError::History => error.note(format!(
+            "play it with searching agents or random games instead: rulestone arena --agents mcts,alphabeta {path}, rulestone playout {path}"
         )),
         SolveError::LineTooLong => {
             error.note("this game is too large to solve exactly; try a smaller board")
@@ -164,15 +186,16 @@ fn percent(part: usize, whole: usize) -> String {
 }
 
 /// What the output says about one solved position.
-struct Report<'a, 'p> {
-    game: &'a mut BoardGame<'p>,
+struct Report<'a, G: Game> {
+    game: &'a mut G,
+    name: &'a str,
     options: &'a [(String, String)],
     after: Option<Vec<String>>,
     memory: u32,
-    solution: &'a Solution<Move>,
+    solution: &'a Solution<G::Decision>,
 }
 
-impl Report<'_, '_> {
+impl<G: Game> Report<'_, G> {
     fn mover(&self) -> String {
         self.game.player_name(self.game.to_move())
     }
@@ -217,7 +240,7 @@ impl Report<'_, '_> {
     fn text(&self) -> String {
         let s = self.solution;
         let mut out = String::new();
-        let _ = writeln!(out, "game: {}", self.game.engine.program().name);
+        let _ = writeln!(out, "game: {}", self.name);
         if !self.options.is_empty() {
             let opts: Vec<String> = self
                 .options
@@ -271,7 +294,7 @@ impl Report<'_, '_> {
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
         let value = json!({
-            "game": self.game.engine.program().name,
+            "game": self.name,
             "options": options,
             "after": self.after.clone().unwrap_or_default(),
             "to_move": self.mover(),
@@ -287,8 +310,6 @@ impl Report<'_, '_> {
             "memory_mb": self.memory,
             "seconds": s.stats.elapsed.as_secs_f64(),
         });
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
-        text.push('\n');
-        text
+        super::json_text(&value)
     }
 }

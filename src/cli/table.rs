@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use serde_json::json;
 
 use crate::check::options::resolve;
 use crate::diag;
@@ -270,7 +271,13 @@ struct Tally {
 }
 
 /// `rulestone playout` for a table game: simulated matches with random shots.
-pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Result<()> {
+pub(crate) fn playout(
+    args: &GameArgs,
+    games: u64,
+    seed: u64,
+    aim: bool,
+    format: super::Format,
+) -> Result<()> {
     let t = load(args)?;
     if t.program.referee {
         return Err(CliError::new("a referee-mode match cannot be simulated")
@@ -336,6 +343,15 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Resu
     let secs = start.elapsed().as_secs_f64();
     let p = &t.program;
     let policy = if aim { "aimed" } else { "random" };
+    if format == super::Format::Json {
+        let figures = json!({
+            "game": p.name,
+            "matches": games,
+            "seed": seed,
+            "shots_chosen": policy,
+        });
+        return emit(&super::json_text(&tally_json(figures, p, &tally, secs)));
+    }
     let mut out = format!(
         "{}: {games} simulated matches, seed {seed}, {policy} shots\n",
         p.name
@@ -408,6 +424,44 @@ pub(crate) fn playout(args: &GameArgs, games: u64, seed: u64, aim: bool) -> Resu
         );
     }
     Ok(())
+}
+
+/// The figures of simulated matches as JSON, added to `figures` (the game and the settings).
+fn tally_json(
+    mut figures: serde_json::Value,
+    p: &crate::ir::table::TableProgram,
+    tally: &Tally,
+    secs: f64,
+) -> serde_json::Value {
+    let players: serde_json::Map<String, serde_json::Value> = (0..2)
+        .map(|i| {
+            let name = p.players.get(i).cloned().unwrap_or_default();
+            (
+                name,
+                json!({ "wins": tally.wins[i], "captures": tally.captures[i] }),
+            )
+        })
+        .collect();
+    let armies: Vec<serde_json::Value> = tally
+        .armies
+        .iter()
+        .map(|(name, played, wins, captures)| {
+            json!({ "army": name, "matches": played, "wins": wins, "captures": captures })
+        })
+        .collect();
+    let more = json!({
+        "players": players,
+        "armies": armies,
+        "draws": tally.draws,
+        "sudden_death": tally.sudden,
+        "turns": { "total": tally.turns, "min": tally.min_turns, "max": tally.max_turns },
+        "shots": tally.shots,
+        "seconds": secs,
+    });
+    if let (Some(all), Some(more)) = (figures.as_object_mut(), more.as_object()) {
+        all.extend(more.clone());
+    }
+    figures
 }
 
 /// A record of a table match.

@@ -61,6 +61,8 @@ codes! {
     "E0506" => "choice or require outside `turn`",
     "W0507" => "heuristic that ignores its player",
     "W0508" => "owner of a cell the turn has emptied",
+    "E0520" => "`repetitions` outside `turn`",
+    "E0521" => "`repetitions` in a turn with `again`",
     "W0601" => "unused declaration",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",

@@ -699,6 +699,7 @@ fn int_expr(x: &IntExpr) -> String {
             dir_expr(dir)
         ),
         IntExpr::Won(p) => format!("Won({})", player_term(*p)),
+        IntExpr::Repetitions => "Repetitions".into(),
         IntExpr::CellId(c) => format!("CellId({})", cell_term(*c)),
         IntExpr::Cond {
             cond,

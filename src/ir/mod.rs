@@ -71,6 +71,13 @@ impl Program {
     pub fn has_chance(&self) -> bool {
         self.turn.ops.iter().any(|op| matches!(op, Op::Roll { .. }))
     }
+
+    /// Whether the rules read the game's history (`repetitions`): then the engine keeps the
+    /// hash of every position of the game, and a position's moves depend on how it was reached.
+    #[must_use]
+    pub fn uses_history(&self) -> bool {
+        self.ints.iter().any(|i| matches!(i, IntExpr::Repetitions))
+    }
 }
 
 #[derive(Clone, Debug, Hash)]
@@ -674,6 +681,10 @@ pub enum IntExpr {
     },
     /// 1 when the game is over and won by the player, else 0.
     Won(PlayerRef),
+    /// `repetitions`: how many times the position the turn has made so far, with the
+    /// opponent to move, has stood in this game, counting this time (see
+    /// [`Program::uses_history`]).
+    Repetitions,
     /// A cell's index (what a token's counter slot holds).
     CellId(CellRef),
     /// `then` when the condition holds, else `otherwise` (tracks read the mover's lanes so).

@@ -1630,6 +1630,8 @@ impl<'t> Parser<'t> {
                 let rhs = self.num_ref(c, "an integer", Kind::Int)?;
                 IntExpr::Bin { op, lhs, rhs }
             }
+            // A bare word: nothing to close.
+            "Repetitions" => return Ok(IntExpr::Repetitions),
             other => {
                 return Err(c.error(format!(
                     "expected an integer expression (`Const(..)`, `Counter(..)`, `Bin {{ .. }}`, ...), found `{other}`"
@@ -2407,6 +2409,7 @@ end
                 dir: dir.clone(),
             },
             IntExpr::Won(players[2]),
+            IntExpr::Repetitions,
             IntExpr::CellId(cells[1]),
             IntExpr::Cond {
                 cond: 0,

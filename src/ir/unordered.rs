@@ -263,7 +263,8 @@ fn is_fixed_int(p: &Program, id: u16, var: u8) -> bool {
         | IntExpr::CellCounter { .. }
         | IntExpr::Points(_)
         | IntExpr::DirIndex { .. }
-        | IntExpr::Won(_) => false,
+        | IntExpr::Won(_)
+        | IntExpr::Repetitions => false,
     }
 }
 

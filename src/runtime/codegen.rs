@@ -259,7 +259,8 @@ impl<'a> Emitter<'a> {
     fn effect(&self, pc: usize, board: bool) -> Effect {
         let later = self.reads.get(pc + 1).copied().unwrap_or_default();
         let read = if board { later.board } else { later.counters };
-        if self.in_distinct[pc] {
+        if self.in_distinct[pc] || (read && self.p.uses_history()) {
+            // `repetitions` reads the hash of the position the turn has made.
             Effect::Hashed
         } else if read {
             Effect::Unhashed
@@ -368,6 +369,10 @@ impl<'a> Emitter<'a> {
             IntExpr::Count(s) => self.set_reads(*s),
             IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads {
                 board: false,
+                counters: true,
+            },
+            IntExpr::Repetitions => Reads {
+                board: true,
                 counters: true,
             },
             IntExpr::DirIndex { dir, .. } => Reads {
@@ -507,7 +512,7 @@ impl<'a> Emitter<'a> {
                     out,
                     "\n    #[inline]\n    fn ap{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, r: &mut Replay<'_>) {{"
                 );
-                indent(out, &self.replay_body(code, pc));
+                indent(out, &self.replay_prologue(code, pc));
             }
         }
         for id in 0..self.p.sets.len() {
@@ -1118,6 +1123,17 @@ impl<'a> Emitter<'a> {
     /// The op at `pc` when a known move is applied: decisions are read, not tried, tests that
     /// only reject moves are skipped, and changes go to the engine's position (its trail) as
     /// well as to `pos`, which the expressions read.
+    /// An op's replay, reading the hash `repetitions` needs from the engine: replay makes its
+    /// changes there (hashed), and to the position value only unhashed.
+    fn replay_prologue(&self, code: &Code, pc: usize) -> String {
+        let body = self.replay_body(code, pc);
+        if self.p.uses_history() {
+            format!("pos.hash = e.state.hash;\n{body}")
+        } else {
+            body
+        }
+    }
+
     fn replay_body(&self, code: &Code, pc: usize) -> String {
         let next = replay_at(code, pc + 1, "v");
         let both = |cell: &str, piece: &str| {
@@ -1455,6 +1471,7 @@ impl<'a> Emitter<'a> {
                 "i32::from(e.rt_result() == Some(GameResult::Win({})))",
                 player(*pl, "cand")
             ),
+            IntExpr::Repetitions => "e.rt_repetitions(pos.hash)".to_string(),
             IntExpr::DirIndex { relation, dir } => format!(
                 "let d = {};\nif d == 255 {{\n    -1\n}} else {{\n    i32::from(d)\n}}",
                 self.dir_code(*relation, dir, "pos, v, cand")
@@ -1676,7 +1693,8 @@ fn inline_single_callers(module: &str, ops: usize) -> String {
 /// can run on the position value ([`FastTurn`](super::compiled::FastTurn)): `distinct` blocks
 /// need the engine's sets of seen positions.
 fn runs_fast(p: &Program) -> bool {
-    p.distinct_blocks == 0
+    // The position value keeps no history.
+    p.distinct_blocks == 0 && !p.uses_history()
 }
 
 /// Indents every line of a block by one level.

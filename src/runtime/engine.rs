@@ -131,6 +131,35 @@ pub struct Engine<'p> {
     logging: bool,
     /// The position [`Engine::save`] kept.
     saved: Option<Box<State>>,
+    /// The game so far, for rules that read it (see [`Engine::rt_repetitions`]).
+    history: History,
+}
+
+/// The hash of every position of the game line, the current one last: kept only when the
+/// program reads it ([`Program::uses_history`]), pushed by `apply`, popped by `undo`, cut
+/// back by `restore`, so that it always describes the line that led to the engine's position.
+#[derive(Clone, Debug, Default)]
+struct History {
+    kept: bool,
+    hashes: Vec<u64>,
+    /// Its length when [`Engine::save`] kept the position.
+    saved: usize,
+}
+
+impl History {
+    /// Out of line, so that `apply` and `undo` of games without history stay as small as
+    /// they were.
+    #[cold]
+    #[inline(never)]
+    fn push(&mut self, hash: u64) {
+        self.hashes.push(hash);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pop(&mut self) {
+        self.hashes.pop();
+    }
 }
 
 impl<'p> Engine<'p> {
@@ -164,10 +193,15 @@ impl<'p> Engine<'p> {
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             logging: true,
             saved: None,
+            history: History {
+                kept: program.uses_history(),
+                ..History::default()
+            },
         };
         let mut walk = Walk::replay(Move::default(), false);
         engine.exec::<false>(&program.setup, 0, NO_VARS, &mut walk);
         engine.trail.clear();
+        engine.note_position();
         if let Backend::Compiled(turn) = backend {
             engine.compiled = Some(turn);
         }
@@ -263,7 +297,36 @@ impl<'p> Engine<'p> {
             self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
         }
         self.end_turn();
+        self.note_position();
         undo
+    }
+
+    /// Adds the position to the history, when the program reads it.
+    #[inline]
+    fn note_position(&mut self) {
+        if self.history.kept {
+            self.history.push(self.state.hash);
+        }
+    }
+
+    /// How many times the position the turn has made so far, with the opponent to move, has
+    /// stood in this game, counting this time: `hash` is the position's hash with the mover
+    /// still to move (`repetitions`; the checker refuses it in turns that may keep the mover
+    /// with `again`). Called by the interpreter and by generated code.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn rt_repetitions(&self, hash: u64) -> i32 {
+        let mover = self.state.mover;
+        let next = hash ^ self.zobrist.mover(mover) ^ self.zobrist.mover(1 - mover);
+        let earlier = self.history.hashes.iter().filter(|&&h| h == next).count();
+        i32::try_from(earlier + 1).unwrap_or(i32::MAX)
+    }
+
+    /// The hashes of the positions of the game so far, the current one last (empty when the
+    /// rules do not read the history).
+    #[must_use]
+    pub fn history(&self) -> &[u64] {
+        &self.history.hashes
     }
 
     /// Keeps the position, for [`Engine::restore`]: a random playout plays its moves with
@@ -274,12 +337,15 @@ impl<'p> Engine<'p> {
             Some(s) => s.as_mut().clone_from(&self.state),
             None => self.saved = Some(Box::new(self.state.clone())),
         }
+        self.history.saved = self.history.hashes.len();
     }
 
     /// Returns to the position [`Engine::save`] kept (unchanged when nothing was saved).
     pub fn restore(&mut self) {
         if let Some(s) = &self.saved {
             self.state.clone_from(s);
+            let saved = self.history.saved;
+            self.history.hashes.truncate(saved);
         }
     }
 
@@ -306,7 +372,10 @@ impl<'p> Engine<'p> {
 
     /// The compiled whole-search runs for this program, if it has them.
     pub(super) fn fast_runs(&self) -> Option<super::compiled::FastRuns> {
-        self.compiled.and_then(|c| c.fast)
+        // Runs on the position value keep no history.
+        self.compiled
+            .and_then(|c| c.fast)
+            .filter(|_| !self.history.kept)
     }
 
     /// Takes back the move that returned `undo`.
@@ -314,6 +383,9 @@ impl<'p> Engine<'p> {
         self.rollback(undo.trail as usize);
         self.state.set_mover(&self.zobrist, undo.mover);
         self.state.ply = undo.ply;
+        if self.history.kept {
+            self.history.pop();
+        }
     }
 
     fn end_turn(&mut self) {
@@ -1307,6 +1379,7 @@ impl<'p> Engine<'p> {
                 let who = self.player(*player, vars, candidate);
                 i32::from(self.state.result == Some(GameResult::Win(who)))
             }
+            IntExpr::Repetitions => self.rt_repetitions(self.state.hash),
             IntExpr::DirIndex { relation, dir } => {
                 let rel = &self.program.relations[usize::from(*relation)];
                 match self.dir(rel, dir, vars, candidate) {

@@ -67,6 +67,25 @@ pub trait Game {
     /// A text that is no open decision, with the reason.
     fn parse(&mut self, text: &str) -> Result<Self::Decision, String>;
 
+    /// A key of a decision, equal for equal decisions and most likely different for different
+    /// ones: what a search uses to remember decisions that were good elsewhere (a history
+    /// table). The default gives every decision the same key, which only loses that hint.
+    fn decision_key(&self, _decision: &Self::Decision) -> u64 {
+        0
+    }
+
+    /// Whether chance takes some decisions of this game, anywhere in play (a roll): then a
+    /// position's value is an expectation, not a win, loss or draw.
+    fn rolls_dice(&self) -> bool {
+        false
+    }
+
+    /// Whether some decisions of this game are continuous (a shot's angle and speed), so that
+    /// they cannot always be listed.
+    fn has_continuous_decisions(&self) -> bool {
+        false
+    }
+
     /// Whether some decision holds choices made by a player other than the one to move
     /// (`pick ... by p`); then [`Game::decision_parts`] says who makes each part. An exact
     /// search must let each player make their own choices.
@@ -86,6 +105,12 @@ pub trait Game {
     /// see repetitions. `None` when the game keeps no such key.
     fn position_key(&self) -> Option<u64> {
         None
+    }
+
+    /// Whether the rules read the game's history (`repetitions`): a position's decisions and
+    /// results then depend on the line that reached it, which its key leaves out.
+    fn reads_history(&self) -> bool {
+        false
     }
 
     /// Each player's score once the game is over, for games that declare one.
@@ -189,6 +214,12 @@ impl<'p> BoardGame<'p> {
     }
 }
 
+/// A hash of `value`, the same in every run.
+fn key_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(value)
+}
+
 /// Runs of whitespace as one space, trimmed: how notation is compared.
 fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -287,6 +318,14 @@ impl Game for BoardGame<'_> {
         find_typed(&self.listed(), text)
     }
 
+    fn decision_key(&self, decision: &Move) -> u64 {
+        key_of(decision)
+    }
+
+    fn rolls_dice(&self) -> bool {
+        self.engine.program().has_chance()
+    }
+
     fn others_choose(&self) -> bool {
         self.engine
             .program()
@@ -302,6 +341,10 @@ impl Game for BoardGame<'_> {
             .into_iter()
             .map(|(who, text)| (who, normalize(&text)))
             .collect()
+    }
+
+    fn reads_history(&self) -> bool {
+        self.engine.program().uses_history()
     }
 
     fn position_key(&self) -> Option<u64> {
@@ -454,6 +497,15 @@ impl Game for TableMatch<'_> {
             };
             out.push(d);
         }
+        true
+    }
+
+    fn decision_key(&self, decision: &Decision) -> u64 {
+        // Shots differ by their parameters' exact bits.
+        key_of(&format!("{decision:?}"))
+    }
+
+    fn has_continuous_decisions(&self) -> bool {
         true
     }
 

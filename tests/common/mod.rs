@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use rulestone::ir::Program;
 
+pub mod cli;
+
 /// The crate root, so tests find `games/` wherever cargo runs them from.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 22] = [
+pub static TURNS: [CompiledTurn; 24] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x9077f53e99670c3c,
+        fingerprint: 0xcf4068b6fd73980b,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x74c29a6a63901724,
+        fingerprint: 0x436bf7171433c10c,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0xe379a495417ad73a,
+        fingerprint: 0x6fdbb6db7b3494a6,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x010b478c10c3ec93,
+        fingerprint: 0x6ad8c251e1db6751,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,21 +68,21 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x1e9f51bcfd04fefc,
+        fingerprint: 0xb6b5dccf81eca91e,
         generate: p5::generate,
         apply: p5::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x98c7c0b831d287a3,
+        fingerprint: 0xae95d8352c5cf015,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xaa8338be607f08dd,
+        fingerprint: 0x55df20cf4008f514,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,7 +92,7 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0xc5c7041c9db5ae0d,
+        fingerprint: 0x80f2a61c62dc352d,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,14 +102,14 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x8487c501add97398,
+        fingerprint: 0x7155c4febd6477f1,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xba3c33f411d99605,
+        fingerprint: 0xf3a3a0033b245f85,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
@@ -126,14 +126,14 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x32719efd2744b6f2,
+        fingerprint: 0x59b189d6a49eb7ca,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xda7d4ddf1e019e67,
+        fingerprint: 0x952c8bdfdaba4fe7,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -143,7 +143,7 @@ pub static TURNS: [CompiledTurn; 22] = [
     },
     CompiledTurn {
         label: "Hill",
-        fingerprint: 0x020a9c67300f39ed,
+        fingerprint: 0x1042d8837229988e,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -152,18 +152,15 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x36765a3e6c43efab,
+        label: "Lift",
+        fingerprint: 0x0b22c4ea36a82602,
         generate: p15::generate,
         apply: p15::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p15::Turn>,
-            play: fast_play::<p15::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0xfbea297ceb193f01,
+        label: "Nudge",
+        fingerprint: 0x36765a3e6c43efab,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -172,8 +169,8 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xd17437ab7a8cccf6,
+        label: "Orbit",
+        fingerprint: 0x4433b0b24625e3f5,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -182,8 +179,8 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x46613dfe801c413d,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xb1a1ab71fd22ef1d,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -192,8 +189,8 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x174d7451316468ce,
+        label: "Rebound",
+        fingerprint: 0x0da80b2ce102971d,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -202,8 +199,8 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x460fa6ba0aec518d,
+        label: "Relay",
+        fingerprint: 0xdfdfb4a87b4b94c1,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -212,13 +209,30 @@ pub static TURNS: [CompiledTurn; 22] = [
         }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0x019a2b04d1ff3c35,
+        label: "Shove",
+        fingerprint: 0xd12d57706c44e5fd,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p21::Turn>,
             play: fast_play::<p21::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0xc080253f43b5289c,
+        generate: p22::generate,
+        apply: p22::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xf088a74e7db96050,
+        generate: p23::generate,
+        apply: p23::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p23::Turn>,
+            play: fast_play::<p23::Turn>,
         }),
     },
 ];
@@ -26736,8 +26750,384 @@ mod p14 {
     }
 }
 
-/// Nudge
+/// Lift
 mod p15 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellSet64;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 9]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x3f])];
+    static RI0: [[S; 9]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0x1f8])];
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 9]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xdb])];
+    static RI1: [[S; 9]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0x1b6])];
+
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 9] = [
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+    ];
+
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 9] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+    ];
+
+    /// Pattern `diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 1]; 9] = [
+        [S::from_words([0x111])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x111])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x111])],
+    ];
+
+    /// Pattern `antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 1]; 9] = [
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at5(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at6(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), 0);
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at10(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap5(e, v, pos, r),
+            _ => ap12(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = r.decision();
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap9(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b7(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap12(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        e.rt_repetitions(pos.hash)
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let c = usize::from(v[0]);
+        let s = s2(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let c = usize::from(v[0]);
+        let s = s3(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let c = usize::from(v[0]);
+        let s = s4(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b3(e, pos, v, cand) || b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let c = usize::from(v[0]);
+        let s = s5(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b5(e, pos, v, cand) || b6(e, pos, v, cand)
+    }
+}
+
+/// Nudge
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -27402,7 +27792,7 @@ mod p15 {
 }
 
 /// Orbit
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -27822,7 +28212,7 @@ mod p16 {
 }
 
 /// Owner of an emptied cell
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28104,7 +28494,7 @@ mod p17 {
 }
 
 /// Rebound
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29263,7 +29653,7 @@ mod p18 {
 }
 
 /// Relay
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -31008,7 +31398,7 @@ mod p19 {
 }
 
 /// Shove
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -32145,8 +32535,540 @@ mod p20 {
     }
 }
 
+/// Shuffle
+mod p22 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellSet64;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0xffff]);
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x7777])];
+    static RI0: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xeeee])];
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 16]; 1] = [[
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xfff])];
+    static RI1: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xfff0])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0xeeee])];
+    static RI2: [[S; 16]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0x7777])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xfff0])];
+    static RI3: [[S; 16]; 1] = [[
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0xfff])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RH4: [S; 1] = [S::from_words([0xffff])];
+    static RI4: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RIH4: [S; 1] = [S::from_words([0xffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s4(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = r.decision();
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b11(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b12(e, &pos, &v, 0) {
+            ap7(e, v, pos, r);
+        } else {
+            ap8(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s3(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s2(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s5(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b10(e, pos, v, c as u8) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        e.rt_repetitions(pos.hash)
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b5(e, pos, v, cand) && b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b7(e, pos, v, cand) && b8(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        b4(e, pos, v, cand) || b9(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s6(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+}
+
 /// Terraces
-mod p21 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.

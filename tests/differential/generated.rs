@@ -18,21 +18,21 @@ type V = [u8; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x1539cd451283eba8,
+        fingerprint: 0xf8eecf6dfed4b692,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x23037566a2d0653e,
+        fingerprint: 0xfad92807526a090c,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0xc4ad468e85b231a2,
+        fingerprint: 0x4714e637b741365e,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0xea2b31eaa8269276,
+        fingerprint: 0x1a17087d1a4a8b4a,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,7 +52,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xb2b24edd99c51512,
+        fingerprint: 0xc38b5621169068f2,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0xdea27d6f20b60b0d,
+        fingerprint: 0x8f19c76b12a1f49c,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0xd4de84a4c49cacf0,
+        fingerprint: 0x33737cf0a8b8b7fb,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xf9cfa41c714403dd,
+        fingerprint: 0xfae705657ddc41f5,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x09f407ae896848a6,
+        fingerprint: 0x065538ff5134020e,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x7f811b8e93c250eb,
+        fingerprint: 0xe4724bd099a90d66,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xd3c17f966dc62198,
+        fingerprint: 0xd76c36d05bd67547,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x74210de9418dad4c,
+        fingerprint: 0xc1f7f410ccbffcc5,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0xe4731cff30908e35,
+        fingerprint: 0x5c6923cd987aeb68,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0xaa50f5fb69038cc7,
+        fingerprint: 0x1bfb2d4acefbb7d8,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0xa10b9dfb79713970,
+        fingerprint: 0xd8a515a4bea29f78,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xb3e4b593d2c41e62,
+        fingerprint: 0xd17de375f43ed5cd,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x79b5b4bdf6a5cbe0,
+        fingerprint: 0xe35d8f5382486f56,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x93c3bf9efea226ac,
+        fingerprint: 0x91217b89be318d4d,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0xe5bcdc85cb215595,
+        fingerprint: 0xcdf9048c609072c5,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xfdc1e426cdb8e7b6,
+        fingerprint: 0x34c5f284b18a097b,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x92707faa2c621c5b,
+        fingerprint: 0x05c53684db9e1203,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x63d811a1fb0bdb0a,
+        fingerprint: 0x88a3cda839fabd4d,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0x1ddd3d9578c6d4ac,
+        fingerprint: 0xe4c0a88d3e22cf09,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x3d1861831ef9095f,
+        fingerprint: 0x781b9fb3dd05bbca,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0x73d00a9c48487861,
+        fingerprint: 0x95a69d32ce37b456,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x45bec767b2234c32,
+        fingerprint: 0x69d82a02113f14a3,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x5f8e3675b8d0a4bf,
+        fingerprint: 0xfcb2da6c3421d9d6,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x91cd0fad56a84c39,
+        fingerprint: 0x00c61772636b769c,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x4c805d8ba66e7dc1,
+        fingerprint: 0x1787c2b3e01cb09e,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x21235178c063cc38,
+        fingerprint: 0xb3676536cd949223,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x7f5dad96b4e46673,
+        fingerprint: 0x25b0a0ad7287c7dc,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0xb31c1ff5af3ddc57,
+        fingerprint: 0x5c23a0bcef82f9b0,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x4c19b818f14ea7e4,
+        fingerprint: 0x2085e32be5f7d8dc,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x4f5823ecf721bc9a,
+        fingerprint: 0xdbccb5ce870c5d1e,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x1f7dfe23059ece2f,
+        fingerprint: 0xfa9db7c621ef89b3,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x8a787345da33ee07,
+        fingerprint: 0x23d1e01ca8cf6e30,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x1298b2ef182bcfc0,
+        fingerprint: 0x81d7ddef6ca20c08,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x31ddbdcd3030761b,
+        fingerprint: 0x92b6641ff114c58f,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x33d250f7f447e46b,
+        fingerprint: 0xd3d50fa638e992d1,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {

@@ -625,6 +625,7 @@ impl<'a> Lowerer<'a> {
                         cell: CellRef::Candidate,
                     },
                     Some(Sym::Define(d)) => return self.int(d),
+                    None if name == "repetitions" => IntExpr::Repetitions,
                     _ => return err(format!("`{name}` is not a number")),
                 }
             }
