@@ -207,6 +207,8 @@ fn a_whole_session() {
     let keyword = session.request("textDocument/hover", position(east - 3));
     assert_eq!(keyword["result"], Value::Null, "{keyword}");
 
+    names_answers(&mut session, &text, &answer["result"]["capabilities"]);
+
     // The typo fixed: no more diagnostics; closing clears them too.
     session.notify(
         "textDocument/didChange",
@@ -291,4 +293,324 @@ fn secondary_labels_become_related_information() {
     snap!("related", pretty(&diagnostics["params"]));
     let status = session.finish();
     assert_eq!(status.code(), Some(0), "{status}");
+}
+
+/// `line:column` (both from 1) of an LSP position.
+fn at(position: &Value) -> String {
+    format!(
+        "{}:{}",
+        position["line"].as_u64().unwrap_or(0) + 1,
+        position["character"].as_u64().unwrap_or(0) + 1
+    )
+}
+
+fn span(range: &Value) -> String {
+    format!("{}-{}", at(&range["start"]), at(&range["end"]))
+}
+
+/// A list of locations, one `start-end` a line.
+fn locations(result: &Value) -> String {
+    result
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| span(&l["range"]))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A workspace edit's edits, one `start-end -> new text` a line.
+fn edits(edit: &Value) -> String {
+    edit["changes"]
+        .as_object()
+        .expect("changes")
+        .values()
+        .flat_map(|e| e.as_array().expect("edits").iter())
+        .map(|e| {
+            format!(
+                "{} -> {}",
+                span(&e["range"]),
+                e["newText"].as_str().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Semantic tokens decoded from their relative encoding: `line:column text type modifiers`.
+fn decode_tokens(text: &str, data: &Value, legend: &Value) -> String {
+    let data: Vec<u64> = data
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|n| n.as_u64().expect("a number"))
+        .collect();
+    let lines: Vec<Vec<u16>> = text.lines().map(|l| l.encode_utf16().collect()).collect();
+    let (mut line, mut column) = (0usize, 0usize);
+    let mut out = Vec::new();
+    for t in data.chunks(5) {
+        let [dl, ds, len, ty, mods] = t else {
+            panic!("tokens come in fives");
+        };
+        let (dl, ds, len) = (*dl as usize, *ds as usize, *len as usize);
+        column = if dl == 0 { column + ds } else { ds };
+        line += dl;
+        let word = String::from_utf16_lossy(&lines[line][column..column + len]);
+        let names: Vec<&str> = (0..2)
+            .filter(|b| mods & (1 << b) != 0)
+            .map(|b| legend["tokenModifiers"][b].as_str().unwrap_or("?"))
+            .collect();
+        out.push(format!(
+            "{}:{} {word} {} {}",
+            line + 1,
+            column + 1,
+            legend["tokenTypes"][*ty as usize].as_str().unwrap_or("?"),
+            names.join(",")
+        ));
+    }
+    out.join("\n")
+}
+
+/// References, renaming, completion, quick fixes and semantic tokens on the broken game.
+fn names_answers(session: &mut Session, text: &str, capabilities: &Value) {
+    let find = |line_start: &str, word: &str| {
+        let (line, l) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim_start().starts_with(line_start))
+            .expect("the line");
+        let column = l.find(word).expect("the word");
+        json!({"line": line, "character": column + 1})
+    };
+    let doc = json!({"uri": URI});
+    let east = find("pattern row", "east");
+    let local = find("pick c", "c ");
+
+    let mut refs = Vec::new();
+    for (what, position) in [("east", &east), ("local c", &local)] {
+        let answer = session.request(
+            "textDocument/references",
+            json!({"textDocument": doc, "position": position, "context": {"includeDeclaration": true}}),
+        );
+        refs.push(format!("{what}:\n{}", locations(&answer["result"])));
+    }
+    let axis = session.request(
+        "textDocument/references",
+        json!({"textDocument": doc, "position": find("axes", "x,"), "context": {"includeDeclaration": false}}),
+    );
+    refs.push(format!(
+        "axis x without its declaration:\n{}",
+        locations(&axis["result"])
+    ));
+    snap!("references", refs.join("\n\n"));
+
+    // A variable's definition is where its item binds it.
+    let definition = session.request(
+        "textDocument/definition",
+        json!({"textDocument": doc, "position": find("if completes", "c,")}),
+    );
+    assert_eq!(
+        span(&definition["result"]["range"]),
+        "25:10-25:11",
+        "{definition}"
+    );
+
+    let prepare = session.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": doc, "position": east}),
+    );
+    assert_eq!(span(&prepare["result"]), "17:20-17:24", "{prepare}");
+    let keyword = session.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": doc, "position": find("pattern row", "line")}),
+    );
+    assert_eq!(keyword["result"], Value::Null, "{keyword}");
+
+    let mut renames = Vec::new();
+    for (position, new_name) in [
+        (&east, "eastward"),
+        (&local, "here"),
+        (&east, "while"),
+        (&east, "north"),
+        (&east, "9lives"),
+        (&east, "mover"),
+        (&local, "O"),
+    ] {
+        let answer = session.request(
+            "textDocument/rename",
+            json!({"textDocument": doc, "position": position, "newName": new_name}),
+        );
+        let shown = if answer["result"].is_object() {
+            edits(&answer["result"])
+        } else {
+            format!(
+                "error {}: {}",
+                answer["error"]["code"],
+                answer["error"]["message"].as_str().unwrap_or("")
+            )
+        };
+        renames.push(format!("to `{new_name}`:\n{shown}"));
+    }
+    snap!("rename", renames.join("\n\n"));
+
+    let completion = session.request(
+        "textDocument/completion",
+        json!({"textDocument": doc, "position": find("put", "put")}),
+    );
+    let items: Vec<String> = completion["result"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} {}",
+                i["label"].as_str().unwrap_or(""),
+                i["kind"],
+                i["detail"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    snap!("completion", items.join("\n"));
+
+    let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}});
+    let actions = session.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": whole, "context": {"diagnostics": []}}),
+    );
+    snap!("code_action", pretty(&actions["result"]));
+    let refactors = session.request(
+        "textDocument/codeAction",
+        json!({"textDocument": doc, "range": whole, "context": {"diagnostics": [], "only": ["refactor"]}}),
+    );
+    assert_eq!(refactors["result"], Value::Null, "{refactors}");
+
+    let tokens = session.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": doc}),
+    );
+    let legend = &capabilities["semanticTokensProvider"]["legend"];
+    snap!(
+        "semantic_tokens",
+        decode_tokens(text, &tokens["result"]["data"], legend)
+    );
+}
+
+/// The VS Code extension's TextMate grammar highlights what the language has: every reserved
+/// keyword, built-in function and built-in value is one of its alternatives.
+#[test]
+fn the_editor_grammar_knows_every_keyword_and_builtin() {
+    let grammar = include_str!("../editors/vscode/syntaxes/rulestone.tmLanguage.json");
+    let listed = |word: &str| {
+        ["(", "|"].iter().any(|before| {
+            [")", "|"]
+                .iter()
+                .any(|after| grammar.contains(&format!("{before}{word}{after}")))
+        })
+    };
+    let functions = rulestone::check::builtin_functions().map(|(f, _)| f);
+    let missing: Vec<&str> = rulestone::syntax::keywords::reserved()
+        .iter()
+        .map(String::as_str)
+        .chain(functions)
+        .chain(rulestone::check::builtin_values())
+        .filter(|w| !listed(w))
+        .collect();
+    assert!(missing.is_empty(), "not in the grammar: {missing:?}");
+}
+
+/// While the text being typed does not parse, completion still offers the names the document
+/// declared when it last parsed.
+#[test]
+fn completion_remembers_names_while_the_text_does_not_parse() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/tictactoe.game");
+    let text = std::fs::read_to_string(path).expect("read tictactoe");
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 1, "text": text}}),
+    );
+    let labels = |session: &mut Session| {
+        let answer = session.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": URI}, "position": {"line": 25, "character": 4}}),
+        );
+        answer["result"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .filter(|i| i["detail"] == json!("piece"))
+            .map(|i| i["label"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labels(&mut session), vec![json!("stone")]);
+    let broken = text.replace("put stone at c", "put ");
+    session.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    assert_eq!(labels(&mut session), vec![json!("stone")]);
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}
+
+/// A rename the words alone allow but after which the file would not check is refused: a
+/// define reads the variable `c` of the turn that uses it, so renaming the turn's `c` breaks it.
+#[test]
+fn a_rename_that_breaks_the_file_is_refused() {
+    let mut session = Session::start();
+    initialize(&mut session);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/connect4.game");
+    let text = std::fs::read_to_string(path).expect("read connect4");
+    let (line, l) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("pick c in"))
+        .expect("a pick of c");
+    let column = l.find("c in").expect("c");
+    session.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "rulestone", "version": 1, "text": text}}),
+    );
+    let answer = session.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": column},
+               "newName": "here"}),
+    );
+    assert_eq!(answer["error"]["code"], json!(-32803), "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("[E0101] unknown name `c`"), "{message}");
+    let status = session.finish();
+    assert_eq!(status.code(), Some(0), "{status}");
+}
+
+/// Every answer about names, on every prefix of a bundled game and a string left open: no
+/// panic, whatever the cursor and however broken the text.
+#[test]
+fn name_answers_never_fail_on_broken_text() {
+    use rulestone::lsp::{analysis::Analysis, complete, refs, semantic};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/games/connect4.game");
+    let text = std::fs::read_to_string(path).expect("read connect4") + "\nwrite \"{é\\";
+    let uri: lsp_types::Uri = URI.parse().expect("a URI");
+    let cuts = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .step_by(17)
+        .chain([text.len()]);
+    for cut in cuts {
+        let prefix = &text[..cut];
+        let analysis = Analysis::new(prefix);
+        let _ = semantic::tokens(&analysis);
+        let end = lsp_types::Position::new(u32::MAX, u32::MAX);
+        for at in [
+            lsp_types::Position::new(0, 0),
+            end,
+            lsp_types::Position::new(20, 9),
+        ] {
+            let _ = complete::complete(&analysis, cut, complete::declared(&analysis));
+            let _ = refs::references(&uri, prefix, at, true);
+            let _ = refs::prepare(prefix, at);
+            let _ = refs::rename(&uri, prefix, at, "renamed");
+        }
+    }
 }

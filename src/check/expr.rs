@@ -21,6 +21,11 @@ struct Builtin {
     signature: &'static str,
 }
 
+/// Every built-in function's name and signature.
+pub(super) fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)> {
+    FUNCTIONS.iter().map(|f| (f.name, f.signature))
+}
+
 const FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "all",

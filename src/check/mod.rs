@@ -60,6 +60,43 @@ pub struct Checked {
     pub table: Option<table::TableGame>,
 }
 
+/// The declared names of a parsed file and every use the checker resolved, even when the file
+/// has errors: what an editor needs to find and rename names in a file being edited.
+#[must_use]
+pub fn resolve_names(file: &ast::File) -> model::Names {
+    let mut c = Checker::new(file);
+    if table::is_table_game(file) {
+        c.run_table();
+    } else {
+        c.run();
+    }
+    names_of(&mut c)
+}
+
+fn names_of(c: &mut Checker<'_>) -> model::Names {
+    model::Names::new(
+        c.entries
+            .iter()
+            .map(|e| model::Decl {
+                name: e.name.clone(),
+                kind: e.sym,
+                span: e.span,
+            })
+            .collect(),
+        std::mem::take(&mut c.uses),
+    )
+}
+
+/// The names with a meaning in every expression (`mover`, `empty`, ...).
+pub fn builtin_values() -> impl Iterator<Item = &'static str> {
+    names::BUILTIN_VALUES.iter().map(|(n, _)| *n)
+}
+
+/// The built-in functions, each with its signature.
+pub fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)> {
+    expr::builtin_functions()
+}
+
 /// Checks a parsed file. Returns the checked game only if there is no error (warnings allowed),
 /// and every problem found, errors and warnings, in source order.
 #[must_use]
@@ -72,17 +109,7 @@ pub fn check(file: &ast::File) -> (Option<Checked>, Vec<Diag>) {
         None
     };
     let types = std::mem::take(&mut c.types);
-    let names = model::Names::new(
-        c.entries
-            .iter()
-            .map(|e| model::Decl {
-                name: e.name.clone(),
-                kind: e.sym,
-                span: e.span,
-            })
-            .collect(),
-        std::mem::take(&mut c.uses),
-    );
+    let names = names_of(&mut c);
     if let Some(d) = c.too_deep.take() {
         c.report_diag(d);
     }

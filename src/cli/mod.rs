@@ -271,7 +271,8 @@ Examples:
     ///
     /// Speaks the Language Server Protocol (JSON-RPC over stdio): diagnostics as `check` gives
     /// them, on every change; formatting as `fmt` does it; the outline of a file's
-    /// declarations; hover and go-to-definition on declared names. An editor starts it itself:
+    /// declarations; hover, go-to-definition, references and rename of names; completion; the
+    /// checker's suggestions as quick fixes; semantic tokens. An editor starts it itself:
     /// configure your editor's LSP client to run `rulestone lsp` for `.game` files (see the
     /// README).
     #[command(after_help = "\

@@ -29,7 +29,7 @@ pub fn diagnose(uri: &Uri, source: &str) -> Vec<Diagnostic> {
     }
 }
 
-fn convert(uri: &Uri, source: &str, d: &Diag) -> Diagnostic {
+pub(super) fn convert(uri: &Uri, source: &str, d: &Diag) -> Diagnostic {
     let d = d.as_ref();
     let labels: Vec<LabeledSpan> = d.labels().map(Iterator::collect).unwrap_or_default();
     let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);

@@ -4,16 +4,24 @@
 //! The server keeps the text of each open document (full document sync) and answers from it:
 //! the diagnostics `rulestone check` gives, published on every open and change and cleared on
 //! close; formatting (one whole-document edit from [`format_source`]); the outline (document
-//! symbols), hover and go-to-definition on declared names, all from the syntax tree.
+//! symbols) and hover on declared names, from the syntax tree; the definition, references
+//! and renaming of any name, completion, the checker's suggestions as quick fixes
+//! and semantic tokens, from the checker's names and a lexical scan ([`analysis`]).
 //! Positions are UTF-16 code units, as LSP requires ([`position`]).
 //!
 //! [`serve`] runs the whole session over any [`Connection`]: the CLI gives it standard input
 //! and output, tests may give it an in-memory one. Nothing a client sends can crash it: a
 //! malformed request is answered with an error, a malformed notification is ignored.
 
+pub mod actions;
+pub mod analysis;
+pub mod complete;
 pub mod diagnostics;
 pub mod position;
+pub mod refs;
+pub mod semantic;
 pub mod symbols;
+pub mod tokens;
 
 use std::collections::HashMap;
 
@@ -23,12 +31,15 @@ use lsp_types::notification::{
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
-    DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, Request as _,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
 };
 use lsp_types::{
-    DocumentSymbolResponse, HoverProviderCapability, OneOf, PublishDiagnosticsParams,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit,
-    Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionItem,
+    CompletionOptions, DocumentSymbolResponse, HoverProviderCapability, OneOf,
+    PublishDiagnosticsParams, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
+    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
 
 use crate::syntax::{self, format_source, FormatError};
@@ -73,6 +84,23 @@ pub fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        })),
+        completion_provider: Some(CompletionOptions::default()),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: semantic::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                ..SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -96,6 +124,7 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     let mut server = Server {
         connection,
         documents: HashMap::new(),
+        declared: std::cell::RefCell::default(),
     };
     while let Ok(message) = connection.receiver.recv() {
         match message {
@@ -123,6 +152,9 @@ struct Server<'a> {
     connection: &'a Connection,
     /// The text of each open document.
     documents: HashMap<Uri, String>,
+    /// The names each document declared when it last parsed: completion offers them while the
+    /// text being typed does not parse.
+    declared: std::cell::RefCell<HashMap<Uri, Vec<CompletionItem>>>,
 }
 
 impl Server<'_> {
@@ -151,6 +183,50 @@ impl Server<'_> {
                 let at = p.text_document_position_params;
                 Ok(s.definition(&at.text_document.uri, at.position))
             }),
+            References::METHOD => self.answer::<References>(request, |s, p| {
+                let at = p.text_document_position;
+                let uri = &at.text_document.uri;
+                Ok(s.documents.get(uri).and_then(|text| {
+                    refs::references(uri, text, at.position, p.context.include_declaration)
+                }))
+            }),
+            PrepareRenameRequest::METHOD => self.answer::<PrepareRenameRequest>(request, |s, p| {
+                Ok(s.documents
+                    .get(&p.text_document.uri)
+                    .and_then(|text| refs::prepare(text, p.position)))
+            }),
+            Rename::METHOD => self.answer::<Rename>(request, |s, p| {
+                let at = p.text_document_position;
+                let uri = &at.text_document.uri;
+                let text = s.documents.get(uri).ok_or("the document is not open")?;
+                refs::rename(uri, text, at.position, &p.new_name).map(Some)
+            }),
+            Completion::METHOD => self.answer::<Completion>(request, |s, p| {
+                let at = p.text_document_position;
+                Ok(s.complete(&at.text_document.uri, at.position))
+            }),
+            CodeActionRequest::METHOD => self.answer::<CodeActionRequest>(request, |s, p| {
+                let uri = &p.text_document.uri;
+                // A client asking only for other kinds of actions gets none.
+                let wanted = p.context.only.as_ref().is_none_or(|kinds| {
+                    kinds
+                        .iter()
+                        .any(|k| CodeActionKind::QUICKFIX.as_str().starts_with(k.as_str()))
+                });
+                Ok(s.documents
+                    .get(uri)
+                    .filter(|_| wanted)
+                    .map(|text| actions::quick_fixes(uri, text, p.range)))
+            }),
+            SemanticTokensFullRequest::METHOD => {
+                self.answer::<SemanticTokensFullRequest>(request, |s, p| {
+                    Ok(s.documents.get(&p.text_document.uri).map(|text| {
+                        SemanticTokensResult::Tokens(semantic::tokens(&analysis::Analysis::new(
+                            text,
+                        )))
+                    }))
+                })
+            }
             _ => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -171,7 +247,8 @@ impl Server<'_> {
         match request.extract::<R::Params>(R::METHOD) {
             Ok((id, params)) => match f(self, params) {
                 Ok(result) => Response::new_ok(id, result),
-                Err(message) => Response::new_err(id, ErrorCode::InternalError as i32, message),
+                // What the request asked for cannot be done (a refused rename, say).
+                Err(message) => Response::new_err(id, ErrorCode::RequestFailed as i32, message),
             },
             Err(e) => Response::new_err(
                 id,
@@ -211,6 +288,7 @@ impl Server<'_> {
                 {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
+                    self.declared.borrow_mut().remove(&uri);
                     self.send_diagnostics(uri, Vec::new(), None)?;
                 }
             }
@@ -276,11 +354,34 @@ impl Server<'_> {
         at: lsp_types::Position,
     ) -> Option<lsp_types::GotoDefinitionResponse> {
         let text = self.documents.get(uri)?;
-        let file = syntax::parse(text).ok()?;
-        let range = symbols::definition(text, &file, at)?;
+        let target = analysis::Analysis::new(text).target(position::offset(text, at))?;
+        let declared = target.declared?;
+        let range = position::range(text, declared.start as usize, declared.end as usize);
         Some(lsp_types::GotoDefinitionResponse::Scalar(
             lsp_types::Location::new(uri.clone(), range),
         ))
+    }
+
+    /// Completion at a position; while the text does not parse, the names it declared when it
+    /// last did.
+    fn complete(
+        &self,
+        uri: &Uri,
+        at: lsp_types::Position,
+    ) -> Option<lsp_types::CompletionResponse> {
+        let text = self.documents.get(uri)?;
+        let analysis = analysis::Analysis::new(text);
+        let declared = if analysis.file.is_some() {
+            let declared = complete::declared(&analysis);
+            self.declared
+                .borrow_mut()
+                .insert(uri.clone(), declared.clone());
+            declared
+        } else {
+            self.declared.borrow().get(uri).cloned().unwrap_or_default()
+        };
+        let items = complete::complete(&analysis, position::offset(text, at), declared);
+        Some(lsp_types::CompletionResponse::Array(items))
     }
 
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<lsp_types::Hover> {

@@ -1,5 +1,5 @@
 //! What a file declares, read from its syntax tree: the outline (document symbols) and the
-//! declaration shown when hovering a name or jumped to from it.
+//! declaration shown when hovering a name.
 
 use lsp_types::{
     DocumentSymbol, Hover, HoverContents, MarkupContent, MarkupKind, Position, SymbolKind,
@@ -259,17 +259,6 @@ pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
         }),
         range: None,
     })
-}
-
-/// Where the name at a position is declared, as a range of its name.
-#[must_use]
-pub fn definition(source: &str, file: &File, at: Position) -> Option<lsp_types::Range> {
-    let d = declaration_at(source, file, at)?;
-    Some(range(
-        source,
-        d.name_span.start as usize,
-        d.name_span.end as usize,
-    ))
 }
 
 #[cfg(test)]

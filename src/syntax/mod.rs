@@ -4,6 +4,7 @@ pub mod ast;
 mod error;
 pub mod format;
 mod from_pairs;
+pub mod keywords;
 mod parser;
 pub mod span;
 mod table;
