@@ -1183,6 +1183,19 @@ fn compile_writes_the_generated_module() {
     let text = std::fs::read_to_string(&module).expect("module written");
     assert!(text.contains("pub static TURNS: [CompiledTurn; 1]"));
     assert!(text.contains("pub fn generate") && text.contains("pub fn apply"));
+    // A crate to build: with rulestone's own lock file, so nothing is resolved afresh.
+    let out = dir.join("crate");
+    let o = run(&[
+        "compile",
+        "games/tictactoe.game",
+        "--no-build",
+        "--out",
+        out.to_str().expect("utf-8 temp path"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let lock = std::fs::read_to_string(out.join("Cargo.lock")).expect("lock file copied");
+    let ours = std::fs::read_to_string(root().join("Cargo.lock")).expect("our lock file");
+    assert_eq!(lock, ours);
     let _ = std::fs::remove_dir_all(&dir);
     // A game with errors is reported like everywhere else, and nothing is written.
     let o = run(&[

@@ -130,14 +130,13 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             shown(&manifest)
         ));
     }
-    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["build", "--release", "--manifest-path"])
-        .arg(&manifest)
-        .status()
-        .map_err(|e| {
-            CliError::new(format!("cannot run cargo: {e}"))
-                .note("compiling a game needs a Rust toolchain (https://rustup.rs)")
-        })?;
+    fetch(&manifest)?;
+    let started = std::time::Instant::now();
+    let status = cargo(
+        &["build", "--release", "--offline", "--manifest-path"],
+        &manifest,
+        false,
+    )?;
     if !status.success() {
         return Err(CliError::new("cargo could not build the compiled crate")
             .note("its messages are above; `rulestone` itself still runs every game")
@@ -148,11 +147,49 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
         .join("target/release")
         .join(format!("{BINARY}{}", std::env::consts::EXE_SUFFIX));
     emit(&format!(
-        "built {}\nuse it like rulestone, e.g.: {} bench {}\n",
+        "built {} in {:.0} s\nuse it like rulestone, e.g.: {} bench {}\n",
         shown(&binary),
+        started.elapsed().as_secs_f64(),
         shown(&binary),
         args.files.first().map(|p| shown(p)).unwrap_or_default()
     ))
+}
+
+/// Runs cargo with `args` and the manifest; `quiet` hides its output.
+fn cargo(args: &[&str], manifest: &Path, quiet: bool) -> Result<std::process::ExitStatus> {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.args(args).arg(manifest);
+    if quiet {
+        command
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+    }
+    command.status().map_err(|e| {
+        CliError::new(format!("cannot run cargo: {e}"))
+            .note("compiling a game needs a Rust toolchain (https://rustup.rs)")
+            .into()
+    })
+}
+
+/// Makes sure every crate the lock file names is in cargo's cache: offline when they are
+/// there already (the usual case after building rulestone), else downloaded once.
+fn fetch(manifest: &Path) -> Result<()> {
+    if cargo(&["fetch", "--offline", "--manifest-path"], manifest, true)?.success() {
+        return Ok(());
+    }
+    eprintln!("note: some crates rulestone builds with are not in cargo's cache; downloading them");
+    if cargo(&["fetch", "--manifest-path"], manifest, false)?.success() {
+        return Ok(());
+    }
+    Err(
+        CliError::new("cannot get the crates the compiled crate builds with")
+            .note(format!(
+                "on a machine with network, run `cargo fetch --manifest-path {}` once (or build \
+             rulestone there), then compile again",
+                shown(manifest)
+            ))
+            .into(),
+    )
 }
 
 fn write_crate(out: &Path, source: &Path, module: &str) -> Result<()> {
@@ -172,6 +209,13 @@ fn write_crate(out: &Path, source: &Path, module: &str) -> Result<()> {
         (src.join("games.rs"), module),
     ] {
         std::fs::write(&path, text).map_err(|e| CliError::io("write", &path, &e))?;
+    }
+    // The versions rulestone itself was built with: no crate is resolved afresh, so the build
+    // needs no network when they are in cargo's cache.
+    let lock = source.join("Cargo.lock");
+    let copy = out.join("Cargo.lock");
+    if lock.is_file() {
+        std::fs::copy(&lock, &copy).map_err(|e| CliError::io("write", &copy, &e))?;
     }
     Ok(())
 }
