@@ -398,13 +398,16 @@ impl Game<'_> {
     /// When chance takes the next move: a roll drawn at random among the open ones, as chance
     /// would, and `true`.
     fn roll(&mut self, rng: &mut ChaCha8Rng) -> Result<bool> {
-        let legal = legal_with_text(&mut self.board.engine);
+        // Only the chosen roll is written in notation: this runs before every person's turn.
+        let mut legal = Vec::new();
+        self.board.engine.legal_moves(&mut legal);
         if legal.is_empty() || !self.board.engine.chance() {
             return Ok(false);
         }
         let mover = self.board.engine.state.mover;
-        let (m, text) = &legal[rng.gen_range(0..legal.len())];
-        self.apply(m, By::Program);
+        let m = legal[rng.gen_range(0..legal.len())];
+        self.apply(&m, By::Program);
+        let text = self.history.last().map_or("", |t| t.text.as_str());
         emit(&format!(
             "chance for {}: {text}\n\n{}",
             player_name(&self.loaded.program, mover),
