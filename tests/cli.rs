@@ -812,6 +812,24 @@ fn board_after_a_few_moves() {
     snap!("board_after_moves", stdout(&o));
 }
 
+/// Every drawing ends with a legend of what it shows (pieces, markers and their `legend` words,
+/// per-cell counters), and cells are as wide as any position makes them: the field's columns and
+/// labels stay put when the tanks' facings appear.
+#[test]
+fn drawings_end_with_a_legend_and_keep_their_columns() {
+    let o = run(&[
+        "replay",
+        "games/tankball.game",
+        "--moves",
+        "H@e6:E; H@e10:W; L@d6:NE",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("board_legend_tankball", stdout(&o));
+    let o = run(&["replay", "games/stoneball.game", "--moves", "c2-c3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("board_legend_stoneball", stdout(&o));
+}
+
 #[test]
 fn board_with_other_options() {
     let o = run(&[

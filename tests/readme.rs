@@ -1,9 +1,11 @@
 //! The README and the rule pages under `docs/rules/` as a newcomer reads them: every
 //! `rulestone ...` command they show is one the current command line accepts, the game files
-//! they name exist, every table is one block, and links stay inside the repository.
+//! they name exist, every table is one block, links stay inside the repository, and the
+//! README's commands run as written.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
 use clap::Parser;
@@ -266,4 +268,131 @@ fn every_help_example_is_accepted() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 30, "only {checked} examples found");
+}
+
+/// The quick start's first command installs the binary; the test stands in for that step by
+/// putting the binary under test first on the `PATH`.
+const INSTALL: &str = "cargo install --path . && ";
+
+/// How long a shown command may run before the test stops it (a match of many games, a long
+/// analysis): one that is still going then has met no error so far, which is what is checked.
+const RUN_LIMIT: Duration = Duration::from_secs(8);
+
+/// What running one command gave.
+enum Ran {
+    Finished(std::process::Output),
+    Stopped,
+}
+
+/// Runs `line` with `sh` in `dir`, with `quit` on its standard input (for `play`), stopping its
+/// whole process group after [`RUN_LIMIT`].
+fn run_verbatim(line: &str, dir: &Path, path: &str) -> Ran {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("COLUMNS", "100")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("start sh");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = std::io::Write::write_all(&mut input, b"quit\n");
+    }
+    let started = Instant::now();
+    loop {
+        if let Ok(Some(_)) = child.try_wait() {
+            return Ran::Finished(child.wait_with_output().expect("collect output"));
+        }
+        if started.elapsed() > RUN_LIMIT {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+            return Ran::Stopped;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A scratch directory laid out like the repository for the commands: the games and test games
+/// linked in, and `target/release/rulestone` pointing at the binary under test, so files the
+/// commands write (a report, a record) land in the scratch directory.
+fn workspace() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-commands");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("target/release")).expect("scratch dir");
+    for linked in ["games", "tests", "docs", "grammar"] {
+        std::os::unix::fs::symlink(root().join(linked), dir.join(linked)).expect("link");
+    }
+    let binary = env!("CARGO_BIN_EXE_rulestone");
+    std::os::unix::fs::symlink(binary, dir.join("target/release/rulestone")).expect("link");
+    dir
+}
+
+/// Whether a command names a file by a placeholder (`games/G.game`) rather than a real one.
+fn names_a_placeholder(line: &str) -> bool {
+    words(line).iter().any(|w| {
+        let stem = Path::new(w)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("");
+        w.ends_with(".game") && !stem.chars().any(|c| c.is_ascii_lowercase())
+    })
+}
+
+/// The README's commands, run as written: the quick start after its install step, and every
+/// `rulestone ...` example in a code block or inline. Each must end with success, or still be
+/// running without error when stopped after [`RUN_LIMIT`]. (`compile`, which builds a crate for
+/// minutes, and the compiled binary's commands are left to their own tests.)
+#[test]
+fn readme_commands_run_verbatim() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README");
+    let dir = workspace();
+    let binary_dir = Path::new(env!("CARGO_BIN_EXE_rulestone"))
+        .parent()
+        .expect("binary directory");
+    let path = format!(
+        "{}:{}",
+        binary_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let quick_start = readme
+        .lines()
+        .find(|l| l.starts_with(INSTALL))
+        .expect("the quick start installs with `cargo install --path .`");
+    let mut lines = vec![quick_start[INSTALL.len()..].to_string()];
+    lines.extend(commands(&readme).into_iter().filter(|c| {
+        !c.starts_with(INSTALL)
+            && !c.contains(" compile ")
+            && !c.contains("rulestone-compiled")
+            && !c.starts_with("cargo ")
+            && !names_a_placeholder(c)
+    }));
+    lines.dedup();
+    let mut problems = Vec::new();
+    let (mut finished, mut stopped) = (0, 0);
+    for line in &lines {
+        eprintln!("running `{line}`");
+        match run_verbatim(line, &dir, &path) {
+            Ran::Stopped => stopped += 1,
+            Ran::Finished(out) if out.status.success() => finished += 1,
+            Ran::Finished(out) => problems.push(format!(
+                "`{line}` exited with {:?}:\n{}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            )),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        finished >= 6,
+        "only {finished} commands finished ({stopped} stopped)"
+    );
 }

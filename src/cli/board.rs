@@ -7,6 +7,11 @@
 //! the part of a name that changes when only that axis changes (`1a1` → `1b1`: `a`, `b`).
 //! A game with per-cell counters (layers, such as heights) shows each cell's values after its
 //! symbol (`X3`: a cell showing `X` at height 3); values of 0 are left out.
+//!
+//! Every drawing ends with a legend of the glyphs it used: the pieces on the board, `.` when a
+//! cell is empty, each marker shown (with its `legend` text) and each per-cell counter drawn.
+//! Cells are as wide as the widest text any position can give (a symbol, a marker and the
+//! layers' widest values), so columns stay put from move to move.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -24,12 +29,10 @@ const GAP: usize = 4;
 /// The board, then whose turn it is (or the result) and the counters.
 pub(crate) fn draw(engine: &mut Engine<'_>) -> String {
     let markers = engine.markers();
-    let mut out = board(
-        engine.program(),
-        &engine.state.board,
-        &engine.state.counters,
-        &markers,
-    );
+    let program = engine.program();
+    let (cells, values) = (&engine.state.board, &engine.state.counters);
+    let mut out = board(program, cells, values, &markers);
+    out.push_str(&legend(program, cells, values, &markers));
     out.push('\n');
     out.push_str(&status(engine));
     out
@@ -229,18 +232,22 @@ pub(crate) fn board(
         groups.entry(key).or_default().push(c);
     }
 
-    let mut cell_w = 1;
-    for p in &program.pieces {
-        for s in &p.symbols {
-            cell_w = cell_w.max(s.chars().count());
-        }
-    }
-    for v in labels[col_axis].values() {
-        cell_w = cell_w.max(v.chars().count());
-    }
+    let mut widest = widest_cell(program);
     for c in 0..b.len() {
-        cell_w = cell_w.max(cell_text(program, cells, &extras, c).chars().count());
+        widest = widest.max(cell_text(program, cells, &extras, c).chars().count());
     }
+    let label_w = labels[col_axis]
+        .values()
+        .map(|v| v.chars().count())
+        .max()
+        .unwrap_or(1);
+    // On a board whose rows never hold two neighbouring columns (a hex board in doubled
+    // coordinates), a cell's text may run into the free column beside it.
+    let cell_w = if every_other_column(b, col_axis, row_axis) {
+        label_w.max(widest / 2)
+    } else {
+        label_w.max(widest)
+    };
 
     let panels: Vec<Vec<String>> = groups
         .iter()
@@ -266,6 +273,132 @@ pub(crate) fn board(
         })
         .collect();
     layout(&panels)
+}
+
+/// Whether no cell has a neighbour in the next column of its own row (and panel).
+fn every_other_column(b: &Board, col_axis: usize, row_axis: Option<usize>) -> bool {
+    let place = |c: usize| -> Vec<i32> { (0..b.axes.len()).map(|a| b.coord(c, a)).collect() };
+    let taken: std::collections::HashSet<Vec<i32>> = (0..b.len()).map(place).collect();
+    row_axis.is_some()
+        && (0..b.len()).all(|c| {
+            let mut next = place(c);
+            next[col_axis] += 1;
+            !taken.contains(&next)
+        })
+}
+
+/// The widest cell text any position can give, as far as the program tells: the widest symbol,
+/// the widest marker, and the widest direction name of each layer shown as directions (a plain
+/// layer's numbers are counted as one digit; wider values widen the drawing when they appear).
+fn widest_cell(program: &Program) -> usize {
+    let width = |s: &String| s.chars().count();
+    let symbol = program
+        .pieces
+        .iter()
+        .flat_map(|p| p.symbols.iter().map(width))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let marker = program.markers.iter().map(|m| width(&m.text)).max();
+    let layers: usize = program
+        .layers
+        .iter()
+        .map(
+            |(_, base)| match program.counters.get(usize::from(*base)).map(|k| k.view) {
+                Some(CounterView::Directions(r)) => program
+                    .relations
+                    .get(usize::from(r))
+                    .and_then(|rel| rel.names.iter().map(width).max())
+                    .unwrap_or(1),
+                Some(CounterView::Hidden) => 0,
+                _ => 1,
+            },
+        )
+        .sum();
+    symbol + marker.unwrap_or(0) + layers
+}
+
+/// `legend: W White man, . empty, o ball, 3 after a symbol: height`: the glyphs this drawing
+/// used, wrapped to [`MAX_WIDTH`].
+fn legend(
+    program: &Program,
+    cells: &[u8],
+    counters: &[i32],
+    markers: &[(String, CellSet)],
+) -> String {
+    let mut entries: Vec<String> = Vec::new();
+    let mut codes: Vec<u8> = cells.iter().copied().filter(|&c| c != 0).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    for code in codes {
+        let kind = usize::from((code - 1) / 2);
+        let owner = (code - 1) % 2;
+        let Some(piece) = program.pieces.get(kind) else {
+            continue;
+        };
+        let shared = piece.symbols.windows(2).all(|w| w[0] == w[1]);
+        let entry = if shared {
+            format!("{} {}", symbol(program, code), piece.name)
+        } else {
+            let player = player_name(program, owner);
+            format!("{} {player} {}", symbol(program, code), piece.name)
+        };
+        if !entries.contains(&entry) {
+            entries.push(entry);
+        }
+    }
+    if cells.iter().take(program.board.len()).any(|&c| c == 0) {
+        entries.push(". empty".to_string());
+    }
+    for ((text, set), marker) in markers.iter().zip(&program.markers) {
+        let entry = format!("{text} {}", marker.legend);
+        if !set.is_empty() && !entries.contains(&entry) {
+            entries.push(entry);
+        }
+    }
+    for (name, base) in &program.layers {
+        let base = usize::from(*base);
+        let view = program.counters.get(base).map(|k| k.view);
+        let shown = (base..base + program.board.len())
+            .filter_map(|slot| counters.get(slot).copied())
+            .find(|&v| v != 0);
+        match (view, shown) {
+            (Some(CounterView::Hidden) | None, _) | (_, None) => {}
+            (Some(CounterView::Directions(r)), Some(v)) => entries.push(format!(
+                "{} after a symbol: {name}",
+                direction_name(program, r, v)
+            )),
+            (Some(_), Some(v)) => entries.push(format!("{v} after a symbol: {name}")),
+        }
+    }
+    wrap("legend: ", &entries)
+}
+
+/// The entries after `head`, separated by commas, in lines no wider than [`MAX_WIDTH`] (the
+/// later lines indented under the first entry).
+fn wrap(head: &str, entries: &[String]) -> String {
+    let indent = " ".repeat(head.chars().count());
+    let mut out = String::new();
+    let mut line = head.to_string();
+    for (i, entry) in entries.iter().enumerate() {
+        let piece = if i + 1 < entries.len() {
+            format!("{entry},")
+        } else {
+            entry.clone()
+        };
+        let fits = line.chars().count() + 1 + piece.chars().count() <= MAX_WIDTH;
+        if i > 0 && !fits {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clone_from(&indent);
+        } else if i > 0 {
+            line.push(' ');
+        }
+        line.push_str(&piece);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
 }
 
 /// One panel: the cells sharing the values of the leading axes.
@@ -320,17 +453,17 @@ impl Grid<'_> {
             } else {
                 String::new()
             };
-            let cells: Vec<String> = cols
-                .clone()
-                .map(|col| match at.get(&(col, *r)) {
-                    Some(&c) => format!(
-                        "{:<w$}",
-                        cell_text(self.program, self.cells, self.extras, c)
-                    ),
-                    None => " ".repeat(w),
-                })
-                .collect();
-            line.push_str(&cells.join(" "));
+            // Each text starts at its column's slot; one may run into an empty slot beside it.
+            let start = line.chars().count();
+            for (i, col) in cols.clone().enumerate() {
+                if let Some(&c) = at.get(&(col, *r)) {
+                    let at_slot = start + i * (w + 1);
+                    let pad = at_slot.saturating_sub(line.chars().count());
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(&cell_text(self.program, self.cells, self.extras, c));
+                    line.push(' ');
+                }
+            }
             lines.push(line);
         }
         let col_labels: Vec<String> = cols

@@ -35,7 +35,7 @@
 //! distinct blocks N
 //! score iA, iB
 //! heuristic iA, iB
-//! marker "TEXT" on sN
+//! marker "TEXT" on sN legend "TEXT"
 //! status tN [= PARTS] [when bN]
 //! templates, then `tN = PARTS` for templates no `write` or `status` line defines
 //! placements #N (N placements) facings F, F, ...
@@ -278,8 +278,8 @@ impl Dumper<'_> {
         if let Some([a, b]) = p.heuristic {
             let _ = writeln!(w, "heuristic i{a}, i{b}");
         }
-        for (text, set) in &p.markers {
-            let _ = writeln!(w, "marker {text:?} on s{set}");
+        for m in &p.markers {
+            let _ = writeln!(w, "marker {:?} on s{} legend {:?}", m.text, m.set, m.legend);
         }
         for (t, when) in &p.status {
             let when = when.map_or_else(String::new, |b| format!(" when b{b}"));

@@ -27,6 +27,15 @@ pub const MAX_SET_LOCALS: usize = 4;
 /// The most `place` variables a turn may bind.
 pub const MAX_PLACED: usize = 2;
 
+/// A mark the board drawing puts after the piece on every cell of `set`, and the words that
+/// explain it in the legend under the drawing.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct Marker {
+    pub text: String,
+    pub set: SetId,
+    pub legend: String,
+}
+
 #[derive(Clone, Debug, Hash)]
 pub struct Program {
     pub name: String,
@@ -57,8 +66,8 @@ pub struct Program {
     pub score: Option<[IntId; 2]>,
     /// `heuristic p = ...`, one expression per player: how promising a position looks.
     pub heuristic: Option<[IntId; 2]>,
-    /// `marker "o" on CELLS`: text drawn on the cells of a set.
-    pub markers: Vec<(String, SetId)>,
+    /// `marker "o" on CELLS legend "..."`: text drawn on the cells of a set.
+    pub markers: Vec<Marker>,
     /// `status "..." when c`: lines shown under the board, with their conditions.
     pub status: Vec<(u16, Option<BoolId>)>,
     /// Options as resolved for this program, for display.

@@ -14,7 +14,7 @@ use std::fmt;
 use super::dump::references;
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, CellRef, CellSet, CmpOp, Code, Counter, CounterView,
-    DirExpr, Finish, IntExpr, IntOp, Op, Pattern, Piece, PlacedCell, Placement, Placements,
+    DirExpr, Finish, IntExpr, IntOp, Marker, Op, Pattern, Piece, PlacedCell, Placement, Placements,
     PlayerRef, Program, Ray, Relation, SetExpr, Shape, Template, TemplatePart, Zone, MAX_PLACED,
     MAX_SET_LOCALS, MAX_VARS, NO_CELL, NO_DIR,
 };
@@ -596,8 +596,10 @@ impl<'t> Parser<'t> {
             let text = c.string()?;
             c.expect_word("on")?;
             let set = self.id(&mut c, "s", Kind::Set)?;
+            c.expect_word("legend")?;
+            let legend = c.string()?;
             c.end()?;
-            markers.push((text, set));
+            markers.push(Marker { text, set, legend });
         }
         let mut status = Vec::new();
         while let Some(mut c) = self.top("status") {
@@ -2621,7 +2623,18 @@ end
         p.distinct_blocks = 2;
         p.score = Some([0, 1]);
         p.heuristic = Some([1, 0]);
-        p.markers = vec![("o\n".into(), 1), ("=".into(), 0)];
+        p.markers = vec![
+            Marker {
+                text: "o\n".into(),
+                set: 1,
+                legend: "the \"ball\"".into(),
+            },
+            Marker {
+                text: "=".into(),
+                set: 0,
+                legend: String::new(),
+            },
+        ];
         p.status = vec![(2, Some(3)), (2, None)];
         assert_round_trip(&p);
         let text = dump(&p);

@@ -449,10 +449,10 @@ impl<'p> Engine<'p> {
         self.program
             .markers
             .iter()
-            .map(|(s, id)| {
+            .map(|m| {
                 (
-                    s.clone(),
-                    self.eval_set(*id, &NO_VARS, self.program.board.all, 0),
+                    m.text.clone(),
+                    self.eval_set(m.set, &NO_VARS, self.program.board.all, 0),
                 )
             })
             .collect()

@@ -71,10 +71,11 @@ pub enum ItemKind {
         when: Option<Expr>,
     },
     Shape(ShapeDecl),
-    /// `marker "o" on CELLS`: drawn on those cells.
+    /// `marker "o" on CELLS [legend "TEXT"]`: drawn on those cells, explained under the board.
     Marker {
         symbol: (String, Span),
         cells: Expr,
+        legend: Option<(String, Span)>,
     },
     /// `score p = expr`: each player's score at the end of a game.
     Score {

@@ -240,7 +240,15 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         Rule::marker_decl => {
             let symbol = string(&need(next())?)?;
             let cells = expr(need(next())?)?;
-            ItemKind::Marker { symbol, cells }
+            let legend = match next() {
+                Some(p) => Some(string(&need(p.into_inner().nth(1))?)?),
+                None => None,
+            };
+            ItemKind::Marker {
+                symbol,
+                cells,
+                legend,
+            }
         }
         Rule::score_decl => {
             let player = ident(&need(next())?);

@@ -102,14 +102,14 @@ pub static TURNS: [CompiledTurn; 25] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x3005ee2b373eaf1f,
+        fingerprint: 0xeff6abd974299042,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x1cb14dd753a4fccb,
+        fingerprint: 0x1c51bd22708d3005,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
@@ -210,7 +210,7 @@ pub static TURNS: [CompiledTurn; 25] = [
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0x079b0b16442b1a01,
+        fingerprint: 0x982ea83ecb26ae99,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Op, Pattern, Piece, PlacedCell, Placement,
-    Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template, TemplatePart,
-    Zone, MAX_VARS, NO_CELL, NO_DIR,
+    CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Marker, Op, Pattern, Piece, PlacedCell,
+    Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template,
+    TemplatePart, Zone, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -313,10 +313,22 @@ impl<'a> Lowerer<'a> {
 
     /// Markers, status lines, the score and the heuristic: declarations read like turn code.
     fn late_item(&mut self, item: &'a Item) -> Result<()> {
-        if let ItemKind::Marker { symbol, cells } = &item.kind {
+        if let ItemKind::Marker {
+            symbol,
+            cells,
+            legend,
+        } = &item.kind
+        {
             self.in_code = true;
             let set = self.set(cells)?;
-            self.prog.markers.push((symbol.0.clone(), set));
+            let legend = legend
+                .as_ref()
+                .map_or_else(|| default_legend(cells), |(text, _)| text.clone());
+            self.prog.markers.push(Marker {
+                text: symbol.0.clone(),
+                set,
+                legend,
+            });
         }
         if let ItemKind::Status { text, when } = &item.kind {
             self.in_code = true;
@@ -419,4 +431,20 @@ fn pc(n: usize) -> Result<u32> {
         max: u64::from(u32::MAX) + 1,
         span: None,
     })
+}
+
+/// A marker's legend when the game gives none: the names its cells are written with
+/// (`goal_hexes` reads `goal hexes`, `{ball}` reads `ball`), else `marked`.
+fn default_legend(cells: &Expr) -> String {
+    let name = |e: &Expr| match &e.kind {
+        ExprKind::Name(n) => Some(n.name.replace('_', " ")),
+        _ => None,
+    };
+    match &cells.kind {
+        ExprKind::CellSet(items) => {
+            let names: Option<Vec<String>> = items.iter().map(name).collect();
+            names.map_or_else(|| "marked".to_string(), |n| n.join(", "))
+        }
+        _ => name(cells).unwrap_or_else(|| "marked".to_string()),
+    }
 }
