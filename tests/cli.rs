@@ -830,6 +830,39 @@ fn drawings_end_with_a_legend_and_keep_their_columns() {
     snap!("board_legend_stoneball", stdout(&o));
 }
 
+/// `--time-limit` bounds a count or a run of games of unknown length: perft stops with an
+/// error, playout reports the games finished in time and says the limit stopped it.
+#[test]
+fn time_limits_stop_long_runs() {
+    let o = run(&[
+        "perft",
+        "games/connect4.game",
+        "--depth",
+        "14",
+        "--time-limit",
+        "0.2",
+    ]);
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    snap!("perft_time_limit", stderr(&o));
+    let o = run(&[
+        "playout",
+        "games/connect4.game",
+        "--games",
+        "100000000",
+        "--time-limit",
+        "0.3",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("stopped by --time-limit (0.3 s): "),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["playout", "games/connect4.game", "--time-limit", "0"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("is not a time limit"), "{}", stderr(&o));
+}
+
 #[test]
 fn board_with_other_options() {
     let o = run(&[

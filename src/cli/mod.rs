@@ -533,6 +533,20 @@ pub(crate) fn color_stderr() -> bool {
     stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// `--time-limit SECONDS`: a positive, finite number of seconds, as a duration.
+pub(crate) fn time_limit(text: &str) -> std::result::Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds (e.g. `2.5`)"))?;
+    if !(seconds.is_finite() && seconds > 0.0 && seconds < 1e9) {
+        return Err(format!(
+            "`{text}` is not a time limit: give a positive number of seconds (e.g. `2.5`)"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
 /// `1 error`, `2 errors`: a count and a noun that agrees with it.
 pub(crate) fn plural<N: fmt::Display + TryInto<u64> + Copy>(n: N, word: &str) -> String {
     if n.try_into().ok() == Some(1) {

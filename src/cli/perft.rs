@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::runtime::perft::{outcome, perft, perft_with_rolls, perft_within, RollError};
+use crate::runtime::perft::{
+    outcome, perft, perft_with_rolls, perft_within, Budget, Exceeded, RollError,
+};
 use crate::runtime::{Engine, Move};
 
 use serde_json::json;
@@ -42,6 +44,11 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
 
+    /// Stop with an error (exit code 2) once the count has run this many seconds (e.g. `2.5`):
+    /// a bound for counts of unknown length. With `--rolls`, checked after each first move.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit)]
+    pub time_limit: Option<Duration>,
+
     /// How to report: `text` (the `--divide` lines, then the count), or `json` (one object:
     /// the game, options, position, depth, count, the counts per first move with `--divide`,
     /// and the time).
@@ -56,6 +63,16 @@ fn too_many(max: u64, depth: u32) -> super::Fail {
         grouped(max)
     ))
     .note("`--max-nodes` bounds the count; raise it, or count a smaller depth")
+    .into()
+}
+
+/// The error of a count stopped by `--time-limit`.
+fn out_of_time(limit: Duration, depth: u32) -> super::Fail {
+    CliError::new(format!(
+        "perft stopped: the count to depth {depth} ran past the time limit of {:.1} s",
+        limit.as_secs_f64()
+    ))
+    .note("`--time-limit` bounds the time; raise it, or count a smaller depth")
     .into()
 }
 
@@ -92,6 +109,11 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         play_list(&mut engine, after, "`--after`")?;
     }
     let start = Instant::now();
+    let deadline = args.time_limit.map(|limit| start + limit);
+    let stopped = |why: Exceeded| match why {
+        Exceeded::Leaves => too_many(args.max_nodes.unwrap_or(0), args.depth),
+        Exceeded::Time => out_of_time(args.time_limit.unwrap_or_default(), args.depth),
+    };
     let mut divided: Vec<(String, u64)> = Vec::new();
     let total = if args.depth == 0 {
         let total = perft(&mut engine, 0);
@@ -129,26 +151,38 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
                         },
                     })
                 })?
-            } else if let Some(max) = args.max_nodes {
-                let within = perft_within(&mut engine, args.depth - 1, max.saturating_sub(total));
-                if within.is_err() {
-                    engine.undo(undo);
-                    if let Some(bar) = &bar {
-                        bar.finish_and_clear();
+            } else if args.max_nodes.is_some() || deadline.is_some() {
+                let budget = Budget {
+                    leaves: args.max_nodes.map(|max| max.saturating_sub(total)),
+                    deadline,
+                };
+                match perft_within(&mut engine, args.depth - 1, budget) {
+                    Ok(n) => n,
+                    Err(why) => {
+                        engine.undo(undo);
+                        if let Some(bar) = &bar {
+                            bar.finish_and_clear();
+                        }
+                        return Err(stopped(why));
                     }
-                    return Err(too_many(max, args.depth));
                 }
-                within.unwrap_or(0)
             } else {
                 perft(&mut engine, args.depth - 1)
             };
             engine.undo(undo);
             total += n;
-            if let Some(max) = args.max_nodes.filter(|&max| total > max) {
+            // Past the deadline with first moves still to count (a finished count stands).
+            let more = i + 1 < roots.len();
+            let late = more && deadline.is_some_and(|d| Instant::now() >= d);
+            if args.max_nodes.is_some_and(|max| total > max) || late {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
-                return Err(too_many(max, args.depth));
+                return Err(stopped(if late {
+                    Exceeded::Time
+                } else {
+                    Exceeded::Leaves
+                }));
             }
             if args.divide {
                 divided.push((text, n));

@@ -2,7 +2,7 @@
 
 use crate::runtime::Compiled;
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,6 +33,11 @@ pub struct PlayoutArgs {
     /// Stop a game after this many moves and count it as unfinished.
     #[arg(long, value_name = "M", default_value_t = 1000)]
     pub max_plies: u32,
+
+    /// Play no new game once this many seconds have passed (e.g. `30`): the report covers the
+    /// games finished by then and says that the limit stopped the run.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit)]
+    pub time_limit: Option<Duration>,
 
     /// Table games: how shots are chosen.
     #[arg(long, value_enum, default_value_t = Policy::Random)]
@@ -67,6 +72,15 @@ pub(crate) fn progress(games: u64) -> Option<ProgressBar> {
     Some(bar)
 }
 
+/// `stopped by --time-limit (2.0 s): 37 of 100 games played`.
+pub(crate) fn stopped_line(played: u64, asked: u64, noun: &str, limit: Option<Duration>) -> String {
+    format!(
+        "stopped by --time-limit ({:.1} s): {played} of {} played",
+        limit.unwrap_or_default().as_secs_f64(),
+        super::plural(asked, noun)
+    )
+}
+
 /// `12.5%` of `n` in `total`.
 fn percent(n: u64, total: u64) -> String {
     if total == 0 {
@@ -84,6 +98,7 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
             args.games,
             args.seed,
             args.policy == Policy::Aim,
+            args.time_limit,
             args.format,
         );
     }
@@ -101,7 +116,13 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
     let mut scored = 0u64;
     let bar = progress(args.games);
     let start = Instant::now();
+    let deadline = args.time_limit.map(|limit| start + limit);
+    let mut played = 0u64;
     for _ in 0..args.games {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        played += 1;
         let p = random_game(
             &mut engine,
             &mut rng,
@@ -136,7 +157,9 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
         bar.finish_and_clear();
     }
 
-    let n = args.games;
+    let n = played;
+    let cut =
+        (played < args.games).then(|| stopped_line(played, args.games, "game", args.time_limit));
     if args.format == Format::Json {
         let per_player = |values: &[i64]| -> serde_json::Map<String, serde_json::Value> {
             values
@@ -163,6 +186,8 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
             "game": program.name,
             "options": options,
             "games": n,
+            "games_requested": args.games,
+            "stopped_by_time_limit": cut.is_some(),
             "seed": args.seed,
             "max_plies": args.max_plies,
             "wins": per_player(&wins),
@@ -183,6 +208,9 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
     );
     if let Some(opts) = options_text(program) {
         let _ = writeln!(out, "options: {opts}");
+    }
+    if let Some(line) = &cut {
+        let _ = writeln!(out, "{line}");
     }
     for (p, w) in wins.iter().enumerate() {
         let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));

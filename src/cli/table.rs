@@ -276,6 +276,7 @@ pub(crate) fn playout(
     games: u64,
     seed: u64,
     aim: bool,
+    time_limit: Option<std::time::Duration>,
     format: super::Format,
 ) -> Result<()> {
     let t = load(args)?;
@@ -290,7 +291,14 @@ pub(crate) fn playout(
         ..Tally::default()
     };
     let start = Instant::now();
-    for g in 0..games {
+    let deadline = time_limit.map(|limit| start + limit);
+    let asked = games;
+    let mut games = 0;
+    for g in 0..asked {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        games += 1;
         let mut m = TableMatch::new(
             &t.program,
             t.armies.clone(),
@@ -347,6 +355,8 @@ pub(crate) fn playout(
         let figures = json!({
             "game": p.name,
             "matches": games,
+            "matches_requested": asked,
+            "stopped_by_time_limit": games < asked,
             "seed": seed,
             "shots_chosen": policy,
         });
@@ -356,6 +366,13 @@ pub(crate) fn playout(
         "{}: {games} simulated matches, seed {seed}, {policy} shots\n",
         p.name
     );
+    if games < asked {
+        let _ = writeln!(
+            out,
+            "{}",
+            super::playout::stopped_line(games, asked, "match", time_limit)
+        );
+    }
     #[allow(clippy::cast_precision_loss)]
     let share = |x: u64| {
         if games == 0 {

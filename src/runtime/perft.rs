@@ -33,34 +33,79 @@ fn count(engine: &mut Engine<'_>, buffers: &mut [Vec<Move>]) -> u64 {
     nodes
 }
 
-/// [`perft_by_engine`] that gives up once it has counted more than `max` leaves: `Err` with
-/// the count reached (`max + 1`), so a caller can refuse a count that would run too long.
-///
-/// # Errors
-/// `Err(max + 1)` when the count exceeds `max`.
-pub fn perft_within(engine: &mut Engine<'_>, depth: u32, max: u64) -> Result<u64, u64> {
-    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
-    let mut left = max;
-    match count_within(engine, &mut buffers, &mut left) {
-        Some(()) => Ok(max - left),
-        None => Err(max.saturating_add(1)),
-    }
+/// How far a bounded count may go: at most `leaves` leaves, and not past `deadline`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    pub leaves: Option<u64>,
+    pub deadline: Option<std::time::Instant>,
 }
 
-/// Counts leaves into `left` (down from the budget); `None` when the budget runs out.
-fn count_within(engine: &mut Engine<'_>, buffers: &mut [Vec<Move>], left: &mut u64) -> Option<()> {
-    let Some((moves, deeper)) = buffers.split_first_mut() else {
-        *left = left.checked_sub(1)?;
-        return Some(());
+/// Why a bounded count stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exceeded {
+    /// More leaves than the budget allows.
+    Leaves,
+    /// The deadline passed.
+    Time,
+}
+
+/// Positions visited between two looks at the clock: often enough to stop within a few
+/// milliseconds, rarely enough to cost nothing measurable.
+const CLOCK_EVERY: u32 = 1 << 12;
+
+/// [`perft_by_engine`] within a [`Budget`]: `Err` says which bound stopped it, so a caller can
+/// refuse a count that would run too long.
+///
+/// # Errors
+/// [`Exceeded::Leaves`] once more than `budget.leaves` leaves are counted,
+/// [`Exceeded::Time`] once the deadline has passed.
+pub fn perft_within(engine: &mut Engine<'_>, depth: u32, budget: Budget) -> Result<u64, Exceeded> {
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    let mut walk = Bounded {
+        left: budget.leaves.unwrap_or(u64::MAX),
+        deadline: budget.deadline,
+        until_clock: CLOCK_EVERY,
     };
-    engine.legal_moves(moves);
-    for m in moves.iter() {
-        let undo = engine.apply(m);
-        let counted = count_within(engine, deeper, left);
-        engine.undo(undo);
-        counted?;
+    walk.count(engine, &mut buffers)?;
+    Ok(budget.leaves.unwrap_or(u64::MAX) - walk.left)
+}
+
+/// A count down from the budget's leaves, looking at the clock every [`CLOCK_EVERY`] positions.
+struct Bounded {
+    left: u64,
+    deadline: Option<std::time::Instant>,
+    until_clock: u32,
+}
+
+impl Bounded {
+    fn count(
+        &mut self,
+        engine: &mut Engine<'_>,
+        buffers: &mut [Vec<Move>],
+    ) -> Result<(), Exceeded> {
+        self.until_clock -= 1;
+        if self.until_clock == 0 {
+            self.until_clock = CLOCK_EVERY;
+            if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return Err(Exceeded::Time);
+            }
+        }
+        let Some((moves, deeper)) = buffers.split_first_mut() else {
+            self.left = self.left.checked_sub(1).ok_or(Exceeded::Leaves)?;
+            return Ok(());
+        };
+        engine.legal_moves(moves);
+        for m in moves.iter() {
+            let undo = engine.apply(m);
+            let counted = self.count(engine, deeper);
+            engine.undo(undo);
+            counted?;
+        }
+        Ok(())
     }
-    Some(())
 }
 
 /// perft of each legal move's subtree, in move order: `(move, count)`.
