@@ -274,7 +274,7 @@ fn elo(n: usize, pairings: &[Pairing]) -> Vec<f64> {
     }
     let ratings: Vec<f64> = strength
         .iter()
-        .map(|s| 400.0 * s.max(1e-12).log10())
+        .map(|s| 400.0 * libm::log10(s.max(1e-12)))
         .collect();
     #[allow(clippy::cast_precision_loss)]
     let mean = ratings.iter().sum::<f64>() / n.max(1) as f64;

@@ -348,7 +348,9 @@ impl<G: Game> Mcts<G> {
     /// child is one.
     fn best_by_ucb(&self, node: usize) -> Option<usize> {
         let parent = &self.nodes[node];
-        let log_n = f64::from(parent.visits.max(1)).ln();
+        // `libm`'s logarithm, not the platform's: the same bits on every machine, so a seeded
+        // search makes the same choices everywhere (`sqrt` is exact by IEEE 754 already).
+        let log_n = libm::log(f64::from(parent.visits.max(1)));
         let c = self.config.exploration;
         let mut best = *parent.children.first()?;
         let mut best_score = f64::NEG_INFINITY;
