@@ -863,6 +863,33 @@ fn time_limits_stop_long_runs() {
     assert!(stderr(&o).contains("is not a time limit"), "{}", stderr(&o));
 }
 
+/// A `while` whose body chooses can outgrow a move's 23 decisions at run time (`check` cannot
+/// know its rounds): the commands say that moves were left out instead of staying silent.
+#[test]
+fn moves_left_out_are_reported() {
+    let dir = scratch("while_picks");
+    let game = dir.join("walk.game");
+    std::fs::write(
+        &game,
+        "game \"Walk\"\nplayers A, B\nboard {\n    axes x\n    cells x in 0..0\n    name \"c{x}\"\n}\n\
+         piece stone \"X\" \"O\"\ncounter k = 0\non no moves { lose mover }\n\
+         turn {\n    k = 0\n    while k < 30 {\n        pick d in cells\n        k += 1\n    }\n\
+         \x20   pick e in empty\n    put stone at e\n}\n",
+    )
+    .expect("write the game");
+    let path = game.to_string_lossy().into_owned();
+    let o = run(&["check", &path]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for args in [vec!["moves", &path], vec!["perft", &path, "--depth", "1"]] {
+        let o = run(&args);
+        assert!(
+            stderr(&o).contains("warning: some moves were left out: a move needed more than 23"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn board_with_other_options() {
     let o = run(&[

@@ -533,6 +533,14 @@ pub(crate) fn color_stderr() -> bool {
     stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// A warning on standard error when the engine left moves out of its lists: the figures shown
+/// miss them.
+pub(crate) fn warn_dropped(why: Option<&'static str>) {
+    if let Some(why) = why {
+        eprintln!("warning: some moves were left out: {why}; the figures above miss them");
+    }
+}
+
 /// `--time-limit SECONDS`: a positive, finite number of seconds, as a duration.
 pub(crate) fn time_limit(text: &str) -> std::result::Result<std::time::Duration, String> {
     let seconds: f64 = text

@@ -50,10 +50,12 @@ impl OnGame for List<'_> {
 
     fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
         let mut game = (games.start)(games.deal)?;
-        match self.args.format {
+        let shown = match self.args.format {
             Format::Text => list(&mut game, games.kind, self.args),
             Format::Json => emit(&json_text(&report(&mut game, games, self.args))),
-        }
+        };
+        super::warn_dropped(game.dropped_moves());
+        shown
     }
 }
 

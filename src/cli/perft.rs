@@ -227,6 +227,7 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         }
     };
     emit(&out)?;
+    super::warn_dropped(crate::runtime::game::dropped_moves(&engine));
     if stderr_is_tty() {
         eprintln!(
             "{} leaves in {secs:.2} s ({} leaves/s)",

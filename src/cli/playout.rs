@@ -157,6 +157,7 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
         bar.finish_and_clear();
     }
 
+    super::warn_dropped(crate::runtime::game::dropped_moves(&engine));
     let n = played;
     let cut =
         (played < args.games).then(|| stopped_line(played, args.games, "game", args.time_limit));

@@ -90,6 +90,7 @@ codes! {
     "E1004" => "repeat runs too often",
     "E1005" => "table too large",
     "E1006" => "`while` that never ends",
+    "E1007" => "a move needs too many decisions",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

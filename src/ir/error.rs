@@ -131,6 +131,21 @@ pub enum LowerError {
         span: Option<Span>,
     },
 
+    #[error("a move of this turn may need {found} decisions; a move holds at most {max}")]
+    #[diagnostic(
+        code(E1007),
+        help(
+            "each `pick`, `either`/`first` branch, `place` (two) and each round a `repeat` may \
+             stop or go on is a decision; lower a `repeat`'s upper bound or choose less per round"
+        )
+    )]
+    TooManyDecisions {
+        found: u64,
+        max: usize,
+        #[label("this turn")]
+        span: Option<Span>,
+    },
+
     #[error("the game needs {found} {what}; at most {max} are allowed")]
     #[diagnostic(
         code(E1005),
@@ -190,6 +205,7 @@ impl LowerError {
             | LowerError::TooManyPlaceVariables { span, .. }
             | LowerError::RepeatTooLong { span, .. }
             | LowerError::EndlessWhile { span, .. }
+            | LowerError::TooManyDecisions { span, .. }
             | LowerError::TableTooLarge { span, .. }
             | LowerError::Internal { span, .. } => span,
         }

@@ -27,6 +27,10 @@ pub const MAX_SET_LOCALS: usize = 4;
 /// The most `place` variables a turn may bind.
 pub const MAX_PLACED: usize = 2;
 
+/// The most decisions one move may hold (a move is three machine words: a length byte and up
+/// to 23 decision bytes). `check` refuses a turn that could need more (E1007).
+pub const MAX_DECISIONS: usize = 23;
+
 /// A mark the board drawing puts after the piece on every cell of `set`, and the words that
 /// explain it in the legend under the drawing.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]

@@ -113,6 +113,13 @@ pub trait Game {
         false
     }
 
+    /// Why some decisions were left out of a list so far, if any were: a turn that outgrew a
+    /// move's decisions, or a `while` that reached its round limit. Sticky, so a caller asks
+    /// once after a whole run.
+    fn dropped_moves(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Each player's score once the game is over, for games that declare one.
     fn scores(&mut self) -> Option<[i32; 2]> {
         None
@@ -347,6 +354,10 @@ impl Game for BoardGame<'_> {
         self.engine.program().uses_history()
     }
 
+    fn dropped_moves(&self) -> Option<&'static str> {
+        dropped_moves(&self.engine)
+    }
+
     fn position_key(&self) -> Option<u64> {
         // The engine's hash leaves out the result: a game just won and the same pieces with
         // the game going on are different positions.
@@ -544,5 +555,17 @@ impl Game for TableMatch<'_> {
 
     fn parse(&mut self, text: &str) -> Result<Decision, String> {
         TableMatch::parse(self, &normalize(text)).map_err(|e| e.0)
+    }
+}
+
+/// Why the engine left moves out of a list so far, if it did (see [`Game::dropped_moves`]).
+#[must_use]
+pub fn dropped_moves(engine: &Engine<'_>) -> Option<&'static str> {
+    if engine.overflowed {
+        Some("a move needed more than 23 decisions (a `while` whose body chooses ran long)")
+    } else if engine.runaway {
+        Some("a `while` reached its limit of 255 rounds")
+    } else {
+        None
     }
 }

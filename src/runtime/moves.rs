@@ -1,7 +1,7 @@
 //! A move: the decisions taken at each choice point of one turn, in order.
 
-/// The most decisions one turn may take.
-pub const MAX_DECISIONS: usize = 23;
+/// The most decisions one turn may take (the IR's limit, which `check` enforces).
+pub use crate::ir::MAX_DECISIONS;
 
 /// One whole turn, as the sequence of choices that replays it. Small and `Copy`, so move lists
 /// are flat buffers with no allocation per move. Equality, hashing and printing see only the

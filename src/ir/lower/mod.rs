@@ -8,7 +8,7 @@ use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
     CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Marker, Op, Pattern, Piece, PlacedCell,
     Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template,
-    TemplatePart, Zone, MAX_VARS, NO_CELL, NO_DIR,
+    TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -291,7 +291,17 @@ impl<'a> Lowerer<'a> {
             let at = |e: LowerError| e.at(item.span);
             match &item.kind {
                 ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
-                ItemKind::Turn(b) => self.prog.turn = self.code(b).map_err(at)?,
+                ItemKind::Turn(b) => {
+                    self.prog.turn = self.code(b).map_err(at)?;
+                    let found = decisions_bound(b);
+                    if found > MAX_DECISIONS as u64 {
+                        return Err(LowerError::TooManyDecisions {
+                            found,
+                            max: MAX_DECISIONS,
+                            span: Some(item.span),
+                        });
+                    }
+                }
                 ItemKind::NoMoves(b) => self.prog.no_moves = self.code(b).map_err(at)?,
                 _ => {}
             }
@@ -447,4 +457,31 @@ fn default_legend(cells: &Expr) -> String {
         }
         _ => name(cells).unwrap_or_else(|| "marked".to_string()),
     }
+}
+
+/// The most decisions a move of this block can record: a `pick` and a `roll` one each, a
+/// `place` two (its placement index may pass 255), an `either` or `first` one plus its longest
+/// branch, a `repeat lo..hi` its body `hi` times plus a stop-or-go decision for each round past
+/// `lo`. A `while` counts its body once: its rounds are not known before play, so a `while`
+/// whose body chooses is not refused here (the engine drops a move that outgrows the limit).
+fn decisions_bound(block: &Block) -> u64 {
+    block
+        .stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Pick { .. } | StmtKind::Roll { .. } => 1,
+            StmtKind::Place { .. } => 2,
+            StmtKind::While { body, .. } | StmtKind::Distinct(body) => decisions_bound(body),
+            StmtKind::If {
+                then, otherwise, ..
+            } => decisions_bound(then).max(otherwise.as_ref().map_or(0, decisions_bound)),
+            StmtKind::Either(branches) | StmtKind::First(branches) => {
+                1 + branches.iter().map(decisions_bound).max().unwrap_or(0)
+            }
+            StmtKind::Repeat { min, max, body, .. } => u64::from(*max)
+                .saturating_mul(decisions_bound(body))
+                .saturating_add(u64::from(max.saturating_sub(*min))),
+            _ => 0,
+        })
+        .fold(0, u64::saturating_add)
 }
