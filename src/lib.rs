@@ -99,6 +99,24 @@ pub fn compile_parsed(
     })
 }
 
+/// What `check` reports on a file called `name` (a path, as shown): [`diagnose`], unless the
+/// name does not end in `.game` and the text does not begin as a game file does (with a
+/// declaration keyword, comments aside; see [`syntax::looks_like_game`]). Such a file, e.g. a
+/// perft table caught by `games/*`, is reported as not a game file (E0006) instead of with the
+/// syntax errors of reading it as one.
+#[must_use]
+pub fn diagnose_file(name: &str, source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
+    if !name.ends_with(".game") {
+        if let Err(first) = syntax::looks_like_game(source) {
+            return vec![Box::new(syntax::SyntaxError::NotAGameFile {
+                name: name.to_string(),
+                span: first.into(),
+            })];
+        }
+    }
+    diagnose(source, options)
+}
+
 /// Everything `check` reports on a source text for the given option settings: syntax and
 /// checker diagnostics, then, for a board game that checks clean, what the lowering finds for
 /// these settings (a bad option, a limit broken). Without settings it also tries each option's

@@ -63,6 +63,9 @@ fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
         shown(path),
         super::plural(errors.len(), "previous error")
     );
+    if let Some(code) = errors.iter().find_map(|d| diag::code_of(d.as_ref())) {
+        eprintln!("{}", super::check::explain_hint(&code));
+    }
 }
 
 /// Reads and parses a game file; syntax errors are rendered (exit 1).
