@@ -64,7 +64,7 @@ fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
         super::plural(errors.len(), "previous error")
     );
     if let Some(code) = errors.iter().find_map(|d| diag::code_of(d.as_ref())) {
-        eprintln!("{}", super::check::explain_hint(&code));
+        super::check::remember_error_code(code);
     }
 }
 

@@ -12,9 +12,9 @@ use super::ast::{
     StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector,
 };
 use super::error::SyntaxError;
-use crate::diag::suggest;
 use super::parser::{GameParser, Rule};
 use super::span::{Ident, Span};
+use crate::diag::suggest;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
@@ -1038,7 +1038,9 @@ pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
 /// line's first word or symbol.
 fn block_left_early(source: &str, brace: usize) -> Option<Span> {
     let line_start = source[..brace].rfind('\n').map_or(0, |n| n + 1);
-    let line_end = source[brace..].find('\n').map_or(source.len(), |n| brace + n);
+    let line_end = source[brace..]
+        .find('\n')
+        .map_or(source.len(), |n| brace + n);
     let rest = source[brace + 1..line_end].trim();
     if !(rest.is_empty() || rest.starts_with("//")) {
         return None;
@@ -1333,5 +1335,88 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_player => "`player`",
         Rule::kw_if => "`if`",
         _ => "a keyword",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::error::SyntaxError;
+    use super::parse_file;
+
+    const HEAD: &str = "game \"T\"\nplayers A, B\nboard {\n    axes x\n    cells x in 0..2\n    name \"{letter(x)}\"\n}\npiece stone\n";
+
+    /// The one error of a text that does not parse.
+    fn error(body: &str) -> SyntaxError {
+        let source = format!("{HEAD}{body}");
+        match parse_file(&source) {
+            Err(mut errors) if errors.len() == 1 => errors.remove(0),
+            other => panic!("expected one error, got {other:?}"),
+        }
+    }
+
+    /// The text at a miette span of `HEAD + body`.
+    fn at(body: &str, span: miette::SourceSpan) -> String {
+        let source = format!("{HEAD}{body}");
+        source[span.offset()..span.offset() + span.len()].to_string()
+    }
+
+    #[test]
+    fn a_missing_brace_is_placed_by_indentation() {
+        let body = "turn {\n    pick c in empty\n    put stone at c\non no moves {\n    draw\n}\n";
+        match error(body) {
+            SyntaxError::UnclosedBefore { open, missing } => {
+                assert_eq!(at(body, open), "{");
+                assert_eq!(open.offset(), HEAD.len() + 5);
+                assert_eq!(at(body, missing), "on");
+            }
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn a_brace_open_to_the_end_is_reported_where_it_opens() {
+        let body = "turn {\n    pick c in empty\n    put stone at c\n";
+        assert!(matches!(
+            error(body),
+            SyntaxError::Unclosed { open: '{', .. }
+        ));
+    }
+
+    #[test]
+    fn misspelt_keywords_are_named() {
+        let cases = [
+            (
+                "turn {\n    pik c in empty\n    put stone at c\n}\n",
+                "pik",
+                "pick",
+            ),
+            ("turn {\n    pick c in empty\n    drwa\n}\n", "drwa", "draw"),
+            (
+                "turn {\n    pick c in empty\n    put stone at c\n}\nno no moves { draw }\n",
+                "no",
+                "on",
+            ),
+            ("trun {\n    pick c in empty\n}\n", "trun", "turn"),
+        ];
+        for (body, word, keyword) in cases {
+            match error(body) {
+                SyntaxError::MisspeltKeyword {
+                    word: w,
+                    keyword: k,
+                    span,
+                    ..
+                } => {
+                    assert_eq!((w.as_str(), k.as_str()), (word, keyword), "{body}");
+                    assert_eq!(at(body, span), word);
+                }
+                e => panic!("{body}: {e:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_far_from_every_keyword_is_not_taken_for_one() {
+        let body = "turn {\n    zebra c in empty\n}\n";
+        assert!(matches!(error(body), SyntaxError::Unexpected { .. }));
     }
 }

@@ -130,7 +130,9 @@ mod tests {
         for w in ["game", "players", "board", "piece", "turn", "on", "setup"] {
             assert!(has(decls, w), "{w} in {decls:?}");
         }
-        for w in ["pick", "put", "require", "either", "draw", "let", "again", "move"] {
+        for w in [
+            "pick", "put", "require", "either", "draw", "let", "again", "move",
+        ] {
             assert!(has(stmts, w), "{w} in {stmts:?}");
         }
         assert!(!has(stmts, "turn") && !has(decls, "pick"));
