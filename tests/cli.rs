@@ -732,6 +732,20 @@ fn check_says_what_is_not_a_game_file() {
     let o = run(&["check", "games/tictactoe.game", "games/tictactoe.perft"]);
     assert_eq!(code(&o), 1);
     snap!("check_not_a_game_file", transcript(&o));
+
+    // Other commands say the same of the file they are given.
+    let o = run(&["moves", "games/tictactoe.perft"]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("error[E0006]"), "{}", stderr(&o));
+
+    // A game file by another name is read as one.
+    let dir = scratch("not_a_game_file");
+    let game = fs::read_to_string(root().join("games/tictactoe.game")).expect("read game");
+    fs::write(dir.join("rules.txt"), game).expect("write");
+    let mut c = cmd(&["check", "rules.txt"]);
+    c.current_dir(&dir);
+    let o = c.output().expect("run");
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
 }
 
 /// JSON diagnostics: one primary label each, start and end lines and columns, and no hint to

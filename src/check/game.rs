@@ -420,10 +420,10 @@ impl Checker<'_> {
 
     /// Declarations nobody refers to (W0601).
     ///
-    /// Only for a file without errors: a pass skips what an error made meaningless (a missing
-    /// `turn` leaves no rules to use anything, an unknown name may be a misspelt use, a wrong
-    /// expression is not looked into further), so once there is an error the uses are not all
-    /// known, and "never used" would be a follow-on of it rather than a finding of its own.
+    /// Only when the checker has found no error: a pass skips what an error made meaningless
+    /// (a missing `turn` leaves no rules to use anything, an unknown name may be a misspelt use,
+    /// a wrong expression is not looked into further), so once there is an error the uses are
+    /// not all known, and "never used" would be a follow-on of it, not a finding of its own.
     pub(super) fn lint_unused(&mut self) {
         // Past a too-deep expansion, what it would have used is unknown.
         if self.too_deep.is_some() || self.error_count() > 0 {

@@ -1062,10 +1062,11 @@ fn block_left_early(source: &str, brace: usize) -> Option<Span> {
             return None;
         }
         let start = here + (line.len() - line.trim_start().len());
-        let word = text
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| text.chars().next().map_or(1, char::len_utf8));
+        let word = match text.find(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            Some(0) => text.chars().next().map_or(1, char::len_utf8),
+            Some(n) => n,
+            None => text.len(),
+        };
         return Some(Span::new(start, start + word));
     }
     None
@@ -1093,9 +1094,15 @@ fn misspelt_keyword(source: &str, error: &pest::error::Error<Rule>) -> Option<Sy
         // The word just before the error was read as the name an assignment sets.
         let before = source[..at].trim_end();
         let start = before
-            .rfind(|c: char| !is_word_char(c))
-            .map_or(0, |n| n + 1);
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_word_char(*c))
+            .last()
+            .map_or(before.len(), |(i, _)| i);
         let word = &before[start..];
+        if word.is_empty() {
+            return None;
+        }
         let keyword = suggest::closest(word, starts(super::keywords::statement_starts()))?;
         let found_end = source[at..]
             .find(char::is_whitespace)
@@ -1114,6 +1121,9 @@ fn misspelt_keyword(source: &str, error: &pest::error::Error<Rule>) -> Option<Sy
             .find(|c: char| !is_word_char(c))
             .map_or(source.len(), |n| at + n);
         let word = &source[at..end];
+        if word.is_empty() {
+            return None;
+        }
         let keyword = suggest::closest(word, starts(super::keywords::declaration_starts()))?;
         return Some(SyntaxError::MisspeltKeyword {
             what: "a declaration",
@@ -1371,6 +1381,23 @@ mod tests {
             }
             e => panic!("{e:?}"),
         }
+    }
+
+    #[test]
+    fn a_missing_brace_before_a_one_word_line_marks_the_word() {
+        let body =
+            "turn {\n    pick c in empty\n    if c == a1 {\n        put stone at c\n    draw\n}\n";
+        match error(body) {
+            SyntaxError::UnclosedBefore { missing, .. } => assert_eq!(at(body, missing), "draw"),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn text_before_a_typo_may_be_any_character() {
+        let body = "turn {\n    pick c in empty\n    write \"é\"é pik\n}\n";
+        let source = format!("{HEAD}{body}");
+        assert!(parse_file(&source).is_err());
     }
 
     #[test]
