@@ -1,4 +1,6 @@
-//! Syntax diagnostics: pest's failures renamed into "expected `{`" style messages.
+//! Syntax diagnostics: pest's failures renamed into "expected `{`" style messages, or replaced
+//! by their likelier cause (a misspelt keyword, a bracket left open), and the file that is no
+//! game file at all.
 
 use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
