@@ -99,6 +99,32 @@ pub fn compile_parsed(
     })
 }
 
+/// What `check` reports on a file called `name` (a path, as shown): [`diagnose`], unless it is
+/// [`not_a_game_file`].
+#[must_use]
+pub fn diagnose_file(name: &str, source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
+    match not_a_game_file(name, source) {
+        Some(d) => vec![d],
+        None => diagnose(source, options),
+    }
+}
+
+/// E0006 for a file whose name does not end in `.game` and whose text does not begin as a game
+/// file does (with a declaration keyword, comments aside; see [`syntax::looks_like_game`]):
+/// such a file, e.g. a perft table caught by `games/*`, is said to be no game file rather than
+/// given the syntax errors of reading it as one. A `.game` file is always read as one.
+#[must_use]
+pub fn not_a_game_file(name: &str, source: &str) -> Option<diag::Diag> {
+    if name.ends_with(".game") {
+        return None;
+    }
+    let first = syntax::looks_like_game(source).err()?;
+    Some(Box::new(syntax::SyntaxError::NotAGameFile {
+        name: name.to_string(),
+        span: first.into(),
+    }))
+}
+
 /// Everything `check` reports on a source text for the given option settings: syntax and
 /// checker diagnostics, then, for a board game that checks clean, what the lowering finds for
 /// these settings (a bad option, a limit broken). Without settings it also tries each option's

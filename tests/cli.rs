@@ -725,6 +725,44 @@ fn check_a_failing_file() {
     assert!(stderr(&o).contains("error[E0101]"), "{}", stderr(&o));
 }
 
+/// A file that is not a `.game` file, as `games/*` passes perft tables along, is said to be
+/// one (E0006), not read as rules; the human report closes with the hint to `explain`.
+#[test]
+fn check_says_what_is_not_a_game_file() {
+    let o = run(&["check", "games/tictactoe.game", "games/tictactoe.perft"]);
+    assert_eq!(code(&o), 1);
+    snap!("check_not_a_game_file", transcript(&o));
+
+    // Other commands say the same of the file they are given.
+    let o = run(&["moves", "games/tictactoe.perft"]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("error[E0006]"), "{}", stderr(&o));
+
+    // A game file by another name is read as one.
+    let dir = scratch("not_a_game_file");
+    let game = fs::read_to_string(root().join("games/tictactoe.game")).expect("read game");
+    fs::write(dir.join("rules.txt"), game).expect("write");
+    let mut c = cmd(&["check", "rules.txt"]);
+    c.current_dir(&dir);
+    let o = c.output().expect("run");
+    assert_eq!(code(&o), 0, "{}", transcript(&o));
+}
+
+/// JSON diagnostics: one primary label each, start and end lines and columns, and no hint to
+/// `explain` (that is for people reading the text).
+#[test]
+fn check_json_marks_the_primary_label_and_the_end() {
+    let o = run(&[
+        "check",
+        "tests/ui/syntax/E0004-missing-brace-before-or.game",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(!stderr(&o).contains("rulestone explain"), "{}", stderr(&o));
+    snap!("check_json_labels", stdout(&o));
+}
+
 #[test]
 fn check_decks_against_a_table_game() {
     const GAME: &str = "games/warstone.game";

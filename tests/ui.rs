@@ -6,10 +6,12 @@
 //! // check-fail            (or `// check-pass`: no errors, warnings allowed)
 //! // expect: E0101 W0601   (every code the file emits; empty for none)
 //! // set: width=30         (optional: option settings, as `check --set` takes them)
+//! // file: table.perft      (optional: the file name `check` is given, if not the fixture's)
 //! ```
 //!
-//! Fixtures go through [`rulestone::diagnose`], the pipeline `check` runs: the checker, then
-//! the options and the lowering (for the settings, or for each option's extreme values).
+//! Fixtures go through [`rulestone::diagnose_file`], the pipeline `check` runs: the file-kind
+//! test, the checker, then the options and the lowering (for the settings, or for each option's
+//! extreme values).
 //!
 //! Every `tests/ui/deck/<name>.deck` is a deck file checked against the army rules of
 //! `games/warstone.game` (each army on its own, then the first two armies as the two players'),
@@ -35,6 +37,11 @@ fn diagnose(source: &str, sets: &[(String, String)]) -> Vec<Diag> {
     rulestone::diagnose(source, sets)
 }
 
+/// What `rulestone check NAME` reports on a file called `name`.
+fn diagnose_file(name: &str, source: &str, sets: &[(String, String)]) -> Vec<Diag> {
+    rulestone::diagnose_file(name, source, sets)
+}
+
 use common::{files, root};
 
 /// The path relative to the crate root, with `/` separators.
@@ -52,6 +59,8 @@ struct Header {
     expect: Option<BTreeSet<String>>,
     /// `// set: width=30 height=4`: option settings, as `check --set` takes them.
     sets: Vec<(String, String)>,
+    /// `// file: table.perft`: the name the file is checked under, instead of its own.
+    file: Option<String>,
 }
 
 /// Reads the directives from the comment lines that open the file.
@@ -60,6 +69,7 @@ fn header(source: &str) -> Header {
         pass: false,
         expect: None,
         sets: Vec::new(),
+        file: None,
     };
     for line in source.lines() {
         let Some(comment) = line.trim().strip_prefix("//") else {
@@ -72,6 +82,8 @@ fn header(source: &str) -> Header {
             h.pass = false;
         } else if let Some(codes) = comment.strip_prefix("expect:") {
             h.expect = Some(codes.split_whitespace().map(str::to_string).collect());
+        } else if let Some(name) = comment.strip_prefix("file:") {
+            h.file = Some(name.trim().to_string());
         } else if let Some(sets) = comment.strip_prefix("set:") {
             h.sets = sets
                 .split_whitespace()
@@ -93,7 +105,8 @@ fn ui() {
         let shown = relative(path);
         let source = fs::read_to_string(path).unwrap_or_default();
         let header = header(&source);
-        let diags = diagnose(&source, &header.sets);
+        let name = header.file.clone().unwrap_or_else(|| shown.clone());
+        let diags = diagnose_file(&name, &source, &header.sets);
         failures.extend(compare(&shown, &header, &diags));
         let text = diag::render(&diags, &source, &shown, false);
         snapshot(path, &text);

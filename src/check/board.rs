@@ -48,7 +48,8 @@ impl Checker<'_> {
             self.report(GameError::Missing {
                 what: "board",
                 example:
-                    "board { axes x, y  cells x in 0..2, y in 0..2  name \"{letter(x)}{y + 1}\" }",
+                    "board { axes x, y  cells x in 0..2, y in 0..2  name \"{letter(x)}{y + 1}\" }"
+                        .into(),
             });
             self.cells_unknown = true;
             return;

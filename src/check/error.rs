@@ -514,7 +514,8 @@ pub enum GameError {
     #[diagnostic(code(E0502), help("add `{example}`"))]
     Missing {
         what: &'static str,
-        example: &'static str,
+        /// A declaration to start from, using the game's own names where it has some.
+        example: String,
     },
 
     #[error("`{what}` is declared more than once")]

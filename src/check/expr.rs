@@ -3,7 +3,7 @@
 //! context of that use.
 
 use super::error::{BoardError, GameError, ResolveError, TypeError};
-use super::names::{builtin_value, Sym};
+use super::names::{builtin_value, Sym, Want};
 use super::suggest;
 use super::{Axes, Checker, Constant, Cx};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, ItemKind, Template, TemplatePart, UnaryOp};
@@ -235,7 +235,7 @@ impl Checker<'_> {
 
     /// Checks that `e` has type `want` (a cell stands for a one-cell set).
     pub(super) fn expect(&mut self, e: &Expr, want: Ty, cx: Cx) -> Ty {
-        let found = self.infer(e, cx);
+        let found = self.infer_wanted(e, Want::Ty(want), cx);
         if found.fits(want) {
             return found;
         }
@@ -890,7 +890,7 @@ impl Checker<'_> {
                     }
                 },
                 Some(Ty::Relation) if i == 0 && matches!(f.name, "step" | "ray" | "run") => {
-                    let t = self.infer(a, cx);
+                    let t = self.infer_wanted(a, Want::Ty(Ty::Relation), cx);
                     if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {
                         self.mismatch(a, Ty::Relation, t);
                     }
@@ -931,6 +931,17 @@ impl Checker<'_> {
         }
     }
 
+    /// Infers an expression where names of one kind are wanted: if it is a bare name that is
+    /// not declared, the report lists the names of that kind.
+    fn infer_wanted(&mut self, e: &Expr, want: Want, cx: Cx) -> Ty {
+        if let ExprKind::Name(id) = &e.kind {
+            self.wanted = Some((id.span, want));
+        }
+        let t = self.infer(e, cx);
+        self.wanted = None;
+        t
+    }
+
     /// Resolves a name that must be of one kind (`put ball ...`): reports another kind
     /// (E0104) or an unknown name (E0101).
     pub(super) fn expect_kind(&mut self, id: &Ident, want: Sym, help: Option<String>) {
@@ -943,7 +954,9 @@ impl Checker<'_> {
                 && !self.is_cell_name(&id.name)
                 && self.axis_index(&id.name).is_none()
             {
+                self.wanted = Some((id.span, Want::Sym(want)));
                 self.unknown_name(id, Axes::Hidden);
+                self.wanted = None;
                 return;
             }
         }

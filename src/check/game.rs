@@ -88,11 +88,20 @@ impl Checker<'_> {
             self.report(GameError::NoPlayers);
         }
         if turn.is_none() {
+            let piece = self.first_piece().unwrap_or_else(|| "PIECE".to_string());
             self.report(GameError::Missing {
                 what: "turn",
-                example: "turn { pick c in empty  put stone at c }",
+                example: format!("turn {{ pick c in empty  put {piece} at c }}"),
             });
         }
+    }
+
+    /// The first piece the game declares, for examples written in the game's own words.
+    fn first_piece(&self) -> Option<String> {
+        self.file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Piece { name, .. } => Some(name.name.clone()),
+            _ => None,
+        })
     }
 
     /// Option types and defaults.
@@ -410,9 +419,14 @@ impl Checker<'_> {
     }
 
     /// Declarations nobody refers to (W0601).
+    ///
+    /// Only when the checker has found no error: a pass skips what an error made meaningless
+    /// (a missing `turn` leaves no rules to use anything, an unknown name may be a misspelt use,
+    /// a wrong expression is not looked into further), so once there is an error the uses are
+    /// not all known, and "never used" would be a follow-on of it, not a finding of its own.
     pub(super) fn lint_unused(&mut self) {
         // Past a too-deep expansion, what it would have used is unknown.
-        if self.too_deep.is_some() {
+        if self.too_deep.is_some() || self.error_count() > 0 {
             return;
         }
         let unused: Vec<(&'static str, String, Span)> = self

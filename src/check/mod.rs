@@ -232,6 +232,9 @@ struct Checker<'a> {
     uses: model::Uses,
     /// Whether the `turn` program is being checked (`repetitions` is read only there).
     in_turn: bool,
+    /// The kind of name the bare name at this span must be (a `step`'s relation, a `put`'s
+    /// piece), so that an unknown one can list the names of that kind.
+    wanted: Option<(Span, names::Want)>,
     /// The first `repetitions` the turn reads (E0521 with `again`).
     turn_repetitions: Option<Span>,
 }
@@ -265,6 +268,7 @@ impl<'a> Checker<'a> {
             types: model::ExprTypes::default(),
             uses: model::Uses::default(),
             in_turn: false,
+            wanted: None,
             turn_repetitions: None,
         }
     }

@@ -19,6 +19,48 @@ pub(super) struct Entry {
     pub used: bool,
 }
 
+/// The kind of name a use accepts: one kind of declaration, or the kinds whose names have a
+/// type (a relation is accepted where a direction is too).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Want {
+    Sym(Sym),
+    Ty(Ty),
+}
+
+impl Want {
+    /// Whether a declaration of this kind is accepted.
+    fn accepts(self, sym: Sym) -> bool {
+        match self {
+            Want::Sym(want) => std::mem::discriminant(&want) == std::mem::discriminant(&sym),
+            Want::Ty(ty) => matches!(
+                (ty, sym),
+                (Ty::Relation, Sym::Relation { .. } | Sym::Direction)
+                    | (Ty::Direction, Sym::Direction)
+                    | (Ty::Piece, Sym::Piece)
+                    | (Ty::Pattern, Sym::Pattern)
+                    | (Ty::Shapes, Sym::Shape)
+            ),
+        }
+    }
+
+    /// The kind named in messages ("relation"), if names of one kind are wanted.
+    fn kind(self) -> Option<&'static str> {
+        match self {
+            Want::Sym(sym) => Some(sym.kind()),
+            Want::Ty(Ty::Relation) => Some("relation"),
+            Want::Ty(Ty::Direction) => Some("direction"),
+            Want::Ty(Ty::Piece) => Some("piece"),
+            Want::Ty(Ty::Pattern) => Some("pattern"),
+            Want::Ty(Ty::Shapes) => Some("shape"),
+            Want::Ty(_) => None,
+        }
+    }
+}
+
+/// At most this many names of the wanted kind are listed for an unknown name; a longer list
+/// would bury the message.
+const LISTED: usize = 6;
+
 /// Names with a meaning in every expression, and their types.
 pub(super) const BUILTIN_VALUES: &[(&str, Ty)] = &[
     ("cells", Ty::Cells),
@@ -213,13 +255,40 @@ impl Checker<'_> {
             if let Some(&i) = suggestion.as_ref().and_then(|s| self.names.get(s)) {
                 self.entries[i].used = true;
             }
-            suggestion.map(|s| format!("did you mean `{s}`?"))
+            suggestion
+                .map(|s| format!("did you mean `{s}`?"))
+                .or_else(|| self.names_of_wanted_kind(id))
         };
         self.report(ResolveError::UnknownName {
             name: id.name.clone(),
             span: id.span,
             help,
         });
+    }
+
+    /// For an unknown name where one kind of name is wanted: the declared names of that kind
+    /// when there are a few, or that there is none.
+    fn names_of_wanted_kind(&self, id: &Ident) -> Option<String> {
+        let want = match self.wanted {
+            Some((span, want)) if span == id.span => want,
+            _ => return None,
+        };
+        let kind = want.kind()?;
+        let names: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|e| want.accepts(e.sym))
+            .map(|e| format!("`{}`", e.name))
+            .collect();
+        match names.as_slice() {
+            [] => Some(format!("the game declares no {kind}")),
+            [one] => Some(format!("the game's only {kind} is {one}")),
+            [init @ .., last] if names.len() <= LISTED => Some(format!(
+                "the game's {kind}s are {} and {last}",
+                init.join(", ")
+            )),
+            _ => None,
+        }
     }
 
     fn suggest_name(&self, name: &str, axes: Axes) -> Option<String> {

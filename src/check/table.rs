@@ -284,13 +284,16 @@ impl TableChecker<'_, '_> {
             ("match", "match { win at 8 captures }"),
         ] {
             if !seen.contains_key(what) {
-                self.c.report(GameError::Missing { what, example });
+                self.c.report(GameError::Missing {
+                    what,
+                    example: example.into(),
+                });
             }
         }
         if self.game.discs.is_empty() {
             self.c.report(GameError::Missing {
                 what: "disc",
-                example: "disc Stone \"S\" radius 2",
+                example: "disc Stone \"S\" radius 2".into(),
             });
         }
         // `place ... on home` needs every player's home line.
@@ -298,7 +301,7 @@ impl TableChecker<'_, '_> {
         if uses_home && self.game.homes.iter().any(Option::is_none) {
             self.c.report(GameError::Missing {
                 what: "home",
-                example: "home North on north_home",
+                example: "home North on north_home".into(),
             });
         }
         let singles: Vec<usize> = self

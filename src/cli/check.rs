@@ -46,7 +46,8 @@ pub enum Format {
     /// Source excerpts with labels, like rustc (colour on a terminal unless `NO_COLOR` is set).
     Human,
     /// One JSON array of every diagnostic, each with `code`, `severity`, `message`, `file`,
-    /// `labels` (byte offsets, 1-based lines and columns), `help` and `related`.
+    /// `labels` (byte offsets, 1-based start and end lines and columns, and which label is
+    /// `primary`), `help` and `related`.
     Json,
 }
 
@@ -61,6 +62,8 @@ struct Report {
     /// Files whose diagnostics were reported.
     checked: usize,
     json: Vec<serde_json::Value>,
+    /// The code of the first error reported, for the closing hint to `rulestone explain`.
+    first_error_code: Option<String>,
 }
 
 impl Report {
@@ -73,6 +76,7 @@ impl Report {
             unreadable: 0,
             checked: 0,
             json: Vec::new(),
+            first_error_code: None,
         }
     }
 
@@ -93,7 +97,12 @@ impl Report {
         self.checked += 1;
         for d in diags {
             match diag::severity(d.as_ref()) {
-                Severity::Error => self.errors += 1,
+                Severity::Error => {
+                    self.errors += 1;
+                    if self.first_error_code.is_none() {
+                        self.first_error_code = diag::code_of(d.as_ref());
+                    }
+                }
                 Severity::Warning => self.warnings += 1,
                 Severity::Advice => {}
             }
@@ -129,12 +138,17 @@ impl Report {
     /// The summary line (or the JSON array) and the exit status.
     fn finish(self) -> ExitStatus {
         match self.format {
-            Format::Human => eprintln!(
-                "checked {}: {}, {}",
-                plural(self.checked, "file"),
-                plural(self.errors, "error"),
-                plural(self.warnings, "warning")
-            ),
+            Format::Human => {
+                eprintln!(
+                    "checked {}: {}, {}",
+                    plural(self.checked, "file"),
+                    plural(self.errors, "error"),
+                    plural(self.warnings, "warning")
+                );
+                if let Some(code) = &self.first_error_code {
+                    eprintln!("{}", explain_hint(code));
+                }
+            }
             Format::Json => {
                 let text =
                     serde_json::to_string_pretty(&self.json).unwrap_or_else(|_| "[]".to_string());
@@ -170,8 +184,9 @@ pub(crate) fn run(args: &CheckArgs) -> ExitStatus {
         let Some(source) = report.read(path) else {
             continue;
         };
-        let diags = crate::diagnose(&source, &sets);
-        report.file(&diags, &source, &shown(path));
+        let name = shown(path);
+        let diags = crate::diagnose_file(&name, &source, &sets);
+        report.file(&diags, &source, &name);
     }
     report.finish()
 }
@@ -304,5 +319,30 @@ fn check_players(game: &TableGame, decks: &mut [Deck]) {
             }
         }
         _ => {}
+    }
+}
+
+/// The line that closes a human-readable report with errors, once per run, for the first
+/// error's code (as rustc does). Only for people: JSON and the language server leave it out.
+pub(crate) fn explain_hint(code: &str) -> String {
+    format!("for more on this error, try `rulestone explain {code}`")
+}
+
+/// The code of the first error a command other than `check` rendered (loading a game), for
+/// [`explain_hint`] once the command is done, after whatever it adds to the error.
+static FIRST_ERROR_CODE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Remembers an error's code for the closing hint, unless an earlier one is remembered.
+pub(crate) fn remember_error_code(code: String) {
+    if let Ok(mut first) = FIRST_ERROR_CODE.lock() {
+        first.get_or_insert(code);
+    }
+}
+
+/// Prints the closing hint for the first remembered error code, if any, once.
+pub(crate) fn print_explain_hint() {
+    let code = FIRST_ERROR_CODE.lock().ok().and_then(|mut c| c.take());
+    if let Some(code) = code {
+        eprintln!("{}", explain_hint(&code));
     }
 }

@@ -63,11 +63,19 @@ fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
         shown(path),
         super::plural(errors.len(), "previous error")
     );
+    if let Some(code) = errors.iter().find_map(|d| diag::code_of(d.as_ref())) {
+        super::check::remember_error_code(code);
+    }
 }
 
-/// Reads and parses a game file; syntax errors are rendered (exit 1).
+/// Reads and parses a game file; syntax errors, or that it is no game file, are rendered
+/// (exit 1).
 pub(crate) fn parse(path: &Path) -> Result<(String, ast::File)> {
     let source = read(path)?;
+    if let Some(d) = crate::not_a_game_file(&shown(path), &source) {
+        report_errors(vec![d], &source, path);
+        return Err(Fail::Reported);
+    }
     match syntax::parse(&source) {
         Ok(file) => Ok((source, file)),
         Err(errors) => {

@@ -495,7 +495,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Command::Lsp(args) => lsp::run(&args),
         Command::Dump(args) => dump::run(&args, compiled),
     };
-    match result {
+    let status = match result {
         Ok(()) => ExitStatus::Success,
         Err(Fail::Reported) => ExitStatus::Failure,
         Err(Fail::ReportedUsage) => ExitStatus::Error,
@@ -503,7 +503,9 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
             eprintln!("{e}");
             ExitStatus::Error
         }
-    }
+    };
+    check::print_explain_hint();
+    status
 }
 
 /// A JSON report as `--format json` prints it: indented, with a final newline.

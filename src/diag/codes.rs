@@ -29,6 +29,7 @@ codes! {
     "E0003" => "unknown escape in a string",
     "E0004" => "unclosed delimiter",
     "E0005" => "nesting too deep",
+    "E0006" => "not a game file",
     "E0101" => "unknown name",
     "E0102" => "name defined more than once",
     "E0103" => "variable or axis not bound here",

@@ -326,6 +326,12 @@ struct JsonLabel {
     line: usize,
     /// 1-based column of `start`, counted in characters.
     column: usize,
+    /// 1-based line of `end`.
+    end_line: usize,
+    /// 1-based column of `end` (just past the label's last character), counted in characters.
+    end_column: usize,
+    /// The label the problem is about (the one the text renderer draws in the problem's
+    /// colour): the label marked primary, or else the first. Exactly one label is primary.
     primary: bool,
     text: Option<String>,
 }
@@ -344,23 +350,27 @@ fn line_col(source: &str, offset: usize) -> (usize, usize) {
 }
 
 fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
-    let labels = diag
-        .labels()
-        .map(|ls| {
-            ls.map(|l| {
-                let (line, column) = line_col(source, l.offset());
-                JsonLabel {
-                    start: l.offset(),
-                    end: l.offset() + l.len(),
-                    line,
-                    column,
-                    primary: l.primary(),
-                    text: l.label().map(str::to_string),
-                }
-            })
-            .collect()
+    let labels: Vec<LabeledSpan> = diag.labels().map(Iterator::collect).unwrap_or_default();
+    let primary = labels.iter().position(LabeledSpan::primary).unwrap_or(0);
+    let labels = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let end = l.offset() + l.len();
+            let (line, column) = line_col(source, l.offset());
+            let (end_line, end_column) = line_col(source, end);
+            JsonLabel {
+                start: l.offset(),
+                end,
+                line,
+                column,
+                end_line,
+                end_column,
+                primary: i == primary,
+                text: l.label().map(str::to_string),
+            }
         })
-        .unwrap_or_default();
+        .collect();
     JsonDiag {
         code: diag.code().map(|c| c.to_string()),
         severity: match severity(diag) {
@@ -380,8 +390,9 @@ fn to_json(diag: &dyn Diagnostic, source: &str, path: &str) -> JsonDiag {
 }
 
 /// Renders diagnostics as a JSON array of
-/// `{code, severity, message, file, labels: [{start, end, line, column, primary, text}], help,
-/// related}`; offsets are bytes, lines and columns are 1-based.
+/// `{code, severity, message, file, labels: [{start, end, line, column, end_line, end_column,
+/// primary, text}], help, related}`; offsets are bytes, lines and columns are 1-based (the end
+/// is exclusive: just past the label), and one label of each problem is primary.
 #[must_use]
 pub fn render_json(diags: &[Diag], source: &str, path: &str) -> String {
     let all: Vec<JsonDiag> = diags

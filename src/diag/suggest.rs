@@ -65,5 +65,8 @@ mod tests {
         assert_eq!(closest("whit", ["White", "Black"]), Some("White"));
         assert_eq!(closest("xyz", names), None);
         assert_eq!(closest("szie", ["size", "side"]), Some("size"));
+        // Swapped letters are one slip, in short names too.
+        assert_eq!(closest("pwan", ["pawn", "queen"]), Some("pawn"));
+        assert_eq!(closest("ahaed", ["ahead", "ahead_diagonal"]), Some("ahead"));
     }
 }

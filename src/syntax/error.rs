@@ -1,4 +1,6 @@
-//! Syntax diagnostics: pest's failures renamed into "expected `{`" style messages.
+//! Syntax diagnostics: pest's failures renamed into "expected `{`" style messages, or replaced
+//! by their likelier cause (a misspelt keyword, a bracket left open), and the file that is no
+//! game file at all.
 
 use miette::{Diagnostic, SourceSpan};
 use thiserror::Error;
@@ -12,6 +14,31 @@ pub enum SyntaxError {
         #[label("{found}")]
         span: SourceSpan,
         found: String,
+    },
+
+    #[error("expected {what}, found `{word}`")]
+    #[diagnostic(code(E0001), help("did you mean `{keyword}`?"))]
+    MisspeltKeyword {
+        /// "a statement" or "a declaration".
+        what: &'static str,
+        word: String,
+        keyword: String,
+        #[label(primary, "not a keyword")]
+        span: SourceSpan,
+        /// Where reading the word as the name of an assignment failed, if it was read so.
+        #[label("an assignment `{word} = ...` would need `=` here")]
+        assignment: Option<SourceSpan>,
+    },
+
+    #[error("`{name}` is not a .game file")]
+    #[diagnostic(
+        code(E0006),
+        help("rules are read from `.game` files, which begin with a declaration such as `game \"Name\"`; give only those, e.g. `games/*.game` rather than `games/*`")
+    )]
+    NotAGameFile {
+        name: String,
+        #[label("a `.game` file would begin with a declaration here")]
+        span: SourceSpan,
     },
 
     #[error("integer literal `{text}` is too large")]
@@ -32,6 +59,18 @@ pub enum SyntaxError {
         close: char,
         #[label("this `{open}` is never closed")]
         span: SourceSpan,
+    },
+
+    #[error("unclosed `{{`")]
+    #[diagnostic(
+        code(E0004),
+        help("add `}}` where the block ends (the line marked is the first after the `{{` indented no deeper than the line of the `{{`)")
+    )]
+    UnclosedBefore {
+        #[label("this `{{` opens a block")]
+        open: SourceSpan,
+        #[label(primary, "`}}` is likely missing before this line")]
+        missing: SourceSpan,
     },
 
     #[error("nesting deeper than {limit} levels")]

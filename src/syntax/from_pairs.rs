@@ -14,6 +14,7 @@ use super::ast::{
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
 use super::span::{Ident, Span};
+use crate::diag::suggest;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
@@ -21,8 +22,11 @@ pub fn parse_file(source: &str) -> std::result::Result<File, Vec<SyntaxError>> {
     if let Some(e) = too_deep(source) {
         return Err(vec![e]);
     }
-    let mut pairs = GameParser::parse(Rule::file, source)
-        .map_err(|e| vec![unclosed(source).unwrap_or_else(|| from_pest(source, &e))])?;
+    let mut pairs = GameParser::parse(Rule::file, source).map_err(|e| {
+        vec![unclosed(source)
+            .or_else(|| misspelt_keyword(source, &e))
+            .unwrap_or_else(|| from_pest(source, &e))]
+    })?;
     let Some(file) = pairs.next() else {
         return Ok(File { items: Vec::new() });
     };
@@ -961,10 +965,15 @@ impl DepthScan {
     }
 }
 
-/// The innermost bracket still open at the end of the text (outside strings and comments): a
-/// clearer report than "expected ..." at the end of the file.
+/// The bracket still open at the end of the text (outside strings and comments): a clearer
+/// report than "expected ..." at the end of the file. When a block's `{` ends its line and a
+/// later line indented no deeper than that line does not begin with `}`, the block most likely
+/// lacks its `}` before that line, and both places are reported; otherwise the innermost
+/// bracket still open is.
 pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
     let mut open: Vec<(usize, char)> = Vec::new();
+    // Every `{` outside strings and comments, in order.
+    let mut braces: Vec<usize> = Vec::new();
     let mut chars = source.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
@@ -986,7 +995,12 @@ pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
                     }
                 }
             }
-            '{' | '(' | '[' => open.push((i, c)),
+            '{' | '(' | '[' => {
+                open.push((i, c));
+                if c == '{' {
+                    braces.push(i);
+                }
+            }
             '}' | ')' | ']' => {
                 let want = match c {
                     '}' => '{',
@@ -1005,6 +1019,15 @@ pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
         }
     }
     let (at, c) = open.pop()?;
+    let early = braces
+        .iter()
+        .find_map(|&b| block_left_early(source, b).map(|missing| (b, missing)));
+    if let Some((brace, missing)) = early {
+        return Some(SyntaxError::UnclosedBefore {
+            open: Span::new(brace, brace + 1).into(),
+            missing: missing.into(),
+        });
+    }
     let close = match c {
         '{' => '}',
         '(' => ')',
@@ -1015,6 +1038,114 @@ pub(super) fn unclosed(source: &str) -> Option<SyntaxError> {
         close,
         span: Span::new(at, at + 1).into(),
     })
+}
+
+/// For a `{` at the end of its line: the first later line (blank and comment lines aside)
+/// indented no deeper than the line of the `{`, when that line does not begin with `}`: the
+/// block's text ends there, so its `}` is likely missing before it. The span covers that
+/// line's first word or symbol.
+fn block_left_early(source: &str, brace: usize) -> Option<Span> {
+    let line_start = source[..brace].rfind('\n').map_or(0, |n| n + 1);
+    let line_end = source[brace..]
+        .find('\n')
+        .map_or(source.len(), |n| brace + n);
+    let rest = source[brace + 1..line_end].trim();
+    if !(rest.is_empty() || rest.starts_with("//")) {
+        return None;
+    }
+    let depth = indentation(&source[line_start..line_end]);
+    let mut offset = (line_end + 1).min(source.len());
+    for line in source[offset..].split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let text = line.trim();
+        if text.is_empty() || text.starts_with("//") {
+            continue;
+        }
+        let indent = indentation(line);
+        if indent > depth {
+            continue;
+        }
+        if text.starts_with('}') {
+            return None;
+        }
+        let start = here + (line.len() - line.trim_start().len());
+        let word = match text.find(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            Some(0) => text.chars().next().map_or(1, char::len_utf8),
+            Some(n) => n,
+            None => text.len(),
+        };
+        return Some(Span::new(start, start + word));
+    }
+    None
+}
+
+/// The width of a line's leading spaces and tabs, in characters.
+fn indentation(line: &str) -> usize {
+    line.chars().take_while(|c| *c == ' ' || *c == '\t').count()
+}
+
+/// A misspelt keyword where a statement or a declaration must begin: `pik c in empty` (read as
+/// an assignment to `pik` that lacks its `=`), or `peice stone` at the top level. Only a word
+/// within the usual typo distance of such a keyword (see [`crate::diag::suggest::closest`]) is
+/// taken for one.
+fn misspelt_keyword(source: &str, error: &pest::error::Error<Rule>) -> Option<SyntaxError> {
+    use pest::error::{ErrorVariant, InputLocation};
+    let ErrorVariant::ParsingError { positives, .. } = &error.variant else {
+        return None;
+    };
+    let at = match error.location {
+        InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+    };
+    let is_word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if positives.contains(&Rule::assign_op) {
+        // The word just before the error was read as the name an assignment sets.
+        let before = source[..at].trim_end();
+        let start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_word_char(*c))
+            .last()
+            .map_or(before.len(), |(i, _)| i);
+        let word = &before[start..];
+        if word.is_empty() {
+            return None;
+        }
+        let keyword = suggest::closest(word, starts(super::keywords::statement_starts()))?;
+        let found_end = source[at..]
+            .find(char::is_whitespace)
+            .map_or(source.len(), |n| at + n)
+            .max(at + usize::from(at < source.len()));
+        return Some(SyntaxError::MisspeltKeyword {
+            what: "a statement",
+            word: word.to_string(),
+            keyword: keyword.to_string(),
+            span: Span::new(start, before.len()).into(),
+            assignment: Some(Span::new(at, found_end).into()),
+        });
+    }
+    if positives.contains(&Rule::kw_turn) {
+        let end = source[at..]
+            .find(|c: char| !is_word_char(c))
+            .map_or(source.len(), |n| at + n);
+        let word = &source[at..end];
+        if word.is_empty() {
+            return None;
+        }
+        let keyword = suggest::closest(word, starts(super::keywords::declaration_starts()))?;
+        return Some(SyntaxError::MisspeltKeyword {
+            what: "a declaration",
+            word: word.to_string(),
+            keyword: keyword.to_string(),
+            span: Span::new(at, end).into(),
+            assignment: None,
+        });
+    }
+    None
+}
+
+fn starts(words: &[String]) -> impl Iterator<Item = &str> {
+    words.iter().map(String::as_str)
 }
 
 /// Turns pest's error into our diagnostic with friendly rule names.
@@ -1222,5 +1353,105 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_player => "`player`",
         Rule::kw_if => "`if`",
         _ => "a keyword",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::error::SyntaxError;
+    use super::parse_file;
+
+    const HEAD: &str = "game \"T\"\nplayers A, B\nboard {\n    axes x\n    cells x in 0..2\n    name \"{letter(x)}\"\n}\npiece stone\n";
+
+    /// The one error of a text that does not parse.
+    fn error(body: &str) -> SyntaxError {
+        let source = format!("{HEAD}{body}");
+        match parse_file(&source) {
+            Err(mut errors) if errors.len() == 1 => errors.remove(0),
+            other => panic!("expected one error, got {other:?}"),
+        }
+    }
+
+    /// The text at a miette span of `HEAD + body`.
+    fn at(body: &str, span: miette::SourceSpan) -> String {
+        let source = format!("{HEAD}{body}");
+        source[span.offset()..span.offset() + span.len()].to_string()
+    }
+
+    #[test]
+    fn a_missing_brace_is_placed_by_indentation() {
+        let body = "turn {\n    pick c in empty\n    put stone at c\non no moves {\n    draw\n}\n";
+        match error(body) {
+            SyntaxError::UnclosedBefore { open, missing } => {
+                assert_eq!(at(body, open), "{");
+                assert_eq!(open.offset(), HEAD.len() + 5);
+                assert_eq!(at(body, missing), "on");
+            }
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_brace_before_a_one_word_line_marks_the_word() {
+        let body =
+            "turn {\n    pick c in empty\n    if c == a1 {\n        put stone at c\n    draw\n}\n";
+        match error(body) {
+            SyntaxError::UnclosedBefore { missing, .. } => assert_eq!(at(body, missing), "draw"),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn text_before_a_typo_may_be_any_character() {
+        let body = "turn {\n    pick c in empty\n    write \"é\"é pik\n}\n";
+        let source = format!("{HEAD}{body}");
+        assert!(parse_file(&source).is_err());
+    }
+
+    #[test]
+    fn a_brace_open_to_the_end_is_reported_where_it_opens() {
+        let body = "turn {\n    pick c in empty\n    put stone at c\n";
+        assert!(matches!(
+            error(body),
+            SyntaxError::Unclosed { open: '{', .. }
+        ));
+    }
+
+    #[test]
+    fn misspelt_keywords_are_named() {
+        let cases = [
+            (
+                "turn {\n    pik c in empty\n    put stone at c\n}\n",
+                "pik",
+                "pick",
+            ),
+            ("turn {\n    pick c in empty\n    drwa\n}\n", "drwa", "draw"),
+            (
+                "turn {\n    pick c in empty\n    put stone at c\n}\nno no moves { draw }\n",
+                "no",
+                "on",
+            ),
+            ("trun {\n    pick c in empty\n}\n", "trun", "turn"),
+        ];
+        for (body, word, keyword) in cases {
+            match error(body) {
+                SyntaxError::MisspeltKeyword {
+                    word: w,
+                    keyword: k,
+                    span,
+                    ..
+                } => {
+                    assert_eq!((w.as_str(), k.as_str()), (word, keyword), "{body}");
+                    assert_eq!(at(body, span), word);
+                }
+                e => panic!("{body}: {e:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_far_from_every_keyword_is_not_taken_for_one() {
+        let body = "turn {\n    zebra c in empty\n}\n";
+        assert!(matches!(error(body), SyntaxError::Unexpected { .. }));
     }
 }

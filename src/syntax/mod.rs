@@ -29,3 +29,61 @@ pub fn parse(source: &str) -> Result<ast::File, Vec<SyntaxError>> {
 pub fn parse_deck(source: &str) -> Result<Vec<ast::Army>, Vec<SyntaxError>> {
     table::parse_deck(source)
 }
+
+/// Whether a text begins as a `.game` file does: with a keyword that opens a declaration, once
+/// comments and blank space are skipped (an empty text counts as one).
+///
+/// # Errors
+/// The span of the first word or symbol, when it opens no declaration.
+pub fn looks_like_game(source: &str) -> Result<(), Span> {
+    let mut rest = source;
+    loop {
+        let trimmed = rest.trim_start();
+        match trimmed.strip_prefix("//") {
+            Some(comment) => rest = comment.split_once('\n').map_or("", |(_, r)| r),
+            None => {
+                rest = trimmed;
+                break;
+            }
+        }
+    }
+    if rest.is_empty() {
+        return Ok(());
+    }
+    let start = source.len() - rest.len();
+    let word_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    if keywords::declaration_starts()
+        .iter()
+        .any(|k| *k == rest[..word_len])
+    {
+        return Ok(());
+    }
+    let len = if word_len > 0 {
+        word_len
+    } else {
+        rest.chars().next().map_or(0, char::len_utf8)
+    };
+    Err(Span::new(start, start + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_game;
+
+    #[test]
+    fn a_game_file_begins_with_a_declaration() {
+        assert!(looks_like_game("// rules\n\n  game \"T\"\nplayers A, B\n").is_ok());
+        assert!(looks_like_game("").is_ok());
+        assert!(looks_like_game("// only a comment").is_ok());
+        let perft = "# perft\n1 20\n";
+        assert_eq!(
+            looks_like_game(perft).map_err(|s| (s.start, s.end)),
+            Err((0, 1))
+        );
+        let notes = "// header\nnotes about the game\n";
+        let word = looks_like_game(notes).map_err(|s| &notes[s.start as usize..s.end as usize]);
+        assert_eq!(word, Err("notes"));
+    }
+}
