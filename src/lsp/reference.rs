@@ -37,6 +37,14 @@ pub struct Entry {
 }
 
 impl Entry {
+    fn new(syntax: impl Into<String>, text: impl Into<String>, section: &Section) -> Entry {
+        Entry {
+            syntax: syntax.into(),
+            text: text.into(),
+            section: section.number.to_string(),
+        }
+    }
+
     /// The hover's Markdown: a title, the syntax, the text and where it comes from.
     #[must_use]
     pub fn markdown(&self, title: &str) -> String {
@@ -261,9 +269,13 @@ fn cells(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// A paragraph's text, a bullet's `- ` left out.
+/// A paragraph's text, a bullet's `- ` and its lines' indent left out.
 fn prose(lines: &[&str]) -> String {
-    let text = lines.join("\n");
+    let text = lines
+        .iter()
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join("\n");
     match text.strip_prefix("- ") {
         Some(rest) => rest.to_string(),
         None => text,
@@ -317,16 +329,6 @@ fn find(sections: &[Section], word: &str) -> Option<Entry> {
 
 /// One way of finding a word's text in a section.
 type Way = fn(&Section, &str, Shows) -> Option<Entry>;
-
-impl Entry {
-    fn new(syntax: impl Into<String>, text: impl Into<String>, section: &Section) -> Entry {
-        Entry {
-            syntax: syntax.into(),
-            text: text.into(),
-            section: section.number.to_string(),
-        }
-    }
-}
 
 /// A section whose title's code shows the word: its syntax block and first paragraph.
 fn by_title(section: &Section, word: &str, shows: Shows) -> Option<Entry> {
