@@ -183,67 +183,86 @@ impl Section<'_> {
     }
 }
 
-/// The sections of the reference, from its `##`, `###` and `####` headings.
+/// The sections of the reference, from its `##`, `###` and `####` headings (text before the
+/// first one is left out).
 fn sections(text: &str) -> Vec<Section<'_>> {
-    let mut sections: Vec<Section> = Vec::new();
-    let mut fence: Option<Vec<&str>> = None;
-    let mut paragraph: Vec<&str> = Vec::new();
+    let mut reader = Reader::default();
     for line in text.lines() {
-        let Some(section) = sections.last_mut() else {
-            if let Some((number, title)) = heading(line) {
-                sections.push(Section {
-                    number,
-                    title,
-                    numbered: !number.is_empty(),
-                    blocks: Vec::new(),
-                });
-            }
-            continue;
-        };
-        if let Some(code) = fence.as_mut() {
+        reader.read(line);
+    }
+    reader.end_paragraph();
+    reader.sections
+}
+
+/// The reference read line by line into sections and their blocks.
+#[derive(Default)]
+struct Reader<'a> {
+    sections: Vec<Section<'a>>,
+    /// The lines of the code block being read, inside its fences.
+    fence: Option<Vec<&'a str>>,
+    paragraph: Vec<&'a str>,
+}
+
+impl<'a> Reader<'a> {
+    fn read(&mut self, line: &'a str) {
+        if let Some(code) = self.fence.as_mut() {
             if line.trim_start().starts_with("```") {
-                section
-                    .blocks
-                    .push(Block::Code(fence.take().unwrap_or_default()));
+                let code = self.fence.take().unwrap_or_default();
+                self.push(Block::Code(code));
             } else {
                 code.push(line);
             }
-            continue;
+            return;
         }
-        let ends_paragraph = line.trim().is_empty()
-            || line.starts_with('#')
-            || line.starts_with('|')
-            || line.starts_with("```")
-            || line.starts_with("- ")
-            || line.starts_with("---");
-        if ends_paragraph && !paragraph.is_empty() {
-            section
-                .blocks
-                .push(Block::Paragraph(std::mem::take(&mut paragraph)));
+        let starts_block = line.trim().is_empty()
+            || ["#", "|", "```", "- ", "---"]
+                .iter()
+                .any(|p| line.starts_with(p));
+        if starts_block {
+            self.end_paragraph();
         }
         if let Some((number, title)) = heading(line) {
-            let numbered = !number.is_empty();
-            let number = if numbered { number } else { section.number };
-            sections.push(Section {
-                number,
-                title,
-                numbered,
-                blocks: Vec::new(),
-            });
+            self.open(number, title);
         } else if line.starts_with("```") {
-            fence = Some(Vec::new());
+            self.fence = Some(Vec::new());
         } else if line.starts_with('|') {
+            // A table's separator row (`|---|---|`) is no row.
             if !line.contains("---") {
-                section.blocks.push(Block::Row(cells(line)));
+                self.push(Block::Row(cells(line)));
             }
         } else if !line.trim().is_empty() && !line.starts_with("---") {
-            paragraph.push(line);
+            self.paragraph.push(line);
         }
     }
-    if let (Some(section), false) = (sections.last_mut(), paragraph.is_empty()) {
-        section.blocks.push(Block::Paragraph(paragraph));
+
+    /// Starts a section; one without a number of its own continues the one before.
+    fn open(&mut self, number: &'a str, title: &'a str) {
+        let numbered = !number.is_empty();
+        let number = match self.sections.last() {
+            Some(before) if !numbered => before.number,
+            _ => number,
+        };
+        self.sections.push(Section {
+            number,
+            title,
+            numbered,
+            blocks: Vec::new(),
+        });
     }
-    sections
+
+    fn end_paragraph(&mut self) {
+        if !self.paragraph.is_empty() {
+            let lines = std::mem::take(&mut self.paragraph);
+            self.push(Block::Paragraph(lines));
+        }
+    }
+
+    /// Adds a block to the current section (none before the first heading).
+    fn push(&mut self, block: Block<'a>) {
+        if let Some(section) = self.sections.last_mut() {
+            section.blocks.push(block);
+        }
+    }
 }
 
 /// A heading's number (empty when it has none) and title.
