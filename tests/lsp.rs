@@ -204,8 +204,20 @@ fn a_whole_session() {
     snap!("hover", pretty(&hover["result"]));
     let definition = session.request("textDocument/definition", position(east + 2));
     snap!("definition", pretty(&definition["result"]));
+    // A keyword and a built-in: their text from the language reference.
     let keyword = session.request("textDocument/hover", position(east - 3));
-    assert_eq!(keyword["result"], Value::Null, "{keyword}");
+    snap!("hover_keyword", pretty(&keyword["result"]));
+    let (line, call) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("if completes("))
+        .expect("a call of completes");
+    let completes = u32::try_from(call.find("completes").expect("completes")).expect("column");
+    let builtin = session.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": {"line": line, "character": completes + 3}}),
+    );
+    snap!("hover_builtin", pretty(&builtin["result"]));
 
     names_answers(&mut session, &text, &answer["result"]["capabilities"]);
 

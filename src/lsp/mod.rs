@@ -4,7 +4,8 @@
 //! The server keeps the text of each open document (full document sync) and answers from it:
 //! the diagnostics `rulestone check` gives, published on every open and change and cleared on
 //! close; formatting (one whole-document edit from [`format_source`]); the outline (document
-//! symbols) and hover on declared names, from the syntax tree; the definition, references
+//! symbols) and hover on declared names, from the syntax tree; hover on keywords and built-ins,
+//! from the language reference's text ([`reference`]); the definition, references
 //! and renaming of any name, completion, the checker's suggestions as quick fixes
 //! and semantic tokens, from the checker's names and a lexical scan ([`analysis`]).
 //! Positions are UTF-16 code units, as LSP requires ([`position`]).
@@ -18,6 +19,7 @@ pub mod analysis;
 pub mod complete;
 pub mod diagnostics;
 pub mod position;
+pub mod reference;
 pub mod refs;
 pub mod semantic;
 pub mod symbols;
@@ -384,10 +386,14 @@ impl Server<'_> {
         Some(lsp_types::CompletionResponse::Array(items))
     }
 
+    /// Hovering a declared name shows its declaration; a keyword or built-in, what the
+    /// language reference says about it (even while the text does not parse).
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<lsp_types::Hover> {
         let text = self.documents.get(uri)?;
-        let file = syntax::parse(text).ok()?;
-        symbols::hover(text, &file, at)
+        let declared = syntax::parse(text)
+            .ok()
+            .and_then(|file| symbols::hover(text, &file, at));
+        declared.or_else(|| reference::hover(text, position::offset(text, at)))
     }
 }
 

@@ -241,8 +241,8 @@ pub fn declaration_at(source: &str, file: &File, at: Position) -> Option<Decl> {
     found.cloned()
 }
 
-/// Hovering a declared name: the line that declares it and what it is. Keywords, built-ins and
-/// anything else give nothing.
+/// Hovering a declared name: the line that declares it and what it is. Anything else gives
+/// nothing here (keywords and built-ins are [`super::reference`]'s).
 #[must_use]
 pub fn hover(source: &str, file: &File, at: Position) -> Option<Hover> {
     let d = declaration_at(source, file, at)?;
