@@ -508,7 +508,7 @@ mod tests {
         let marker = entry("marker").expect("marker");
         assert_eq!(marker.section, "3.10b");
         assert!(marker.syntax.starts_with("marker \"TEXT\" on CELLS"));
-        assert!(marker.text.starts_with("Display only"));
+        assert!(marker.text.starts_with("Display only"), "{}", marker.text);
         let count = entry("count").expect("count");
         assert_eq!(
             (count.syntax.as_str(), count.section.as_str()),
