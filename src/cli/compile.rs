@@ -6,6 +6,13 @@
 //! every command and file `rulestone` does; for the compiled programs it generates moves with
 //! the compiled code, for anything else (another game, other options, a changed file) with the
 //! interpreter, so it is never wrong, only sometimes not faster.
+//!
+//! The build is arranged so that only the first one is slow: no link-time optimisation unless
+//! asked (a rebuild compiles only the generated module), and a binary run from its own build's
+//! `target/release/` builds every crate in that target directory (one shared build of rulestone
+//! and its dependencies), then copies the binary into the crate's `target/release/`. Cargo's lock
+//! on the target directory orders concurrent builds; it is not held while a program it built runs
+//! (`cargo run`, `cargo test`), so a compile started from one does not wait on it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
