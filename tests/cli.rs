@@ -1312,6 +1312,26 @@ fn compile_writes_the_generated_module() {
     let lock = std::fs::read_to_string(out.join("Cargo.lock")).expect("lock file copied");
     let ours = std::fs::read_to_string(root().join("Cargo.lock")).expect("our lock file");
     assert_eq!(lock, ours);
+    // Without link-time optimisation unless asked: a rebuild compiles only the generated code.
+    let manifest = |out: &std::path::Path| {
+        std::fs::read_to_string(out.join("Cargo.toml")).expect("manifest written")
+    };
+    assert!(manifest(&out).contains("lto = false"), "{}", manifest(&out));
+    let out_path = out.to_str().expect("utf-8 temp path");
+    let o = run(&[
+        "compile",
+        "games/tictactoe.game",
+        "--no-build",
+        "--lto",
+        "--out",
+        out_path,
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        manifest(&out).contains("lto = \"thin\""),
+        "{}",
+        manifest(&out)
+    );
     let _ = std::fs::remove_dir_all(&dir);
     // A game with errors is reported like everywhere else, and nothing is written.
     let o = run(&[

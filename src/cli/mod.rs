@@ -256,10 +256,12 @@ Examples:
 
     /// Compile game files to a faster `rulestone`: move generation as generated Rust.
     ///
-    /// Writes a Cargo crate and builds it (this needs a Rust toolchain and takes a minute or
-    /// two). The binary it prints is the whole `rulestone` CLI; for the compiled games and
-    /// options it generates moves with compiled code, for anything else with the interpreter.
-    /// `bench` shows which one ran.
+    /// Writes a Cargo crate and builds it (this needs a Rust toolchain). The first build
+    /// compiles rulestone and its dependencies and takes a few minutes; later ones compile only
+    /// the generated code and take seconds (a binary run from its own build's `target/release/`
+    /// shares that target directory with every crate it compiles). The binary it prints is the
+    /// whole `rulestone` CLI; for the compiled games and options it generates moves with
+    /// compiled code, for anything else with the interpreter. `bench` shows which one ran.
     #[command(after_help = "\
 Examples:
   rulestone compile my.game                       every variant of my.game
