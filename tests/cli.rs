@@ -378,6 +378,8 @@ fn illegal_moves_say_why() {
         ("games/steinplatz.game", "Block z1 n"),
         ("games/tankball.game", "H@e6:E; H@z9:W"),
         ("games/tictactoe.game", "a1; a1"),
+        ("games/steinplatz.game", "Beam c6 q"),
+        ("games/tankball.game", "H@e6:Q"),
     ] {
         let o = run(&["moves", game, "--after", after]);
         assert_eq!(code(&o), 2, "{game} {after}");
@@ -385,6 +387,20 @@ fn illegal_moves_say_why() {
         out.push_str(&stderr(&o));
     }
     snap!("illegal_moves_say_why", out);
+}
+
+/// `why MOVE` in `play` tells whether a move is legal and, if not, which part fails, without
+/// playing it.
+#[test]
+fn play_says_why_a_move_is_illegal() {
+    let o = run_with_input(
+        &["play", "games/steinplatz.game"],
+        "why Beam c6 q\nwhy block a1 n\nwhy\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let from = text.find("Black> why").unwrap_or(0);
+    snap!("play_why", &text[from..]);
 }
 
 #[test]

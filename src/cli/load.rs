@@ -321,7 +321,63 @@ fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<S
     for word in unused {
         notes.push(format!("no legal move names the cell `{word}` now"));
     }
+    if let Some(note) = failing_part(legal, text) {
+        notes.push(note);
+    }
     notes
+}
+
+/// The words of a move's text: its runs of letters and digits, lowercased.
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// `text` as typed up to the end of its `k`-th word (`H@e6:Q`, 2: `H@e6`).
+fn first_words(text: &str, k: usize) -> &str {
+    let mut seen = 0;
+    let mut in_word = false;
+    for (i, c) in text.char_indices() {
+        let word = c.is_alphanumeric();
+        if in_word && !word {
+            seen += 1;
+            if seen == k {
+                return &text[..i];
+            }
+        }
+        in_word = word;
+    }
+    text
+}
+
+/// Which part of `text` no legal move has: the longest run of its first words that begins some
+/// legal moves, and the word after it (`Beam c6` begins 3 legal moves, none goes on with `q`).
+fn failing_part(legal: &[(Move, String)], text: &str) -> Option<String> {
+    let typed = words_of(text);
+    let moves: Vec<(Vec<String>, &str)> = legal
+        .iter()
+        .map(|(_, t)| (words_of(t), t.as_str()))
+        .collect();
+    let begins = |k: usize| -> Vec<&str> {
+        moves
+            .iter()
+            .filter(|(w, _)| w.len() > k && w[..k] == typed[..k])
+            .map(|(_, t)| *t)
+            .collect()
+    };
+    let k = (1..typed.len()).rev().find(|&k| !begins(k).is_empty())?;
+    let starting = begins(k);
+    let shown: Vec<String> = starting.iter().take(3).map(|t| format!("`{t}`")).collect();
+    let more = if starting.len() > 3 { ", …" } else { "" };
+    let prefix = first_words(text, k);
+    Some(format!(
+        "`{prefix}` begins {} ({}{more}), but none goes on with `{}`",
+        super::plural(starting.len(), "legal move"),
+        shown.join(", "),
+        typed[k]
+    ))
 }
 
 /// `White to move; legal moves: a1, a2, … (16 in all)`, listing first the moves that

@@ -88,6 +88,7 @@ commands:
   MOVE         play a move, written as `moves` lists it
   moves [P]    list the legal moves (those starting with P; many are shown in groups)
   hint         the computer's best moves here, with their values
+  why MOVE     whether MOVE is legal here, and if not, which part fails
   undo         take back your last move (and what followed it: the computer's answer, rolls)
   board        draw the board again
   save PATH    write the game so far to a record file
@@ -516,6 +517,8 @@ impl Game<'_> {
             "board" => emit(&format!("\n{}", draw(&mut self.board.engine)))?,
             "moves" => self.moves(rest)?,
             "hint" => self.hint()?,
+            "why" if rest.is_empty() => emit("usage: why MOVE\n")?,
+            "why" => self.why(rest)?,
             "undo" => {
                 undo(&mut self.board.engine, &mut self.history)?;
                 self.agent.reset();
@@ -526,6 +529,24 @@ impl Game<'_> {
             _ => self.human_move(line, console)?,
         }
         Ok(None)
+    }
+
+    /// `why MOVE`: whether the move is legal here and, when it is not, why not, as far as
+    /// that can be told (which part no legal move has, a cell off the board, a near miss of a
+    /// legal move's spelling), without playing it.
+    fn why(&mut self, text: &str) -> Result<()> {
+        match find_move(&mut self.board.engine, text) {
+            Ok(m) => {
+                let written = normalize(&self.board.engine.move_text(&m));
+                emit(&format!("`{written}` is a legal move here\n"))
+            }
+            Err(BadMove::Illegal { notes }) => {
+                let e = CliError::new(format!("`{}` is not a legal move", normalize(text)))
+                    .notes(notes);
+                emit(&format!("{e}\n"))
+            }
+            Err(BadMove::GameOver(r)) => emit(&format!("the game is over: {r}\n")),
+        }
     }
 
     fn human_move(&mut self, line: &str, console: &mut Console) -> Result<()> {
