@@ -189,6 +189,17 @@ pub enum TypeError {
         span: Span,
     },
 
+    #[error("`{name}` takes {expected} but {supplied} supplied")]
+    #[diagnostic(code(E0202), help("{help}"))]
+    DefineArity {
+        name: String,
+        expected: String,
+        supplied: String,
+        help: String,
+        #[label("expected {expected}")]
+        span: Span,
+    },
+
     #[error("vector has {found} but the board has {axes} {}", if *.axes == 1 { "axis" } else { "axes" })]
     #[diagnostic(
         code(E0203),
