@@ -410,15 +410,29 @@ impl Checker<'_> {
             if self.entries[entry].used || self.cyclic.contains(&self.entries[entry].name) {
                 continue;
             }
-            let Some(ItemKind::Define { expr, .. }) = self.file.items.get(item).map(|i| &i.kind)
+            let Some(ItemKind::Define { params, expr, .. }) =
+                self.file.items.get(item).map(|i| &i.kind)
             else {
                 continue;
             };
+            // A parameter stands for an argument nobody gave: a name that matches no
+            // declaration, so that it passes unreported as a possible variable would.
+            let unknowns: Vec<Expr> = params
+                .iter()
+                .map(|p| Expr {
+                    kind: ExprKind::Name(Ident {
+                        name: format!("{}()", p.name),
+                        span: p.span,
+                    }),
+                    span: p.span,
+                })
+                .collect();
+            let body = expr.substitute(params, &unknowns);
             self.lenient = true;
             self.frames.clear();
             self.picks.clear();
             self.infer(
-                expr,
+                &body,
                 Cx {
                     axes: Axes::All,
                     constant: None,
