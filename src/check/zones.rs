@@ -242,10 +242,14 @@ mod tests {
         board { axes x, y  cells x in 0..size - 1, y in 0..size - 1  name "{letter(x)}{y + 1}" }
         define low = y < 1
         define start = size * 2
+        define row(k) = cells where y == k
+        define twice(v) = v + v
         zone bottom = cells where low
         zone corner = bottom & {a1, c3}
         zone rest = cells - bottom - corner
+        zone middle = row(twice(1) - 1)
         counter n = start
+        counter m = twice(start) + twice(1)
     "#;
 
     fn body<'a>(file: &'a File, wanted: &str) -> Option<&'a Expr> {
@@ -278,6 +282,7 @@ mod tests {
         assert_eq!(count("bottom"), 3);
         assert_eq!(count("corner"), 1);
         assert_eq!(count("rest"), 6);
+        assert_eq!(count("middle"), 3);
     }
 
     #[test]
@@ -286,5 +291,7 @@ mod tests {
         let env = options::resolve(&file, &[]).expect("options");
         let init = Defines::new(&file).expand(body(&file, "n").expect("counter"));
         assert_eq!(env.int(&init.expect("expands")), Ok(6));
+        let init = Defines::new(&file).expand(body(&file, "m").expect("counter"));
+        assert_eq!(env.int(&init.expect("expands")), Ok(14));
     }
 }
