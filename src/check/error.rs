@@ -189,6 +189,19 @@ pub enum TypeError {
         span: Span,
     },
 
+    #[error("this part of `{define}` is {now} here but {before} at an earlier use")]
+    #[diagnostic(
+        code(E0201),
+        help("a define's body is one expression for all its uses: give its parameters arguments of the same types, or write two defines")
+    )]
+    DefineBodyTypes {
+        define: String,
+        before: String,
+        now: String,
+        #[label("{now} here")]
+        span: Span,
+    },
+
     #[error("`{name}` takes {expected} but {supplied} supplied")]
     #[diagnostic(code(E0202), help("{help}"))]
     DefineArity {

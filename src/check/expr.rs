@@ -402,8 +402,41 @@ impl Checker<'_> {
         self.depth += 1;
         let t = self.infer_kind(e, cx);
         self.depth -= 1;
-        self.types.record(e, t);
+        if let Some(before) = self.types.record(e, t) {
+            self.body_types_differ(e, before, t);
+        }
         t
+    }
+
+    /// A part of a define's body whose type differs from one use to another, as arguments of
+    /// different types can make it: the body is compiled once for all uses, so this is refused
+    /// (E0201).
+    fn body_types_differ(&mut self, e: &Expr, before: Ty, now: Ty) {
+        let file = self.file;
+        let inside = self.expanding.iter().rev().find_map(|&(entry, _)| {
+            let Sym::Define { item } = self.entries[entry].sym else {
+                return None;
+            };
+            match file.items.get(item).map(|i| &i.kind) {
+                Some(ItemKind::Define { params, expr, .. })
+                    if !params.is_empty()
+                        && expr.span.start <= e.span.start
+                        && e.span.end <= expr.span.end =>
+                {
+                    Some(entry)
+                }
+                _ => None,
+            }
+        });
+        let Some(entry) = inside else {
+            return;
+        };
+        self.report(TypeError::DefineBodyTypes {
+            define: self.entries[entry].name.clone(),
+            before: self.describe_ty(before),
+            now: self.describe_ty(now),
+            span: e.span,
+        });
     }
 
     fn infer_kind(&mut self, e: &Expr, cx: Cx) -> Ty {
