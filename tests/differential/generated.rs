@@ -59,7 +59,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0xd2d6f829ee7f8da7,
+        fingerprint: 0x8754e6d483e2c8ea,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x1f071944d2dd860d,
+        fingerprint: 0xf336f860312d5042,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xfccf7fff0ccd87a0,
+        fingerprint: 0x164d0744c6e51495,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x212543f364d568ce,
+        fingerprint: 0x7a5f013a3e4e63d3,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x40710d936661ce17,
+        fingerprint: 0x6bd42b39f879dbb2,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x3a21ddcfe73fd631,
+        fingerprint: 0xa0fc1f9c9822eb22,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0xce9e6ca9e09824e4,
+        fingerprint: 0x4f4da95c2ee2354f,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x21828691b33633ff,
+        fingerprint: 0xc078676a12423ddd,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0xc12303141fcb6ca8,
+        fingerprint: 0xd09ccafc2a6682a6,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x121aead9edf78450,
+        fingerprint: 0xc743506f88015151,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x7d37aff1c5339085,
+        fingerprint: 0x04a13e8ed2d32f40,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
