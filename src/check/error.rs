@@ -603,6 +603,18 @@ pub enum GameError {
         span: Span,
     },
 
+    #[error("the uses of defines expand to more than {limit} expression parts, first reached in `{define}`")]
+    #[diagnostic(
+        code(E0007),
+        help("each use of a define stands for its whole body, and a parameter used twice copies its argument twice; use fewer nested calls, or a define with one use of each parameter")
+    )]
+    DefinesTooLarge {
+        limit: usize,
+        define: String,
+        #[label("expanding this use passes the limit")]
+        span: Span,
+    },
+
     #[error("the game can never end")]
     #[diagnostic(
         code(E0503),

@@ -190,6 +190,10 @@ const FUNCTIONS: &[Builtin] = &[
     },
 ];
 
+/// How many expression parts the expansions of defines may add to a game in all (E0007); the
+/// bundled games need a few hundred.
+const MAX_EXPANDED: usize = 100_000;
+
 fn count_words(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
@@ -398,6 +402,22 @@ impl Checker<'_> {
                 }));
             }
             return Ty::Error;
+        }
+        if !self.expanding.is_empty() {
+            // Arguments can double a body at each level (`d(d(d(x)))` with `d(x) = x + x`):
+            // the parts all expansions add together are bounded too, so checking stays quick.
+            self.expanded += 1;
+            if self.expanded > MAX_EXPANDED {
+                if self.too_deep.is_none() {
+                    let &(entry, at) = &self.expanding[0];
+                    self.too_deep = Some(Box::new(GameError::DefinesTooLarge {
+                        limit: MAX_EXPANDED,
+                        define: self.entries[entry].name.clone(),
+                        span: at,
+                    }));
+                }
+                return Ty::Error;
+            }
         }
         self.depth += 1;
         let t = self.infer_kind(e, cx);
