@@ -189,6 +189,30 @@ pub enum TypeError {
         span: Span,
     },
 
+    #[error("this part of `{define}` is {now} here but {before} at an earlier use")]
+    #[diagnostic(
+        code(E0201),
+        help("a define's body is one expression for all its uses: give its parameters arguments of the same types, or write two defines")
+    )]
+    DefineBodyTypes {
+        define: String,
+        before: String,
+        now: String,
+        #[label("{now} here")]
+        span: Span,
+    },
+
+    #[error("`{name}` takes {expected} but {supplied} supplied")]
+    #[diagnostic(code(E0202), help("{help}"))]
+    DefineArity {
+        name: String,
+        expected: String,
+        supplied: String,
+        help: String,
+        #[label("expected {expected}")]
+        span: Span,
+    },
+
     #[error("vector has {found} but the board has {axes} {}", if *.axes == 1 { "axis" } else { "axes" })]
     #[diagnostic(
         code(E0203),
@@ -576,6 +600,18 @@ pub enum GameError {
         limit: usize,
         define: String,
         #[label("expanding this use reaches level {limit}")]
+        span: Span,
+    },
+
+    #[error("the uses of defines expand to more than {limit} expression parts, first reached in `{define}`")]
+    #[diagnostic(
+        code(E0007),
+        help("each use of a define stands for its whole body, and a parameter used twice copies its argument twice; use fewer nested calls, or a define with one use of each parameter")
+    )]
+    DefinesTooLarge {
+        limit: usize,
+        define: String,
+        #[label("expanding this use passes the limit")]
         span: Span,
     },
 

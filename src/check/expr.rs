@@ -190,6 +190,10 @@ const FUNCTIONS: &[Builtin] = &[
     },
 ];
 
+/// How many expression parts the expansions of defines may add to a game in all (E0007); the
+/// bundled games need a few hundred.
+const MAX_EXPANDED: usize = 100_000;
+
 fn count_words(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
@@ -399,11 +403,60 @@ impl Checker<'_> {
             }
             return Ty::Error;
         }
+        if !self.expanding.is_empty() {
+            // Arguments can double a body at each level (`d(d(d(x)))` with `d(x) = x + x`):
+            // the parts all expansions add together are bounded too, so checking stays quick.
+            self.expanded += 1;
+            if self.expanded > MAX_EXPANDED {
+                if self.too_deep.is_none() {
+                    let &(entry, at) = &self.expanding[0];
+                    self.too_deep = Some(Box::new(GameError::DefinesTooLarge {
+                        limit: MAX_EXPANDED,
+                        define: self.entries[entry].name.clone(),
+                        span: at,
+                    }));
+                }
+                return Ty::Error;
+            }
+        }
         self.depth += 1;
         let t = self.infer_kind(e, cx);
         self.depth -= 1;
-        self.types.record(e, t);
+        if let Some(before) = self.types.record(e, t) {
+            self.body_types_differ(e, before, t);
+        }
         t
+    }
+
+    /// A part of a define's body whose type differs from one use to another, as arguments of
+    /// different types can make it: the body is compiled once for all uses, so this is refused
+    /// (E0201).
+    fn body_types_differ(&mut self, e: &Expr, before: Ty, now: Ty) {
+        let file = self.file;
+        let inside = self.expanding.iter().rev().find_map(|&(entry, _)| {
+            let Sym::Define { item } = self.entries[entry].sym else {
+                return None;
+            };
+            match file.items.get(item).map(|i| &i.kind) {
+                Some(ItemKind::Define { params, expr, .. })
+                    if !params.is_empty()
+                        && expr.span.start <= e.span.start
+                        && e.span.end <= expr.span.end =>
+                {
+                    Some(entry)
+                }
+                _ => None,
+            }
+        });
+        let Some(entry) = inside else {
+            return;
+        };
+        self.report(TypeError::DefineBodyTypes {
+            define: self.entries[entry].name.clone(),
+            before: self.describe_ty(before),
+            now: self.describe_ty(now),
+            span: e.span,
+        });
     }
 
     fn infer_kind(&mut self, e: &Expr, cx: Cx) -> Ty {
@@ -774,8 +827,92 @@ impl Checker<'_> {
                 Ty::Int
             }
             Sym::Shape => Ty::Shapes,
-            Sym::Define { item } => self.expand(id, index, item, cx),
+            Sym::Define { item } => {
+                let file = self.file;
+                let params = match file.items.get(item).map(|i| &i.kind) {
+                    Some(ItemKind::Define { params, .. }) => params.as_slice(),
+                    _ => &[],
+                };
+                if !params.is_empty() {
+                    self.define_arity(id, params, 0, id.span);
+                    return Ty::Error;
+                }
+                self.expand(id, index, item, cx)
+            }
         }
+    }
+
+    /// Reports a use of a define with another number of arguments than it has parameters
+    /// (E0202).
+    fn define_arity(&mut self, name: &Ident, params: &[Ident], supplied: usize, span: Span) {
+        let (expected, help) = if params.is_empty() {
+            (
+                "no arguments".to_string(),
+                format!(
+                    "`{}` has no parameters: write it without parentheses",
+                    name.name
+                ),
+            )
+        } else {
+            let list: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+            (
+                count_words(params.len(), "argument"),
+                format!(
+                    "it is declared as `define {}({})`",
+                    name.name,
+                    list.join(", ")
+                ),
+            )
+        };
+        let supplied = match supplied {
+            0 if params.is_empty() => "empty parentheses were".to_string(),
+            0 => "none was".to_string(),
+            1 => "1 argument was".to_string(),
+            n => format!("{n} arguments were"),
+        };
+        self.report(TypeError::DefineArity {
+            name: name.name.clone(),
+            expected,
+            supplied,
+            help,
+            span,
+        });
+    }
+
+    /// Checks a call of a define: its body with each parameter standing for its argument, in
+    /// the context of the call (arguments belong to the caller, as the body does).
+    fn call_define(&mut self, func: &Ident, args: &[Expr], span: Span, cx: Cx) -> Option<Ty> {
+        let &index = self.names.get(&func.name)?;
+        let Sym::Define { item } = self.entries[index].sym else {
+            return None;
+        };
+        self.use_global(func);
+        let file = self.file;
+        let Some(ItemKind::Define { params, expr, .. }) = file.items.get(item).map(|i| &i.kind)
+        else {
+            return Some(Ty::Error);
+        };
+        // `name()` of a plain define is refused too: its parentheses would suggest a call.
+        if params.len() != args.len() || params.is_empty() {
+            self.define_arity(func, params, args.len(), span);
+            for a in args {
+                self.infer(a, cx);
+            }
+            return Some(Ty::Error);
+        }
+        // A call met again inside its own expansion is recursion (reported as E0105).
+        let again = self
+            .expanding
+            .iter()
+            .any(|&(e, at)| e == index && at == span);
+        if self.cyclic.contains(&func.name) || again {
+            return Some(Ty::Error);
+        }
+        let body = expr.substitute(params, args);
+        self.expanding.push((index, span));
+        let t = self.infer(&body, cx);
+        self.expanding.pop();
+        Some(t)
     }
 
     /// Checks a define's body in the context of one of its uses.
@@ -794,6 +931,9 @@ impl Checker<'_> {
 
     fn call(&mut self, func: &Ident, args: &[Expr], span: Span, cx: Cx) -> Ty {
         let Some(f) = FUNCTIONS.iter().find(|f| f.name == func.name) else {
+            if let Some(t) = self.call_define(func, args, span, cx) {
+                return t;
+            }
             if self.names.contains_key(&func.name) || builtin_value(&func.name).is_some() {
                 self.report(ResolveError::WrongKind {
                     expected: "a function".into(),

@@ -17,7 +17,14 @@ fn names_in<'e>(e: &'e Expr, out: &mut Vec<&'e Ident>) {
     match &e.kind {
         ExprKind::Int(_) => {}
         ExprKind::Name(id) => out.push(id),
-        ExprKind::Call { args, .. } | ExprKind::CellSet(args) => {
+        ExprKind::Call { func, args } => {
+            // A call may be one of a parameterised define.
+            out.push(func);
+            for a in args {
+                names_in(a, out);
+            }
+        }
+        ExprKind::CellSet(args) => {
             for a in args {
                 names_in(a, out);
             }
@@ -171,8 +178,11 @@ impl Checker<'_> {
         };
         let mut ids: Vec<&Ident> = Vec::new();
         match self.file.items.get(item).map(|i| &i.kind) {
-            Some(ItemKind::Zone { cells: e, .. } | ItemKind::Define { expr: e, .. }) => {
-                names_in(e, &mut ids);
+            Some(ItemKind::Zone { cells: e, .. }) => names_in(e, &mut ids),
+            // A parameter hides a declaration of its name in the body.
+            Some(ItemKind::Define { params, expr, .. }) => {
+                names_in(expr, &mut ids);
+                ids.retain(|id| params.iter().all(|p| p.name != id.name));
             }
             Some(ItemKind::Relation { members, .. }) => {
                 ids.extend(members.iter().filter_map(|m| match m {
@@ -400,15 +410,29 @@ impl Checker<'_> {
             if self.entries[entry].used || self.cyclic.contains(&self.entries[entry].name) {
                 continue;
             }
-            let Some(ItemKind::Define { expr, .. }) = self.file.items.get(item).map(|i| &i.kind)
+            let Some(ItemKind::Define { params, expr, .. }) =
+                self.file.items.get(item).map(|i| &i.kind)
             else {
                 continue;
             };
+            // A parameter stands for an argument nobody gave: a name that matches no
+            // declaration, so that it passes unreported as a possible variable would.
+            let unknowns: Vec<Expr> = params
+                .iter()
+                .map(|p| Expr {
+                    kind: ExprKind::Name(Ident {
+                        name: format!("{}()", p.name),
+                        span: p.span,
+                    }),
+                    span: p.span,
+                })
+                .collect();
+            let body = expr.substitute(params, &unknowns);
             self.lenient = true;
             self.frames.clear();
             self.picks.clear();
             self.infer(
-                expr,
+                &body,
                 Cx {
                     axes: Axes::All,
                     constant: None,

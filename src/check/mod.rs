@@ -220,8 +220,11 @@ struct Checker<'a> {
     expanding: Vec<(usize, Span)>,
     /// How deep `infer` is in the expression being checked, defines expanded.
     depth: usize,
-    /// The first expression found too deep once its defines are expanded (E0005).
+    /// The first expression found too deep once its defines are expanded (E0005), or the
+    /// first expansion past the size limit (E0007).
     too_deep: Option<Diag>,
+    /// How many expression parts the expansions of defines have added so far (E0007).
+    expanded: usize,
     /// Checking a define that is never used: names that may be variables are not reported.
     lenient: bool,
     /// One "must be constant" report per constant expression.
@@ -263,6 +266,7 @@ impl<'a> Checker<'a> {
             expanding: Vec::new(),
             depth: 0,
             too_deep: None,
+            expanded: 0,
             lenient: false,
             constant_reported: false,
             types: model::ExprTypes::default(),

@@ -6,7 +6,8 @@
 //!
 //! Invariant: every expression of a game that checks clean, in a place the lowering reads
 //! (declarations, programs, used defines), has its type here. Defines are macros checked at
-//! each use; their body's expressions have the same type at every use.
+//! each use; their body's expressions have the same type at every use (the checker refuses a
+//! define whose arguments give a part of its body another type at another use, E0201).
 
 use std::collections::HashMap;
 
@@ -211,12 +212,14 @@ pub struct ExprTypes {
 
 impl ExprTypes {
     /// Records `ty` for `e`. A type already known is kept over `Error` (a lenient pass that
-    /// could not tell must not hide what a full pass found).
-    pub(super) fn record(&mut self, e: &Expr, ty: Ty) {
+    /// could not tell must not hide what a full pass found); the type known before is returned
+    /// when it differs from `ty` (a define's body given different types by its arguments).
+    pub(super) fn record(&mut self, e: &Expr, ty: Ty) -> Option<Ty> {
         let slot = self.types.entry(key(e)).or_insert(ty);
         if *slot == Ty::Error {
             *slot = ty;
         }
+        (ty != Ty::Error && *slot != ty).then_some(*slot)
     }
 
     /// The type the checker found for `e`, if it checked `e`.

@@ -133,7 +133,8 @@ impl Checker<'_> {
                 ItemKind::Token { name, .. } => self.declare(name, Sym::Token),
                 ItemKind::Track { name, .. } => self.declare(name, Sym::Track),
                 ItemKind::Shape(shape) => self.declare(&shape.name, Sym::Shape),
-                ItemKind::Define { name, .. } => {
+                ItemKind::Define { name, params, .. } => {
+                    self.declare_params(name, params);
                     self.declare(name, Sym::Define { item: item_index });
                 }
                 ItemKind::Game { .. }
@@ -146,6 +147,27 @@ impl Checker<'_> {
                 | ItemKind::Turn(_)
                 | ItemKind::NoMoves(_)
                 | ItemKind::Table(_) => {}
+            }
+        }
+    }
+
+    /// A define's parameters must differ from each other (E0102), and a define that takes
+    /// arguments must not be named like a built-in function, whose calls it would never get.
+    fn declare_params(&mut self, name: &Ident, params: &[Ident]) {
+        let is_function = super::expr::builtin_functions().any(|(f, _)| f == name.name);
+        if !params.is_empty() && is_function {
+            self.report(ResolveError::Builtin {
+                name: name.name.clone(),
+                span: name.span,
+            });
+        }
+        for (i, p) in params.iter().enumerate() {
+            if let Some(first) = params[..i].iter().find(|q| q.name == p.name) {
+                self.report(ResolveError::Duplicate {
+                    name: p.name.clone(),
+                    span: p.span,
+                    first: first.span,
+                });
             }
         }
     }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::consteval::{Const, ConstEnv, ConstError};
 use super::geometry::Geometry;
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, File, ItemKind};
+use crate::syntax::Ident;
 
 /// How deep zones and defines may refer to each other before evaluation gives up (the checker
 /// reports cycles as E0105; this only keeps evaluation finite).
@@ -15,6 +16,8 @@ const MAX_DEPTH: usize = crate::syntax::MAX_DEPTH + 1;
 /// The defines of a file, for macro expansion.
 pub struct Defines<'a> {
     bodies: HashMap<&'a str, &'a Expr>,
+    /// The parameters of each define that has some.
+    params: HashMap<&'a str, &'a [Ident]>,
 }
 
 impl<'a> Defines<'a> {
@@ -22,17 +25,44 @@ impl<'a> Defines<'a> {
     #[must_use]
     pub fn new(file: &'a File) -> Self {
         let mut bodies = HashMap::new();
+        let mut params = HashMap::new();
         for item in &file.items {
-            if let ItemKind::Define { name, expr } = &item.kind {
+            if let ItemKind::Define {
+                name,
+                params: p,
+                expr,
+            } = &item.kind
+            {
+                if !p.is_empty() {
+                    params.entry(name.name.as_str()).or_insert(p.as_slice());
+                }
                 bodies.entry(name.name.as_str()).or_insert(expr);
             }
         }
-        Defines { bodies }
+        Defines { bodies, params }
     }
 
-    /// The body of a define.
+    /// A call of a parameterised define, as it stands there: the body with its arguments in
+    /// place.
+    #[must_use]
+    pub fn call(&self, e: &Expr) -> Option<Expr> {
+        let ExprKind::Call { func, args } = &e.kind else {
+            return None;
+        };
+        let params = self.params.get(func.name.as_str())?;
+        Some(
+            self.bodies
+                .get(func.name.as_str())?
+                .substitute(params, args),
+        )
+    }
+
+    /// The body of a define without parameters.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&'a Expr> {
+        if self.params.contains_key(name) {
+            return None;
+        }
         self.bodies.get(name).copied()
     }
 
@@ -50,11 +80,17 @@ impl<'a> Defines<'a> {
         }
         let deeper = |x: &Expr| self.expand_at(x, depth + 1).map(Box::new);
         let kind = match &e.kind {
+            ExprKind::Name(id) if self.params.contains_key(id.name.as_str()) => {
+                ExprKind::Name(id.clone())
+            }
             ExprKind::Name(id) => match self.bodies.get(id.name.as_str()) {
                 Some(body) => return self.expand_at(body, depth + 1),
                 None => ExprKind::Name(id.clone()),
             },
             ExprKind::Int(v) => ExprKind::Int(*v),
+            ExprKind::Call { .. } if self.call(e).is_some() => {
+                return self.expand_at(&self.call(e)?, depth + 1);
+            }
             ExprKind::Call { func, args } => ExprKind::Call {
                 func: func.clone(),
                 args: self.expand_all(args, depth)?,
@@ -185,6 +221,10 @@ impl<'a> ZoneEval<'a> {
                     _ => Err(not_constant),
                 }
             }
+            ExprKind::Call { .. } => match self.defines.call(e) {
+                Some(body) => self.eval(&body, env, depth + 1),
+                None => Err(not_constant),
+            },
             _ => Err(not_constant),
         }
     }
@@ -202,10 +242,14 @@ mod tests {
         board { axes x, y  cells x in 0..size - 1, y in 0..size - 1  name "{letter(x)}{y + 1}" }
         define low = y < 1
         define start = size * 2
+        define row(k) = cells where y == k
+        define twice(v) = v + v
         zone bottom = cells where low
         zone corner = bottom & {a1, c3}
         zone rest = cells - bottom - corner
+        zone middle = row(twice(1) - 1)
         counter n = start
+        counter m = twice(start) + twice(1)
     "#;
 
     fn body<'a>(file: &'a File, wanted: &str) -> Option<&'a Expr> {
@@ -238,6 +282,7 @@ mod tests {
         assert_eq!(count("bottom"), 3);
         assert_eq!(count("corner"), 1);
         assert_eq!(count("rest"), 6);
+        assert_eq!(count("middle"), 3);
     }
 
     #[test]
@@ -246,5 +291,7 @@ mod tests {
         let env = options::resolve(&file, &[]).expect("options");
         let init = Defines::new(&file).expand(body(&file, "n").expect("counter"));
         assert_eq!(env.int(&init.expect("expands")), Ok(6));
+        let init = Defines::new(&file).expand(body(&file, "m").expect("counter"));
+        assert_eq!(env.int(&init.expect("expands")), Ok(14));
     }
 }

@@ -30,6 +30,7 @@ codes! {
     "E0004" => "unclosed delimiter",
     "E0005" => "nesting too deep",
     "E0006" => "not a game file",
+    "E0007" => "defines expand too far",
     "E0101" => "unknown name",
     "E0102" => "name defined more than once",
     "E0103" => "variable or axis not bound here",

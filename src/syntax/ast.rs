@@ -87,8 +87,11 @@ pub enum ItemKind {
         player: Ident,
         expr: Expr,
     },
+    /// `define name(params) = expr`: a macro, expanded at each use (no parameters: `define
+    /// name = expr`, used as `name`).
     Define {
         name: Ident,
+        params: Vec<Ident>,
         expr: Expr,
     },
     Setup(Block),
@@ -361,6 +364,56 @@ pub enum TemplatePart {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+}
+
+impl Expr {
+    /// A parameterised define's body as it stands at one call: every name that is one of
+    /// `params` replaced by the matching argument, each part keeping its own span. Arguments are
+    /// inserted as written, so a name in an argument is never taken for a parameter.
+    #[must_use]
+    pub fn substitute(&self, params: &[Ident], args: &[Expr]) -> Expr {
+        let sub = |e: &Expr| Box::new(e.substitute(params, args));
+        let all = |es: &[Expr]| es.iter().map(|e| e.substitute(params, args)).collect();
+        let kind = match &self.kind {
+            ExprKind::Name(id) => {
+                if let Some(arg) = params
+                    .iter()
+                    .position(|p| p.name == id.name)
+                    .and_then(|i| args.get(i))
+                {
+                    return arg.clone();
+                }
+                ExprKind::Name(id.clone())
+            }
+            ExprKind::Int(v) => ExprKind::Int(*v),
+            ExprKind::Call { func, args: a } => ExprKind::Call {
+                func: func.clone(),
+                args: all(a),
+            },
+            ExprKind::CellSet(items) => ExprKind::CellSet(all(items)),
+            ExprKind::Unary { op, operand } => ExprKind::Unary {
+                op: *op,
+                operand: sub(operand),
+            },
+            ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary {
+                op: *op,
+                lhs: sub(lhs),
+                rhs: sub(rhs),
+            },
+            ExprKind::Field { base, field } => ExprKind::Field {
+                base: sub(base),
+                field: field.clone(),
+            },
+            ExprKind::Index { base, index } => ExprKind::Index {
+                base: sub(base),
+                index: sub(index),
+            },
+        };
+        Expr {
+            kind,
+            span: self.span,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

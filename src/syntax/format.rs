@@ -166,7 +166,7 @@ impl Walker {
             rule,
             Rule::comma | Rule::colon | Rule::rparen | Rule::rbrack | Rule::lbrack | Rule::dotdot
         ) || (rule == Rule::rbrace && in_set)
-            || (rule == Rule::lparen && parent == Some(Rule::call));
+            || (rule == Rule::lparen && matches!(parent, Some(Rule::call | Rule::define_params)));
         // A rule such as `eq = { "=" ~ !"=" }` spans the whitespace and comments its lookahead
         // skipped: the token ends where they begin (only strings hold spaces).
         let text = span.as_str();

@@ -266,8 +266,22 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         }
         Rule::define_decl => {
             let name = ident(&need(next())?);
-            let e = expr(need(next())?)?;
-            ItemKind::Define { name, expr: e }
+            let mut body = need(next())?;
+            let mut params = Vec::new();
+            if body.as_rule() == Rule::define_params {
+                params = body
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::ident)
+                    .map(|p| ident(&p))
+                    .collect();
+                body = need(next())?;
+            }
+            let e = expr(body)?;
+            ItemKind::Define {
+                name,
+                params,
+                expr: e,
+            }
         }
         Rule::setup_decl => ItemKind::Setup(block(need(next())?)?),
         Rule::turn_decl => ItemKind::Turn(block(need(next())?)?),
@@ -1252,6 +1266,7 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::string | Rule::template => "a string",
         Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
         Rule::vector => "a vector such as `(0, 1)`",
+        Rule::define_params => "parameters such as `(c)`",
         Rule::rel_item | Rule::rel_member => "a vector or a direction name",
         Rule::block => "`{`",
         Rule::option_type | Rule::enum_type | Rule::int_range => "an option type",

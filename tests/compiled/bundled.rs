@@ -15,7 +15,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 25] = [
+pub static TURNS: [CompiledTurn; 26] = [
     CompiledTurn {
         label: "Breakthrough",
         fingerprint: 0x0accea7082b93f79,
@@ -219,8 +219,8 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xcee7aed11d1a4099,
+        label: "Sentries",
+        fingerprint: 0xa66ba21723e49405,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -229,20 +229,30 @@ pub static TURNS: [CompiledTurn; 25] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0xfffea0d83ddf74e0,
+        label: "Shove",
+        fingerprint: 0xcee7aed11d1a4099,
         generate: p23::generate,
         apply: p23::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p23::Turn>,
+            play: fast_play::<p23::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0xfffea0d83ddf74e0,
+        generate: p24::generate,
+        apply: p24::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
         fingerprint: 0xf7286b7a4d821538,
-        generate: p24::generate,
-        apply: p24::apply,
+        generate: p25::generate,
+        apply: p25::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p24::Turn>,
-            play: fast_play::<p24::Turn>,
+            perft: fast_perft::<p25::Turn>,
+            play: fast_play::<p25::Turn>,
         }),
     },
 ];
@@ -34309,8 +34319,370 @@ mod p21 {
     }
 }
 
-/// Shove
+/// Sentries
 mod p22 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0xffff]);
+
+    /// `orth`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffff])];
+    static RI0: [[S; 16]; 1] = [[
+        S::from_words([0x12]),
+        S::from_words([0x25]),
+        S::from_words([0x4a]),
+        S::from_words([0x84]),
+        S::from_words([0x121]),
+        S::from_words([0x252]),
+        S::from_words([0x4a4]),
+        S::from_words([0x848]),
+        S::from_words([0x1210]),
+        S::from_words([0x2520]),
+        S::from_words([0x4a40]),
+        S::from_words([0x8480]),
+        S::from_words([0x2100]),
+        S::from_words([0x5200]),
+        S::from_words([0xa400]),
+        S::from_words([0x4800]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffff])];
+
+    /// `diag`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 16]; 1] = [[
+        S::from_words([0x20]),
+        S::from_words([0x50]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x202]),
+        S::from_words([0x505]),
+        S::from_words([0xa0a]),
+        S::from_words([0x404]),
+        S::from_words([0x2020]),
+        S::from_words([0x5050]),
+        S::from_words([0xa0a0]),
+        S::from_words([0x4040]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0xa00]),
+        S::from_words([0x400]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xffff])];
+    static RI1: [[S; 16]; 1] = [[
+        S::from_words([0x20]),
+        S::from_words([0x50]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x202]),
+        S::from_words([0x505]),
+        S::from_words([0xa0a]),
+        S::from_words([0x404]),
+        S::from_words([0x2020]),
+        S::from_words([0x5050]),
+        S::from_words([0xa0a0]),
+        S::from_words([0x4040]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0xa00]),
+        S::from_words([0x400]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            return;
+        }
+        at2(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s3(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s2(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s6(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        R1[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s10(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        !b0(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+}
+
+/// Shove
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35448,7 +35820,7 @@ mod p22 {
 }
 
 /// Shuffle
-mod p23 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35980,7 +36352,7 @@ mod p23 {
 }
 
 /// Terraces
-mod p24 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.

@@ -190,8 +190,8 @@ impl<'a> Lowerer<'a> {
                     }
                     self.syms.insert(&name.name, Sym::Counter { base });
                 }
-                ItemKind::Define { name, expr } => {
-                    self.syms.insert(&name.name, Sym::Define(expr));
+                ItemKind::Define { name, params, expr } => {
+                    self.syms.insert(&name.name, Sym::Define(expr, params));
                 }
                 ItemKind::Token {
                     name,

@@ -4,6 +4,9 @@ use super::*;
 
 impl<'a> Lowerer<'a> {
     pub(super) fn template_part(&mut self, e: &Expr) -> Result<TemplatePart> {
+        if let Some(body) = self.expand_call(e) {
+            return self.template_part(&body);
+        }
         self.template_part_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -49,8 +52,25 @@ impl<'a> Lowerer<'a> {
 
     // ---- expressions ------------------------------------------------------------------------
 
+    /// A call of a parameterised define as it stands there: the body with each parameter
+    /// replaced by its argument (the checker has matched their numbers and types).
+    pub(super) fn expand_call(&self, e: &Expr) -> Option<Expr> {
+        let ExprKind::Call { func, args } = &e.kind else {
+            return None;
+        };
+        match self.syms.get(&func.name) {
+            Some(Sym::Define(body, params)) if !params.is_empty() => {
+                Some(body.substitute(params, args))
+            }
+            _ => None,
+        }
+    }
+
     /// A direction value: its relation and how to compute it.
     pub(super) fn dir(&mut self, e: &Expr) -> Result<(u16, DirExpr)> {
+        if let Some(body) = self.expand_call(e) {
+            return self.dir(&body);
+        }
         self.dir_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -59,7 +79,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Name(n) => match self.dir_vars.get(&n.name) {
                 Some(&(slot, relation)) => Ok((relation, DirExpr::Var(slot))),
                 None => match self.syms.get(n.name.as_str()) {
-                    Some(Sym::Define(d)) => self.dir(d),
+                    Some(Sym::Define(d, _)) => self.dir(d),
                     _ => err(format!("`{}` is not a direction value", n.name)),
                 },
             },
@@ -177,6 +197,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn set(&mut self, e: &Expr) -> Result<SetId> {
+        if let Some(body) = self.expand_call(e) {
+            return self.set(&body);
+        }
         self.set_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -207,7 +230,7 @@ impl<'a> Lowerer<'a> {
                 match self.syms.get(name).copied() {
                     Some(Sym::Zone(z)) => SetExpr::Const(self.prog.zones[z as usize].cells),
                     Some(Sym::Token { slot }) => SetExpr::Single(CellRef::Slot(slot)),
-                    Some(Sym::Define(d)) => return self.set(d),
+                    Some(Sym::Define(d, _)) => return self.set(d),
                     Some(_) => return err(format!("`{name}` is not a set of cells")),
                     None => match name {
                         "empty" => SetExpr::Empty,
@@ -537,6 +560,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn cell(&mut self, e: &Expr) -> Result<CellRef> {
+        if let Some(body) = self.expand_call(e) {
+            return self.cell(&body);
+        }
         self.cell_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -548,7 +574,7 @@ impl<'a> Lowerer<'a> {
             },
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
-                if let Some(Sym::Define(d)) = self.syms.get(name).copied() {
+                if let Some(Sym::Define(d, _)) = self.syms.get(name).copied() {
                     return self.cell(d);
                 }
                 if let Some(Sym::Token { slot }) = self.syms.get(name).copied() {
@@ -576,6 +602,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn player(&mut self, e: &Expr) -> Result<PlayerRef> {
+        if let Some(body) = self.expand_call(e) {
+            return self.player(&body);
+        }
         self.player_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -583,7 +612,7 @@ impl<'a> Lowerer<'a> {
         match &e.kind {
             ExprKind::Name(n) => match (n.name.as_str(), self.syms.get(n.name.as_str()).copied()) {
                 (_, Some(Sym::Player(p))) => Ok(PlayerRef::Const(p)),
-                (_, Some(Sym::Define(d))) => self.player(d),
+                (_, Some(Sym::Define(d, _))) => self.player(d),
                 ("mover", None) => Ok(PlayerRef::Mover),
                 ("opponent", None) => Ok(PlayerRef::Opponent),
                 (name, _) => err(format!("`{name}` is not a player")),
@@ -596,6 +625,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn int(&mut self, e: &Expr) -> Result<IntId> {
+        if let Some(body) = self.expand_call(e) {
+            return self.int(&body);
+        }
         self.int_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -624,7 +656,7 @@ impl<'a> Lowerer<'a> {
                         base,
                         cell: CellRef::Candidate,
                     },
-                    Some(Sym::Define(d)) => return self.int(d),
+                    Some(Sym::Define(d, _)) => return self.int(d),
                     None if name == "repetitions" => IntExpr::Repetitions,
                     _ => return err(format!("`{name}` is not a number")),
                 }
@@ -710,6 +742,9 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn bool(&mut self, e: &Expr) -> Result<BoolId> {
+        if let Some(body) = self.expand_call(e) {
+            return self.bool(&body);
+        }
         self.bool_at(e).map_err(|err| err.at(e.span))
     }
 
@@ -721,7 +756,7 @@ impl<'a> Lowerer<'a> {
         }
         let b = match &e.kind {
             ExprKind::Name(n) => match self.syms.get(n.name.as_str()).copied() {
-                Some(Sym::Define(d)) => return self.bool(d),
+                Some(Sym::Define(d, _)) => return self.bool(d),
                 _ => return err(format!("`{}` is not a condition", n.name)),
             },
             ExprKind::Unary {

@@ -69,7 +69,8 @@ enum Sym<'a> {
         slot: u16,
     },
     Shape,
-    Define(&'a Expr),
+    /// A define: its body and its parameters (none for a plain define).
+    Define(&'a Expr, &'a [Ident]),
 }
 
 /// What each declaration of the checked game lowers to, by the checker's [`DeclId`]: the
