@@ -135,17 +135,22 @@ pub(crate) fn counters(program: &Program, values: &[i32]) -> String {
     out
 }
 
+/// The piece kind and the owner a non-empty cell's code stands for.
+fn kind_and_owner(code: u8) -> (usize, u8) {
+    let index = code.saturating_sub(1);
+    (usize::from(index / 2), index % 2)
+}
+
 /// The symbol of a piece code (`0` is empty: `.`).
 fn symbol(program: &Program, code: u8) -> String {
     if code == 0 {
         return ".".to_string();
     }
-    let kind = usize::from((code - 1) / 2);
-    let owner = usize::from((code - 1) % 2);
+    let (kind, owner) = kind_and_owner(code);
     program
         .pieces
         .get(kind)
-        .and_then(|p| p.symbols.get(owner))
+        .and_then(|p| p.symbols.get(usize::from(owner)))
         .cloned()
         .unwrap_or_else(|| "?".to_string())
 }
@@ -331,8 +336,7 @@ fn legend(
     codes.sort_unstable();
     codes.dedup();
     for code in codes {
-        let kind = usize::from((code - 1) / 2);
-        let owner = (code - 1) % 2;
+        let (kind, owner) = kind_and_owner(code);
         let Some(piece) = program.pieces.get(kind) else {
             continue;
         };
@@ -371,12 +375,12 @@ fn legend(
             (Some(_), Some(v)) => entries.push(format!("{v} after a symbol: {name}")),
         }
     }
-    wrap("legend: ", &entries)
+    comma_lines("legend: ", &entries, MAX_WIDTH)
 }
 
-/// The entries after `head`, separated by commas, in lines no wider than [`MAX_WIDTH`] (the
-/// later lines indented under the first entry).
-fn wrap(head: &str, entries: &[String]) -> String {
+/// The entries after `head`, separated by commas, in lines no wider than `width` (a longer
+/// entry stands alone; later lines are indented under the first entry).
+pub(crate) fn comma_lines(head: &str, entries: &[String], width: usize) -> String {
     let indent = " ".repeat(head.chars().count());
     let mut out = String::new();
     let mut line = head.to_string();
@@ -386,7 +390,7 @@ fn wrap(head: &str, entries: &[String]) -> String {
         } else {
             entry.clone()
         };
-        let fits = line.chars().count() + 1 + piece.chars().count() <= MAX_WIDTH;
+        let fits = line.chars().count() + 1 + piece.chars().count() <= width;
         if i > 0 && !fits {
             out.push_str(line.trim_end());
             out.push('\n');

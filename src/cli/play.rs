@@ -739,25 +739,5 @@ fn wrap(moves: &[String]) -> String {
     if moves.is_empty() {
         return "no legal moves\n".to_string();
     }
-    let mut out = String::new();
-    let mut line = String::new();
-    for (i, m) in moves.iter().enumerate() {
-        let item = if i + 1 < moves.len() {
-            format!("{m},")
-        } else {
-            m.clone()
-        };
-        if !line.is_empty() && line.len() + 1 + item.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&item);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
+    super::board::comma_lines("", moves, 80)
 }
