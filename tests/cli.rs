@@ -403,6 +403,25 @@ fn play_says_why_a_move_is_illegal() {
     snap!("play_why", &text[from..]);
 }
 
+/// `why MOVE` names the `require` that refuses a move (here a third heavy tank in the setup,
+/// which one rule forbids), quoting its line of the game file.
+#[test]
+fn play_why_names_the_refusing_rule() {
+    let o = run_with_input(
+        &[
+            "play",
+            "games/tankball.game",
+            "--after",
+            "H@e6:E; H@b7:E; H@c2:E; H@h7:E",
+        ],
+        "why H@e2:E\nwhy h@E2 e\nwhy L@e2:E\nquit\n",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let from = text.find("White> why").unwrap_or(0);
+    snap!("play_why_rule", &text[from..]);
+}
+
 #[test]
 fn after_the_end_of_the_game_exit_2() {
     let o = run(&[

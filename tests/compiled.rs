@@ -144,3 +144,18 @@ fn runs_on_the_position_value_match_the_engine() {
         }
     }
 }
+
+/// Where a `require` stands in the file (kept for `play`'s `why`) is no part of the program's
+/// meaning: moving it down a line leaves the fingerprint of generated code unchanged.
+#[test]
+fn rule_positions_leave_the_fingerprint_unchanged() {
+    let source = std::fs::read_to_string("games/pylos.game").unwrap_or_default();
+    let moved = source.replacen("turn {", "\n\nturn {", 1);
+    assert_ne!(source, moved);
+    let fp = |text: &str| {
+        let program = rulestone::compile(text, &[]).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(!program.rule_spans.0.is_empty());
+        rulestone::runtime::compiled::fingerprint(&program)
+    };
+    assert_eq!(fp(&source), fp(&moved));
+}

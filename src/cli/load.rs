@@ -29,6 +29,8 @@ pub(crate) struct Loaded {
     pub compiled: Compiled,
     /// The generator this program's engines use.
     pub backend: Backend,
+    /// The game file's text, for quoting its rules.
+    pub source: String,
 }
 
 impl Loaded {
@@ -132,6 +134,7 @@ pub(crate) fn load_parsed(
             backend: compiled.backend_for(&program),
             program,
             compiled,
+            source: source.to_string(),
         }),
         Err(e) if e.bad_options => {
             report_errors(e.diags, source, path);
@@ -325,6 +328,54 @@ fn why_illegal(program: &Program, legal: &[(Move, String)], text: &str) -> Vec<S
         notes.push(note);
     }
     notes
+}
+
+/// Which `require` of the game's source refuses the move written `text` here: the rules that
+/// refuse a move spelt `text` (spacing, letter case and punctuation aside) when every other
+/// rule of its way through the turn holds. Up to three rules are quoted.
+pub(crate) fn refusing_rules(engine: &mut Engine<'_>, source: &str, text: &str) -> Option<String> {
+    let typed = squashed(text);
+    let mut rules: Vec<crate::ir::BoolId> = Vec::new();
+    for r in engine.refusals() {
+        if squashed(&r.text) == typed && !rules.contains(&r.rule) {
+            rules.push(r.rule);
+        }
+    }
+    let quoted: Vec<String> = rules
+        .iter()
+        .filter_map(|rule| engine.program().rule_spans.of(*rule))
+        .map(|span| quote_rule(source, span))
+        .collect();
+    let (first, rest) = quoted.split_first()?;
+    let mut list = first.clone();
+    for (i, q) in rest.iter().enumerate().take(2) {
+        list.push_str(if i + 1 == rest.len().min(2) {
+            " or "
+        } else {
+            ", "
+        });
+        list.push_str(q);
+    }
+    if rest.len() > 2 {
+        let _ = write!(list, " (and {} more)", rest.len() - 2);
+    }
+    Some(format!("it is refused by {list}"))
+}
+
+/// ``the rule at line 42, `require not blocked(c)` ``: a rule's line and its first line.
+fn quote_rule(source: &str, (start, end): (usize, usize)) -> String {
+    let line = source
+        .get(..start)
+        .map_or(0, |before| before.matches('\n').count())
+        + 1;
+    let text = source.get(start..end).unwrap_or("");
+    let first = text.lines().next().unwrap_or("").trim();
+    let cut = if text.trim().lines().count() > 1 {
+        " …"
+    } else {
+        ""
+    };
+    format!("the rule at line {line}, `{first}{cut}`")
 }
 
 /// The words of a move's text: its runs of letters and digits, lowercased.

@@ -21,8 +21,8 @@ use crate::runtime::{BoardGame, Engine, Move, Undo};
 use super::board::draw;
 use super::listing;
 use super::load::{
-    find_move, legal_with_text, normalize, options_text, player_name, shown, split_moves, BadMove,
-    Loaded,
+    find_move, legal_with_text, normalize, options_text, player_name, refusing_rules, shown,
+    split_moves, BadMove, Loaded,
 };
 use super::record::{self, Record};
 use super::{emit, CliError, Fail, GameArgs, PositionArgs, Result};
@@ -88,7 +88,7 @@ commands:
   MOVE         play a move, written as `moves` lists it
   moves [P]    list the legal moves (those starting with P; many are shown in groups)
   hint         the computer's best moves here, with their values
-  why MOVE     whether MOVE is legal here, and if not, which part fails
+  why MOVE     whether MOVE is legal here, and if not, which rule or part refuses it
   undo         take back your last move (and what followed it: the computer's answer, rolls)
   board        draw the board again
   save PATH    write the game so far to a record file
@@ -532,15 +532,19 @@ impl Game<'_> {
     }
 
     /// `why MOVE`: whether the move is legal here and, when it is not, why not, as far as
-    /// that can be told (which part no legal move has, a cell off the board, a near miss of a
-    /// legal move's spelling), without playing it.
+    /// that can be told (the `require` that refuses it, which part no legal move has, a cell
+    /// off the board, a near miss of a legal move's spelling), without playing it.
     fn why(&mut self, text: &str) -> Result<()> {
         match find_move(&mut self.board.engine, text) {
             Ok(m) => {
                 let written = normalize(&self.board.engine.move_text(&m));
                 emit(&format!("`{written}` is a legal move here\n"))
             }
-            Err(BadMove::Illegal { notes }) => {
+            Err(BadMove::Illegal { mut notes }) => {
+                let source = &self.loaded.source;
+                if let Some(rule) = refusing_rules(&mut self.board.engine, source, text) {
+                    notes.insert(0, rule);
+                }
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(text)))
                     .notes(notes);
                 emit(&format!("{e}\n"))

@@ -40,6 +40,31 @@ pub struct Marker {
     pub legend: String,
 }
 
+/// The source span (byte range) of each `require` statement, by the condition it lowered to:
+/// what `play`'s `why` quotes when a rule refuses a move. Source positions are not part of the
+/// program's meaning, so they are left out of its hash and its debug text (the fingerprint of
+/// generated code), and the IR text form does not keep them.
+#[derive(Clone, Default)]
+pub struct RuleSpans(pub Vec<(BoolId, (usize, usize))>);
+
+impl RuleSpans {
+    /// The span of the `require` whose condition is `cond`, if the source had one.
+    #[must_use]
+    pub fn of(&self, cond: BoolId) -> Option<(usize, usize)> {
+        self.0.iter().find(|(b, _)| *b == cond).map(|(_, s)| *s)
+    }
+}
+
+impl std::hash::Hash for RuleSpans {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for RuleSpans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RuleSpans")
+    }
+}
+
 #[derive(Clone, Debug, Hash)]
 pub struct Program {
     pub name: String,
@@ -76,6 +101,8 @@ pub struct Program {
     pub status: Vec<(u16, Option<BoolId>)>,
     /// Options as resolved for this program, for display.
     pub options: Vec<(String, String)>,
+    /// Where each `require` of the source is, for explaining a refused move.
+    pub rule_spans: RuleSpans,
 }
 
 impl Program {

@@ -662,6 +662,7 @@ impl<'t> Parser<'t> {
             markers,
             status,
             options,
+            rule_spans: super::RuleSpans::default(),
         };
         self.check_refs(&program)?;
         for ((_, base), &line) in program.layers.iter().zip(&layer_lines) {

@@ -97,6 +97,26 @@ struct Walk<'o> {
     /// With text: who makes the choices being spelled now, and who makes the next `pick`.
     voice: u8,
     chooser: Option<u8>,
+    /// Generating for [`Engine::refusals`]: the moves one failed `require` refused, each with
+    /// that `require`'s condition.
+    refusals: Option<Vec<(Move, BoolId)>>,
+    /// Generating for [`Engine::refusals`]: the `require` that failed on this way, which the
+    /// walk goes on past (a second failure ends the way).
+    refused_by: Option<BoolId>,
+}
+
+/// The most ways through a turn [`Engine::refusals`] records.
+pub const MAX_REFUSALS: usize = 20_000;
+
+/// A move that one `require` refuses.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// The move's decisions, as a legal move's would be.
+    pub decisions: Move,
+    /// The condition of the `require` that refuses it (its source: [`Program::rule_spans`]).
+    pub rule: BoolId,
+    /// The move's notation.
+    pub text: String,
 }
 
 /// A game program with a position, ready to generate and play moves.
@@ -260,12 +280,40 @@ impl<'p> Engine<'p> {
             parts: Vec::new(),
             voice: 0,
             chooser: None,
+            refusals: None,
+            refused_by: None,
         };
         let program = self.program;
         self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
         self.overflowed |= walk.overflow;
         self.chance = walk.chance;
         self.rollback(mark);
+    }
+
+    /// The moves that exactly one `require` refuses in this position, each with its notation
+    /// and that `require`: what explains why a move someone typed is not legal. The walk goes
+    /// on past the first failed `require` of each way through the turn, as a replay does, and
+    /// stops at a second; at most [`MAX_REFUSALS`] moves. Always walks the interpreter
+    /// (generated code keeps no record of which `require` failed).
+    pub fn refusals(&mut self) -> Vec<Refusal> {
+        if self.state.result.is_some() {
+            return Vec::new();
+        }
+        let mark = self.trail.len();
+        let mut walk = Walk::replay(Move::default(), false);
+        walk.refusals = Some(Vec::new());
+        let program = self.program;
+        self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
+        self.rollback(mark);
+        let refused = walk.refusals.unwrap_or_default();
+        refused
+            .into_iter()
+            .map(|(decisions, rule)| Refusal {
+                text: self.move_text(&decisions),
+                decisions,
+                rule,
+            })
+            .collect()
     }
 
     /// Whether the moves [`Engine::legal_moves`] last listed are chance moves (the turn
@@ -781,6 +829,16 @@ impl<'p> Engine<'p> {
                 }
                 Op::Require(cond) => {
                     if GEN && !self.eval_bool(*cond, &vars, 0) {
+                        if walk.refused_by.is_none()
+                            && walk
+                                .refusals
+                                .as_ref()
+                                .is_some_and(|r| r.len() < MAX_REFUSALS)
+                        {
+                            walk.refused_by = Some(*cond);
+                            self.exec::<true>(code, pc + 1, vars, walk);
+                            walk.refused_by = None;
+                        }
                         return;
                     }
                     pc += 1;
@@ -1142,6 +1200,10 @@ impl<'p> Engine<'p> {
         if GEN {
             if let Some(out) = walk.out.as_mut() {
                 out.push(walk.current);
+            } else if let (Some(refusals), Some(rule)) = (walk.refusals.as_mut(), walk.refused_by) {
+                if refusals.len() < MAX_REFUSALS {
+                    refusals.push((walk.current, rule));
+                }
             }
         }
     }
@@ -1568,6 +1630,8 @@ impl Walk<'_> {
             parts: Vec::new(),
             voice: 0,
             chooser: None,
+            refusals: None,
+            refused_by: None,
         }
     }
 

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
     CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Marker, Op, Pattern, Piece, PlacedCell,
-    Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId, Shape, Template,
-    TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
+    Placement, Placements, PlayerRef, Program, Ray, Relation, RuleSpans, SetExpr, SetId, Shape,
+    Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -253,6 +253,7 @@ impl<'a> Lowerer<'a> {
                 markers: Vec::new(),
                 status: Vec::new(),
                 options,
+                rule_spans: RuleSpans::default(),
             },
             vars: HashMap::new(),
             next_var: 0,

@@ -321,6 +321,7 @@ impl<'a> Lowerer<'a> {
                 StmtKind::Require(c) => {
                     let c = self.bool(c)?;
                     if !matches!(self.prog.bools[c as usize], BoolExpr::Const(true)) {
+                        let c = self.rule_condition(c, stmt.span);
                         ops.push(Op::Require(c));
                     }
                 }
@@ -569,6 +570,21 @@ impl<'a> Lowerer<'a> {
             self.fail(ops);
         }
         patch_jumps(ops, &ends)
+    }
+
+    /// The condition `c` of the `require` at `span`, noted with that span in
+    /// [`Program::rule_spans`]; a condition another `require` already uses is copied first, so
+    /// each condition names one statement.
+    fn rule_condition(&mut self, c: BoolId, span: crate::syntax::Span) -> BoolId {
+        let c = if self.prog.rule_spans.of(c).is_some() {
+            let copy = self.prog.bools[c as usize].clone();
+            self.push_bool(copy)
+        } else {
+            c
+        };
+        let range = (span.start as usize, span.end as usize);
+        self.prog.rule_spans.0.push((c, range));
+        c
     }
 
     /// Ends this way through the program.
