@@ -1,0 +1,111 @@
+"""Traces of OpenSpiel's games, for Rulestone's differential test (tests/openspiel.rs).
+
+For each game of the table below this plays seeded random games in OpenSpiel (the `open_spiel`
+package, pyspiel) and writes, per game, a text file: the perft counts from the start, then for
+every ply of every game the legal moves and the move played, each translated into the notation
+of the Rulestone game file through the game's map, and each game's returns.
+
+    python3 tests/openspiel/traces.py OUT_DIR [GAMES PER FILE]
+
+The Rust test reads these files and replays each game in Rulestone, comparing the legal move
+sets at every ply, the end and the returns. The committed traces (tests/openspiel/traces/) are
+this script's output; `.ci/run` writes them afresh from OpenSpiel and checks both agree.
+"""
+
+import importlib.metadata
+import random
+import sys
+from pathlib import Path
+
+import pyspiel
+
+
+def letter(i):
+    return "abcdefghijklmnopqrstuvwxyz"[i]
+
+
+def tic_tac_toe(text, size):
+    # `x(r,c)`: row r, column c.
+    r, c = text[2:-1].split(",")
+    return f"{letter(int(c))}{int(r) + 1}"
+
+
+def connect_four(text, size):
+    # `x3`: the column.
+    return letter(int(text[1:]))
+
+
+def breakthrough(text, size):
+    # `a7a6*`: OpenSpiel's first player starts on ranks 7 and 8 and moves down; Rulestone's
+    # first player starts on ranks 1 and 2 and moves up, so ranks are mirrored.
+    text = text.rstrip("*")
+    a, b = text[:2], text[2:]
+    flip = lambda sq: f"{sq[0]}{size + 1 - int(sq[1:])}"
+    return f"{flip(a)}-{flip(b)}"
+
+
+def same(text, size):
+    return text
+
+
+# (OpenSpiel name, its parameters, Rulestone file, its --set options, map, board size,
+# perft depths that take seconds in Python)
+GAMES = [
+    ("tic_tac_toe", {}, "games/tictactoe.game", [], tic_tac_toe, 3, 6),
+    ("connect_four", {}, "games/connect4.game", [], connect_four, 7, 5),
+    ("breakthrough", {}, "games/breakthrough.game", [], breakthrough, 8, 3),
+    ("othello", {}, "games/reversi.game", [], same, 8, 6),
+    ("hex", {"board_size": 5}, "games/hex.game", ["size=5"], same, 5, 3),
+    ("hex", {}, "games/hex.game", [], same, 11, 2),
+]
+
+
+def perft(state, depth):
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    total = 0
+    for a in state.legal_actions():
+        child = state.child(a)
+        total += perft(child, depth - 1)
+    return total
+
+
+def trace(spiel_name, params, game_file, sets, translate, size, depth, games):
+    game = pyspiel.load_game(spiel_name, params)
+    version = importlib.metadata.version("open_spiel")
+    lines = [f"# OpenSpiel {version}: {spiel_name} {params}"]
+    lines.append(f"file {game_file}")
+    for s in sets:
+        lines.append(f"set {s}")
+    for d in range(1, depth + 1):
+        lines.append(f"perft {d} {perft(game.new_initial_state(), d)}")
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        lines.append(f"game {seed}")
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            words = sorted(translate(state.action_to_string(a), size) for a in actions)
+            lines.append("legal " + " ".join(words))
+            action = rng.choice(actions)
+            lines.append("play " + translate(state.action_to_string(action), size))
+            state.apply_action(action)
+        lines.append("returns " + " ".join(f"{r:g}" for r in state.returns()))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    out = Path(sys.argv[1])
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    out.mkdir(parents=True, exist_ok=True)
+    for spiel_name, params, game_file, sets, translate, size, depth in GAMES:
+        suffix = "".join(f"_{k}{v}" for k, v in params.items())
+        path = out / f"{spiel_name}{suffix}.trace"
+        path.write_text(trace(spiel_name, params, game_file, sets, translate, size, depth, games))
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
