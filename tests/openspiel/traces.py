@@ -44,6 +44,12 @@ def breakthrough(text, size):
     return f"{flip(a)}-{flip(b)}"
 
 
+def gomoku(text, size):
+    # `7,7`: row, column.
+    r, c = text.split(",")
+    return f"{letter(int(c))}{int(r) + 1}"
+
+
 def same(text, size):
     return text
 
@@ -57,6 +63,8 @@ GAMES = [
     ("othello", {}, "games/reversi.game", [], same, 8, 6),
     ("hex", {"board_size": 5}, "games/hex.game", ["size=5"], same, 5, 3),
     ("hex", {}, "games/hex.game", [], same, 11, 2),
+    ("clobber", {}, "games/clobber.game", [], same, 6, 3),
+    ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
 ]
 
 
