@@ -5,9 +5,18 @@ use std::path::Path;
 
 use crate::runtime::table::TableMatch;
 use crate::runtime::{BoardGame, Compiled, Game};
+use crate::syntax::ast;
 
 use super::load::{parse, play_list, shown, split_sets};
 use super::{CliError, GameArgs, Result};
+
+/// Whether the game's moves are generated from its rules, so that they can be compiled to
+/// Rust, counted by perft and lowered to a board program; a game whose decisions are
+/// continuous (shots simulated on a table) has none to generate. What `compile` and the
+/// board-only commands ask of a parsed game.
+pub(crate) fn moves_generated(file: &ast::File) -> bool {
+    !crate::check::table::is_table_game(file)
+}
 
 /// A loaded game, ready to start matches at the command line's position.
 pub(crate) struct Games<'l, G> {
@@ -26,6 +35,9 @@ pub(crate) struct Games<'l, G> {
     pub deal: u64,
     /// What one game is called: a `game`, a table game's `match`.
     pub kind: &'static str,
+    /// What the game declares beyond what [`Game`] tells (its board or table, pieces or
+    /// stones, armies...), as the JSON object `info` reports: made only when asked.
+    pub describe: &'l (dyn Fn() -> Result<serde_json::Value> + Sync),
 }
 
 /// Work a command does on any kind of game, written once against [`Game`].
@@ -48,11 +60,12 @@ pub(crate) fn with_game<T: OnGame>(
     task: T,
 ) -> Result<T::Output> {
     let (source, file) = parse(&args.file)?;
-    if crate::check::table::is_table_game(&file) {
+    if !moves_generated(&file) {
         let table = super::table::load(args)?;
         let start =
             |deal: u64| -> Result<TableMatch<'_>> { super::table::start(&table, deal, after) };
         start(args.deal)?;
+        let describe = || super::info::table_part(args, &file, &table);
         return task.run(&Games {
             title: format!("{} ({})", table.program.name, shown(&args.file)),
             name: table.program.name.clone(),
@@ -61,6 +74,7 @@ pub(crate) fn with_game<T: OnGame>(
             start: &start,
             deal: args.deal,
             kind: "match",
+            describe: &describe,
         });
     }
     let sets = split_sets(&args.set)?;
@@ -74,6 +88,7 @@ pub(crate) fn with_game<T: OnGame>(
     };
     // Bad `--after` moves are reported once, before any work starts.
     start(0)?;
+    let describe = || Ok(super::info::board_part(&args.file, &file, &loaded.program));
     task.run(&Games {
         title: format!("{} ({})", loaded.program.name, shown(&loaded.path)),
         name: loaded.program.name.clone(),
@@ -82,6 +97,7 @@ pub(crate) fn with_game<T: OnGame>(
         start: &start,
         deal: args.deal,
         kind: "game",
+        describe: &describe,
     })
 }
 
@@ -124,7 +140,7 @@ pub(crate) fn with_variants<T: OnVariants>(
     task: T,
 ) -> Result<T::Output> {
     let (_, parsed) = parse(file)?;
-    if crate::check::table::is_table_game(&parsed) {
+    if !moves_generated(&parsed) {
         let every_army = [Vec::new(), Vec::new()];
         let tables = sets
             .iter()
