@@ -1424,6 +1424,32 @@ fn warstone_playout_reports_armies() {
         "{}",
         stdout(&o)
     );
+    // `replay --moves` runs on a table game as on a board game: each decision, what it did,
+    // the table after it; a decision that is not open is refused with its place.
+    let o = run(&[
+        "replay",
+        WARSTONE,
+        "--moves",
+        "army Crimson_host; army Azure_tide",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2. West: army Azure_tide\n   West takes Azure_tide"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&[
+        "replay",
+        WARSTONE,
+        "--moves",
+        "army Crimson_host; army Nowhere",
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("move 2 of `--moves`, `army Nowhere`, is not a legal move"),
+        "{}",
+        stderr(&o)
+    );
     let bad = "tests/ui/deck/E0916-too-few-cards.deck";
     let o = run(&["playout", WARSTONE, "--games", "1", "--army", bad]);
     assert_eq!(code(&o), 1);
@@ -1518,7 +1544,11 @@ fn warstone_referee_mode_runs_a_whole_match_and_replays() {
     fs::write(&record, text.replace("move result", "move resalt")).expect("write");
     let o = run(&["replay", &record_arg]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("of the record"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(" line ") && stderr(&o).contains("is not a legal move"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

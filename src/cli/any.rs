@@ -3,11 +3,13 @@
 
 use std::path::Path;
 
-use crate::runtime::table::TableMatch;
-use crate::runtime::{BoardGame, Compiled, Game};
+use crate::runtime::table::{Decision, TableMatch};
+use crate::runtime::{BoardGame, Compiled, Game, Move};
 use crate::syntax::ast;
 
-use super::load::{parse, play_list, shown, split_sets};
+use super::load::{
+    find_move, normalize, parse, play_list, shown, split_moves, split_sets, BadMove,
+};
 use super::{CliError, GameArgs, Result};
 
 /// Whether the game's moves are generated from its rules, so that they can be compiled to
@@ -48,7 +50,70 @@ pub(crate) trait OnGame {
     ///
     /// # Errors
     /// What the command reports.
-    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<Self::Output>;
+    fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Self::Output>;
+}
+
+/// What the command line shows of a game beside [`Game`]: its drawing, what the last decision
+/// did, and why a typed decision is refused. Implemented here for both kinds, so that commands
+/// that draw or read typed decisions need no branch either.
+pub(crate) trait Shown: Game {
+    /// The position drawn for a terminal, ending with a newline.
+    fn drawing(&mut self) -> String;
+
+    /// What the last decision did, one line each (a shot's hits and captures); none when the
+    /// decision's notation says it all.
+    fn log(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A `;`-separated list of decisions in notation, one entry each.
+    fn split(&self, list: &str) -> Vec<String> {
+        split_moves(list)
+    }
+
+    /// The open decision written `text`, or why there is none: the game is over, or the notes
+    /// that explain the refusal.
+    ///
+    /// # Errors
+    /// A text that is no open decision, with the reasons.
+    fn read(&mut self, text: &str) -> std::result::Result<Self::Decision, BadMove>;
+}
+
+impl Shown for BoardGame<'_> {
+    fn drawing(&mut self) -> String {
+        super::board::draw(&mut self.engine)
+    }
+
+    fn read(&mut self, text: &str) -> std::result::Result<Move, BadMove> {
+        find_move(&mut self.engine, text)
+    }
+}
+
+impl Shown for TableMatch<'_> {
+    fn drawing(&mut self) -> String {
+        format!("{}{}", self.render(), self.status())
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.position.log.clone()
+    }
+
+    fn split(&self, list: &str) -> Vec<String> {
+        super::table::split_decisions(list)
+    }
+
+    fn read(&mut self, text: &str) -> std::result::Result<Decision, BadMove> {
+        if let Some(r) = TableMatch::outcome(self) {
+            return Err(BadMove::GameOver(super::table::result_text(self, r)));
+        }
+        let d = TableMatch::parse(self, &normalize(text))
+            .map_err(|e| BadMove::Illegal { notes: vec![e.0] })?;
+        // A decision read at the wrong moment (a result with no shot declared) is refused
+        // when applied: try it, so that only decisions `apply` takes are handed on.
+        TableMatch::apply(self, &d).map_err(|e| BadMove::Illegal { notes: vec![e.0] })?;
+        TableMatch::undo(self);
+        Ok(d)
+    }
 }
 
 /// Loads the game of `args` (`--set`, `--army`), then runs `task` on it at the position after
@@ -59,9 +124,24 @@ pub(crate) fn with_game<T: OnGame>(
     compiled: Compiled,
     task: T,
 ) -> Result<T::Output> {
+    with_game_armies(args, None, after, compiled, task)
+}
+
+/// [`with_game`], where `armies`, when given, are each player's armies (`FILE` or
+/// `FILE:NAME`, several each, as a record keeps them) instead of `args`' `--army`.
+pub(crate) fn with_game_armies<T: OnGame>(
+    args: &GameArgs,
+    armies: Option<&[Vec<String>; 2]>,
+    after: Option<&str>,
+    compiled: Compiled,
+    task: T,
+) -> Result<T::Output> {
     let (source, file) = parse(&args.file)?;
     if !moves_generated(&file) {
-        let table = super::table::load(args)?;
+        let table = match armies {
+            Some(specs) => super::table::load_with(&args.file, &split_sets(&args.set)?, specs)?,
+            None => super::table::load(args)?,
+        };
         let start =
             |deal: u64| -> Result<TableMatch<'_>> { super::table::start(&table, deal, after) };
         start(args.deal)?;

@@ -16,7 +16,7 @@ use crate::runtime::GameResult;
 use crate::syntax::{self, ast};
 
 use super::load::{parse, shown};
-use super::{emit, CliError, Fail, GameArgs, Result};
+use super::{CliError, Fail, GameArgs, Result};
 
 /// The first line of a table game's record.
 pub(crate) const HEADER: &str = "rulestone-table-record 1";
@@ -277,8 +277,9 @@ pub(crate) fn is_record(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
 }
 
-/// `rulestone replay` of a table record: the table after every decision.
-pub(crate) fn replay(path: &Path) -> Result<()> {
+/// A table record read for `replay`: the game with its options, deal and each player's
+/// armies, and the decisions with their lines.
+pub(crate) fn read_record(path: &Path) -> Result<super::replay::Replaying> {
     let text = super::load::read(path)?;
     let mut game = None;
     let mut sets = Vec::new();
@@ -295,14 +296,14 @@ pub(crate) fn replay(path: &Path) -> Result<()> {
         let (key, rest) = line.split_once(' ').ok_or_else(bad)?;
         match key {
             "game" => game = Some(PathBuf::from(rest)),
-            "option" => sets.push(super::load::split_sets(&[rest.to_string()])?.remove(0)),
+            "option" => sets.push(rest.to_string()),
             "deal" => deal = rest.parse().map_err(|_| bad())?,
             "army" => {
                 let (player, spec) = rest.split_once(' ').ok_or_else(bad)?;
                 armies.push((player.to_string(), spec.to_string()));
             }
-            "move" => decisions.push(rest.to_string()),
-            "result" => result = Some(rest.to_string()),
+            "move" => decisions.push((n + 1, rest.to_string())),
+            "result" => result = Some((n + 1, rest.to_string())),
             _ => return Err(bad().note("a table record has `game`, `option`, `deal`, `army`, `move` and `result` lines").into()),
         }
     }
@@ -322,33 +323,18 @@ pub(crate) fn replay(path: &Path) -> Result<()> {
         let p = p.ok_or_else(|| CliError::new(format!("{}: no player `{player}`", shown(path))))?;
         specs[p].push(spec);
     }
-    let t = load_with(&game, &sets, &specs)?;
-    let mut m = TableMatch::new(&t.program, t.armies.clone(), deal);
-    let mut out = format!("{}\n{}", m.render(), m.status());
-    for (i, d) in decisions.iter().enumerate() {
-        play_all(&mut m, std::slice::from_ref(d), |_| {
-            format!("move {} of the record", i + 1)
-        })?;
-        let _ = writeln!(out, "\n{}. {d}", i + 1);
-        for l in &m.position.log {
-            let _ = writeln!(out, "   {l}");
-        }
-        let _ = write!(out, "{}{}", m.render(), m.status());
-    }
-    if let Some(r) = m.outcome() {
-        let reached = result_text(&m, r);
-        let _ = writeln!(out, "\nresult: {reached}");
-        if let Some(written) = result {
-            if written != reached {
-                emit(&out)?;
-                return Err(CliError::new(format!(
-                    "the record says `{written}` but its moves reach `{reached}`"
-                ))
-                .into());
-            }
-        }
-    }
-    emit(&out)
+    Ok(super::replay::Replaying {
+        game: GameArgs {
+            file: game,
+            set: sets,
+            army: Vec::new(),
+            deal,
+        },
+        armies: Some(specs),
+        moves: super::replay::Moves::Recorded(decisions),
+        result,
+        record: Some(path.to_path_buf()),
+    })
 }
 
 /// A visible turn clock: the line above the prompt shows the time left, redrawn every half
