@@ -20,6 +20,16 @@ pub(crate) fn moves_generated(file: &ast::File) -> bool {
     !crate::check::table::is_table_game(file)
 }
 
+/// [`moves_generated`] of the game file at `path`, for `play`, whose two loops (a board
+/// game's, a table game's with its referee mode and clocks) are still apart. A file that
+/// cannot be read or parsed counts as generated, so that the board loader reports its errors.
+pub(crate) fn file_moves_generated(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| crate::syntax::parse(&s).ok())
+        .is_none_or(|f| moves_generated(&f))
+}
+
 /// A loaded game, ready to start matches at the command line's position.
 pub(crate) struct Games<'l, G> {
     /// The game's name and file, for headings.

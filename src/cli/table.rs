@@ -30,14 +30,6 @@ pub(crate) struct LoadedTable {
     pub army_sources: [Vec<String>; 2],
 }
 
-/// Whether the file is a table game (parsing errors are left to the normal pipeline).
-pub(crate) fn is_table(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|s| syntax::parse(&s).ok())
-        .is_some_and(|f| crate::check::table::is_table_game(&f))
-}
-
 /// Reads, checks and lowers a table game and picks the armies.
 pub(crate) fn load(args: &GameArgs) -> Result<LoadedTable> {
     let sets = super::load::split_sets(&args.set)?;
