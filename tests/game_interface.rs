@@ -62,3 +62,59 @@ fn table_games_through_the_interface() {
         exercise(file, &mut game, 2, 40);
     }
 }
+
+/// `Game::playout`, what `playout` and `bench` run on every kind of game: a board game's is
+/// the engine's own random game, move for move; a table game's plays a whole match (random or
+/// aimed shots) and reports its end figures; both return to the start.
+#[test]
+fn playouts_through_the_interface() {
+    for path in common::board_games() {
+        let program = common::program(&path, &[]);
+        let mut game = BoardGame::new(Engine::new(&program));
+        let key = game.position_key();
+        let played = game.playout(&mut ChaCha8Rng::seed_from_u64(5), 200, false);
+        assert_eq!(
+            game.position_key(),
+            key,
+            "{}: back at the start",
+            path.display()
+        );
+        let mut engine = Engine::new(&program);
+        let direct = rulestone::runtime::playout::random_game(
+            &mut engine,
+            &mut ChaCha8Rng::seed_from_u64(5),
+            200,
+            &mut Vec::new(),
+            &mut Vec::new(),
+        );
+        assert_eq!(
+            (played.steps, played.result, played.scores),
+            (direct.plies, direct.result, direct.scores),
+            "{}",
+            path.display()
+        );
+        assert_eq!(played.end, Default::default(), "{}", path.display());
+        assert!(!game.dealt() && !game.needs_reports());
+    }
+    for file in ["games/warstone.game", "tests/games/sling.game"] {
+        let program = common::table_program(file);
+        let armies = [program.armies.clone(), program.armies.clone()];
+        let mut game = TableMatch::new(&program, armies, 7);
+        assert!(game.dealt(), "{file}: each match is dealt");
+        let start = game.decisions_text();
+        for aim in [false, true] {
+            let played = game.playout(&mut ChaCha8Rng::seed_from_u64(3), 10_000, aim);
+            assert_eq!(game.decisions_text(), start, "{file}: back at the start");
+            assert!(played.result.is_some(), "{file}: the match ends");
+            assert!(played.continuous > 0, "{file}: shots were taken");
+            let end = &played.end;
+            assert!(
+                end.setups.is_some() && end.captures.is_some(),
+                "{file}: {end:?}"
+            );
+            assert!(end.turns.is_some_and(|t| t > 0), "{file}: {end:?}");
+            let again = game.playout(&mut ChaCha8Rng::seed_from_u64(3), 10_000, aim);
+            assert_eq!(played, again, "{file}: the seed replays the match");
+        }
+    }
+}

@@ -3,11 +3,32 @@
 
 use std::path::Path;
 
-use crate::runtime::table::TableMatch;
-use crate::runtime::{BoardGame, Compiled, Game};
+use crate::runtime::table::{Decision, TableMatch};
+use crate::runtime::{BoardGame, Compiled, Game, Move};
+use crate::syntax::ast;
 
-use super::load::{parse, play_list, shown, split_sets};
+use super::load::{
+    find_move, normalize, parse, play_list, shown, split_moves, split_sets, BadMove,
+};
 use super::{CliError, GameArgs, Result};
+
+/// Whether the game's moves are generated from its rules, so that they can be compiled to
+/// Rust, counted by perft and lowered to a board program; a game whose decisions are
+/// continuous (shots simulated on a table) has none to generate. What `compile` and the
+/// board-only commands ask of a parsed game.
+pub(crate) fn moves_generated(file: &ast::File) -> bool {
+    !crate::check::table::is_table_game(file)
+}
+
+/// [`moves_generated`] of the game file at `path`, for `play`, whose two loops (a board
+/// game's, a table game's with its referee mode and clocks) are still apart. A file that
+/// cannot be read or parsed counts as generated, so that the board loader reports its errors.
+pub(crate) fn file_moves_generated(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| crate::syntax::parse(&s).ok())
+        .is_none_or(|f| moves_generated(&f))
+}
 
 /// A loaded game, ready to start matches at the command line's position.
 pub(crate) struct Games<'l, G> {
@@ -26,6 +47,9 @@ pub(crate) struct Games<'l, G> {
     pub deal: u64,
     /// What one game is called: a `game`, a table game's `match`.
     pub kind: &'static str,
+    /// What the game declares beyond what [`Game`] tells (its board or table, pieces or
+    /// stones, armies...), as the JSON object `info` reports: made only when asked.
+    pub describe: &'l (dyn Fn() -> Result<serde_json::Value> + Sync),
 }
 
 /// Work a command does on any kind of game, written once against [`Game`].
@@ -36,7 +60,70 @@ pub(crate) trait OnGame {
     ///
     /// # Errors
     /// What the command reports.
-    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<Self::Output>;
+    fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Self::Output>;
+}
+
+/// What the command line shows of a game beside [`Game`]: its drawing, what the last decision
+/// did, and why a typed decision is refused. Implemented here for both kinds, so that commands
+/// that draw or read typed decisions need no branch either.
+pub(crate) trait Shown: Game {
+    /// The position drawn for a terminal, ending with a newline.
+    fn drawing(&mut self) -> String;
+
+    /// What the last decision did, one line each (a shot's hits and captures); none when the
+    /// decision's notation says it all.
+    fn log(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A `;`-separated list of decisions in notation, one entry each.
+    fn split(&self, list: &str) -> Vec<String> {
+        split_moves(list)
+    }
+
+    /// The open decision written `text`, or why there is none: the game is over, or the notes
+    /// that explain the refusal.
+    ///
+    /// # Errors
+    /// A text that is no open decision, with the reasons.
+    fn read(&mut self, text: &str) -> std::result::Result<Self::Decision, BadMove>;
+}
+
+impl Shown for BoardGame<'_> {
+    fn drawing(&mut self) -> String {
+        super::board::draw(&mut self.engine)
+    }
+
+    fn read(&mut self, text: &str) -> std::result::Result<Move, BadMove> {
+        find_move(&mut self.engine, text)
+    }
+}
+
+impl Shown for TableMatch<'_> {
+    fn drawing(&mut self) -> String {
+        format!("{}{}", self.render(), self.status())
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.position.log.clone()
+    }
+
+    fn split(&self, list: &str) -> Vec<String> {
+        super::table::split_decisions(list)
+    }
+
+    fn read(&mut self, text: &str) -> std::result::Result<Decision, BadMove> {
+        if let Some(r) = TableMatch::outcome(self) {
+            return Err(BadMove::GameOver(super::table::result_text(self, r)));
+        }
+        let d = TableMatch::parse(self, &normalize(text))
+            .map_err(|e| BadMove::Illegal { notes: vec![e.0] })?;
+        // A decision read at the wrong moment (a result with no shot declared) is refused
+        // when applied: try it, so that only decisions `apply` takes are handed on.
+        TableMatch::apply(self, &d).map_err(|e| BadMove::Illegal { notes: vec![e.0] })?;
+        TableMatch::undo(self);
+        Ok(d)
+    }
 }
 
 /// Loads the game of `args` (`--set`, `--army`), then runs `task` on it at the position after
@@ -47,12 +134,28 @@ pub(crate) fn with_game<T: OnGame>(
     compiled: Compiled,
     task: T,
 ) -> Result<T::Output> {
+    with_game_armies(args, None, after, compiled, task)
+}
+
+/// [`with_game`], where `armies`, when given, are each player's armies (`FILE` or
+/// `FILE:NAME`, several each, as a record keeps them) instead of `args`' `--army`.
+pub(crate) fn with_game_armies<T: OnGame>(
+    args: &GameArgs,
+    armies: Option<&[Vec<String>; 2]>,
+    after: Option<&str>,
+    compiled: Compiled,
+    task: T,
+) -> Result<T::Output> {
     let (source, file) = parse(&args.file)?;
-    if crate::check::table::is_table_game(&file) {
-        let table = super::table::load(args)?;
+    if !moves_generated(&file) {
+        let table = match armies {
+            Some(specs) => super::table::load_with(&args.file, &split_sets(&args.set)?, specs)?,
+            None => super::table::load(args)?,
+        };
         let start =
             |deal: u64| -> Result<TableMatch<'_>> { super::table::start(&table, deal, after) };
         start(args.deal)?;
+        let describe = || super::info::table_part(args, &file, &table);
         return task.run(&Games {
             title: format!("{} ({})", table.program.name, shown(&args.file)),
             name: table.program.name.clone(),
@@ -61,6 +164,7 @@ pub(crate) fn with_game<T: OnGame>(
             start: &start,
             deal: args.deal,
             kind: "match",
+            describe: &describe,
         });
     }
     let sets = split_sets(&args.set)?;
@@ -74,6 +178,7 @@ pub(crate) fn with_game<T: OnGame>(
     };
     // Bad `--after` moves are reported once, before any work starts.
     start(0)?;
+    let describe = || Ok(super::info::board_part(&args.file, &file, &loaded.program));
     task.run(&Games {
         title: format!("{} ({})", loaded.program.name, shown(&loaded.path)),
         name: loaded.program.name.clone(),
@@ -82,6 +187,7 @@ pub(crate) fn with_game<T: OnGame>(
         start: &start,
         deal: args.deal,
         kind: "game",
+        describe: &describe,
     })
 }
 
@@ -124,7 +230,7 @@ pub(crate) fn with_variants<T: OnVariants>(
     task: T,
 ) -> Result<T::Output> {
     let (_, parsed) = parse(file)?;
-    if crate::check::table::is_table_game(&parsed) {
+    if !moves_generated(&parsed) {
         let every_army = [Vec::new(), Vec::new()];
         let tables = sets
             .iter()

@@ -235,21 +235,24 @@ fn run_decks(args: &CheckArgs) -> ExitStatus {
             return report.finish();
         }
     };
-    if !crate::check::table::is_table_game(&file) {
+    let (checked, diags) = crate::check::check(&file);
+    let failed = diag::has_errors(&diags);
+    report.file(&diags, &source, &game_shown);
+    // The army rules are what the checked game holds for decks; a game with none has nothing
+    // to check decks against.
+    let Some(game) = checked.and_then(|c| c.table) else {
+        if failed {
+            // The game's errors are reported; its army rules cannot be trusted.
+            return report.finish();
+        }
         eprintln!(
             "{}",
             CliError::new(format!(
-                "`{game_shown}` is not a table game, so it has no armies to check decks against"
+                "`{game_shown}` has no army rules, so it has no armies to check decks against"
             ))
             .note("`--deck` needs a game with a `table` and `turn shots`")
         );
         return ExitStatus::Error;
-    }
-    let (checked, diags) = crate::check::check(&file);
-    report.file(&diags, &source, &game_shown);
-    let Some(game) = checked.and_then(|c| c.table) else {
-        // The game's errors are reported; its army rules cannot be trusted.
-        return report.finish();
     };
 
     let mut decks: Vec<Deck> = Vec::new();

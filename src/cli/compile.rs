@@ -92,7 +92,7 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     let mut programs = Vec::new();
     for path in &args.files {
         let (source, file) = parse(path)?;
-        if crate::check::table::is_table_game(&file) {
+        if !super::any::moves_generated(&file) {
             eprintln!(
                 "note: skipping `{}`: a table game's shots are simulated, not generated",
                 super::load::shown(path)

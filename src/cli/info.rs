@@ -13,7 +13,10 @@ use crate::ir::Program;
 use crate::runtime::{Compiled, Game};
 use crate::syntax::ast::{self, OptionType, OptionValue};
 
-use super::load::{legal_with_text, load_parsed, parse, shown, split_sets};
+use std::path::Path;
+
+use super::any::{with_game, Games, OnGame};
+use super::load::{shown, split_sets};
 use super::table::LoadedTable;
 use super::Format;
 use super::{emit, plural, CliError, GameArgs, Result};
@@ -32,24 +35,37 @@ pub struct InfoArgs {
 const EXAMPLES: usize = 3;
 
 pub(crate) fn run(args: &InfoArgs, compiled: Compiled) -> Result<()> {
-    let (source, file) = parse(&args.game.file)?;
-    let report = if crate::check::table::is_table_game(&file) {
-        let table = super::table::load(&args.game)?;
-        table_report(args, &file, &table)?
-    } else {
-        let sets = split_sets(&args.game.set)?;
-        let loaded = load_parsed(&args.game.file, &source, &file, &sets, compiled)?;
-        let mut engine = loaded.engine();
-        let examples = legal_with_text(&mut engine);
-        let texts: Vec<String> = examples.into_iter().map(|(_, t)| t).collect();
-        board_report(args, &file, &loaded.program, &texts)
-    };
-    match args.format {
-        Format::Text => emit(&text(&report)),
-        Format::Json => {
-            let s = serde_json::to_string_pretty(&report)
-                .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
-            emit(&format!("{s}\n"))
+    with_game(
+        &args.game,
+        None,
+        compiled,
+        Info {
+            format: args.format,
+        },
+    )
+}
+
+/// The report of any game: what it declares, then its decisions at the start.
+struct Info {
+    format: Format,
+}
+
+impl OnGame for Info {
+    type Output = ();
+
+    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+        let mut report = (games.describe)()?;
+        let mut game = (games.start)(games.deal)?;
+        let legal = game.decisions_text();
+        report["moves_at_start"] = json!(legal.len());
+        report["example_moves"] = json!(legal.iter().take(EXAMPLES).collect::<Vec<_>>());
+        match self.format {
+            Format::Text => emit(&text(&report)),
+            Format::Json => {
+                let s = serde_json::to_string_pretty(&report)
+                    .map_err(|e| CliError::new(format!("cannot write JSON: {e}")))?;
+                emit(&format!("{s}\n"))
+            }
         }
     }
 }
@@ -86,7 +102,8 @@ fn options(file: &ast::File, values: &[(String, String)]) -> Vec<Value> {
         .collect()
 }
 
-fn board_report(args: &InfoArgs, file: &ast::File, program: &Program, legal: &[String]) -> Value {
+/// What a board game declares: its board, pieces, zones, counters...
+pub(crate) fn board_part(path: &Path, file: &ast::File, program: &Program) -> Value {
     let board = &program.board;
     let mut counters = Vec::new();
     let mut tokens = Vec::new();
@@ -133,7 +150,7 @@ fn board_report(args: &InfoArgs, file: &ast::File, program: &Program, legal: &[S
     }
     json!({
         "game": program.name,
-        "file": shown(&args.game.file),
+        "file": shown(path),
         "kind": "board",
         "players": program.players,
         "options": options(file, &program.options),
@@ -151,24 +168,21 @@ fn board_report(args: &InfoArgs, file: &ast::File, program: &Program, legal: &[S
         "tracks": tracks,
         "chance": program.has_chance(),
         "score": program.score.is_some(),
-        "moves_at_start": legal.len(),
-        "example_moves": legal.iter().take(EXAMPLES).collect::<Vec<_>>(),
     })
 }
 
-fn table_report(args: &InfoArgs, file: &ast::File, table: &LoadedTable) -> Result<Value> {
+/// What a table game declares: its table, stones, factions, cards and armies.
+pub(crate) fn table_part(args: &GameArgs, file: &ast::File, table: &LoadedTable) -> Result<Value> {
     let program = &table.program;
     let (checked, _) = crate::check::check(file);
     let mut params = Vec::new();
     if let Some(game) = checked.and_then(|c| c.table) {
-        let sets = split_sets(&args.game.set)?;
+        let sets = split_sets(&args.set)?;
         let (values, _) = crate::ir::table::split_params(&game, &sets).map_err(CliError::new)?;
         for ((name, default), value) in game.params.iter().zip(values) {
             params.push(json!({"name": name, "default": default, "value": value}));
         }
     }
-    let mut game = super::table::start(table, args.game.deal, None)?;
-    let legal = game.decisions_text();
     let armies: Vec<Value> = (0..2)
         .map(|p| {
             json!({
@@ -184,7 +198,7 @@ fn table_report(args: &InfoArgs, file: &ast::File, table: &LoadedTable) -> Resul
         .collect();
     Ok(json!({
         "game": program.name,
-        "file": shown(&args.game.file),
+        "file": shown(&args.file),
         "kind": "table",
         "players": program.players,
         "options": options(file, &program.settings),
@@ -198,8 +212,6 @@ fn table_report(args: &InfoArgs, file: &ast::File, table: &LoadedTable) -> Resul
         "turns": program.turns,
         "referee": program.referee,
         "chance": true,
-        "moves_at_start": legal.len(),
-        "example_moves": legal.iter().take(EXAMPLES).collect::<Vec<_>>(),
     }))
 }
 

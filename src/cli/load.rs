@@ -120,7 +120,7 @@ pub(crate) fn load_parsed(
     sets: &[(String, String)],
     compiled: Compiled,
 ) -> Result<Loaded> {
-    if crate::check::table::is_table_game(file) {
+    if !super::any::moves_generated(file) {
         return Err(CliError::new(format!(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)

@@ -191,7 +191,7 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
         Opponent::Computer(spec) => Some(spec),
         Opponent::Human => None,
     };
-    if super::table::is_table(&args.game.file) {
+    if !super::any::file_moves_generated(&args.game.file) {
         return super::table::play(
             &args.game,
             args.position.after.as_deref(),

@@ -9,13 +9,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::runtime::playout::random_game;
-use crate::runtime::GameResult;
+use crate::runtime::game::{EndFigures, Played};
+use crate::runtime::{Game, GameResult};
 
-use super::load::{load, options_text, player_name};
 use serde_json::json;
 
-use super::{emit, grouped, json_text, per_second, stderr_is_tty, Format, GameArgs, Result};
+use super::any::{players, with_game, Games, OnGame};
+use super::{
+    emit, grouped, json_text, per_second, stderr_is_tty, CliError, Format, GameArgs, Result,
+};
 
 #[derive(Clone, Debug, Args)]
 pub struct PlayoutArgs {
@@ -92,154 +94,362 @@ fn percent(n: u64, total: u64) -> String {
 }
 
 pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
-    if super::table::is_table(&args.game.file) {
-        return super::table::playout(
-            &args.game,
-            args.games,
-            args.seed,
-            args.policy == Policy::Aim,
-            args.time_limit,
-            args.format,
-        );
-    }
-    let loaded = load(&args.game, compiled)?;
-    let program = &loaded.program;
-    let mut engine = loaded.engine();
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let mut moves = Vec::new();
-    let mut undos = Vec::new();
+    with_game(&args.game, None, compiled, Playouts { args })
+}
 
-    let mut wins = vec![0u64; program.players.len().max(2)];
-    let (mut draws, mut unfinished) = (0u64, 0u64);
-    let (mut total_plies, mut min, mut max) = (0u64, u32::MAX, 0u32);
-    let mut score_totals = [0i64; 2];
-    let mut scored = 0u64;
-    let bar = progress(args.games);
-    let start = Instant::now();
-    let deadline = args.time_limit.map(|limit| start + limit);
-    let mut played = 0u64;
-    for _ in 0..args.games {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
+/// Seeded random games of any game, with one report written from what the games kept.
+struct Playouts<'a> {
+    args: &'a PlayoutArgs,
+}
+
+impl OnGame for Playouts<'_> {
+    type Output = ();
+
+    fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
+        let args = self.args;
+        let mut first = (games.start)(games.deal)?;
+        if first.needs_reports() {
+            return Err(CliError::new(format!(
+                "a referee-mode {} cannot be simulated",
+                games.kind
+            ))
+            .note("drop `--set mode=referee`, or use `play`")
+            .into());
         }
-        played += 1;
-        let p = random_game(
-            &mut engine,
-            &mut rng,
-            args.max_plies,
-            &mut moves,
-            &mut undos,
-        );
+        let aim = args.policy == Policy::Aim;
+        let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+        let mut tally = Tally::new();
+        let mut dropped = None;
+        let bar = progress(args.games);
+        let start = Instant::now();
+        let deadline = args.time_limit.map(|limit| start + limit);
+        for g in 0..args.games {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let played = if first.dealt() {
+                // A game with its own chance at the start is dealt afresh each time.
+                let mut game = (games.start)(args.seed.wrapping_mul(1_000_003).wrapping_add(g))?;
+                let played = game.playout(&mut rng, args.max_plies, aim);
+                dropped = dropped.or(game.dropped_moves());
+                played
+            } else {
+                first.playout(&mut rng, args.max_plies, aim)
+            };
+            tally.add(&played);
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        super::warn_dropped(dropped.or(first.dropped_moves()));
+        let report = Report {
+            args,
+            games,
+            players: players(&first),
+            shots: first.has_continuous_decisions(),
+            tally: &tally,
+            secs,
+        };
+        match args.format {
+            Format::Json => emit(&json_text(&report.json())),
+            Format::Text => emit(&report.text()),
+        }
+    }
+}
+
+/// Figures added up over the games played.
+struct Tally {
+    played: u64,
+    wins: [u64; 2],
+    draws: u64,
+    unfinished: u64,
+    steps: u64,
+    min_steps: u32,
+    max_steps: u32,
+    score_totals: [i64; 2],
+    scored: u64,
+    /// Continuous decisions taken (shots).
+    continuous: u64,
+    /// Per player, for games that count captures.
+    captures: Option<[u64; 2]>,
+    /// Total, least and most, for games that count turns.
+    turns: Option<(u64, u32, u32)>,
+    /// Games that went to sudden death, for games that can.
+    sudden_deaths: Option<u64>,
+    /// Per setup (army) chosen: its name, games, wins and captures.
+    setups: Vec<Setup>,
+}
+
+/// How one setup (an army) fared.
+struct Setup {
+    name: String,
+    games: u64,
+    wins: u64,
+    captures: u64,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            played: 0,
+            wins: [0; 2],
+            draws: 0,
+            unfinished: 0,
+            steps: 0,
+            min_steps: u32::MAX,
+            max_steps: 0,
+            score_totals: [0; 2],
+            scored: 0,
+            continuous: 0,
+            captures: None,
+            turns: None,
+            sudden_deaths: None,
+            setups: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, p: &Played) {
+        self.played += 1;
         match p.result {
             Some(GameResult::Win(w)) => {
-                if let Some(slot) = wins.get_mut(usize::from(w)) {
+                if let Some(slot) = self.wins.get_mut(usize::from(w)) {
                     *slot += 1;
                 }
             }
-            Some(GameResult::Draw) => draws += 1,
-            None => unfinished += 1,
+            Some(GameResult::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
         }
         if let Some(s) = p.scores {
-            scored += 1;
-            for (t, v) in score_totals.iter_mut().zip(s) {
+            self.scored += 1;
+            for (t, v) in self.score_totals.iter_mut().zip(s) {
                 *t += i64::from(v);
             }
         }
-        total_plies += u64::from(p.plies);
-        min = min.min(p.plies);
-        max = max.max(p.plies);
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+        self.steps += u64::from(p.steps);
+        self.min_steps = self.min_steps.min(p.steps);
+        self.max_steps = self.max_steps.max(p.steps);
+        self.continuous += p.continuous;
+        self.add_end(&p.end, p.result);
     }
 
-    super::warn_dropped(crate::runtime::game::dropped_moves(&engine));
-    let n = played;
-    let cut =
-        (played < args.games).then(|| stopped_line(played, args.games, "game", args.time_limit));
-    if args.format == Format::Json {
-        let per_player = |values: &[i64]| -> serde_json::Map<String, serde_json::Value> {
-            values
+    /// Adds the game's own end figures.
+    fn add_end(&mut self, end: &EndFigures, result: Option<GameResult>) {
+        let caught = end.captures.unwrap_or_default();
+        if end.captures.is_some() {
+            let totals = self.captures.get_or_insert([0; 2]);
+            for (t, c) in totals.iter_mut().zip(caught) {
+                *t += u64::from(c);
+            }
+        }
+        if let Some(t) = end.turns {
+            let (total, min, max) = self.turns.get_or_insert((0, u32::MAX, 0));
+            *total += u64::from(t);
+            *min = (*min).min(t);
+            *max = (*max).max(t);
+        }
+        if let Some(sudden) = end.sudden_death {
+            *self.sudden_deaths.get_or_insert(0) += u64::from(sudden);
+        }
+        for (p, name) in end.setups.iter().flatten().enumerate() {
+            let i = match self.setups.iter().position(|s| s.name == *name) {
+                Some(i) => i,
+                None => {
+                    self.setups.push(Setup {
+                        name: name.clone(),
+                        games: 0,
+                        wins: 0,
+                        captures: 0,
+                    });
+                    self.setups.len() - 1
+                }
+            };
+            let setup = &mut self.setups[i];
+            setup.games += 1;
+            setup.wins += u64::from(result == Some(GameResult::Win(u8::try_from(p).unwrap_or(0))));
+            setup.captures += u64::from(caught[p]);
+        }
+    }
+}
+
+/// `x` per game, `0.00` with no game.
+#[allow(clippy::cast_precision_loss)]
+fn mean(x: u64, games: u64) -> f64 {
+    if games == 0 {
+        0.0
+    } else {
+        x as f64 / games as f64
+    }
+}
+
+/// The report of a run, in text or JSON.
+struct Report<'r, G> {
+    args: &'r PlayoutArgs,
+    games: &'r Games<'r, G>,
+    players: [String; 2],
+    /// Whether the game takes shots, so that the policy choosing them matters.
+    shots: bool,
+    tally: &'r Tally,
+    secs: f64,
+}
+
+impl<G> Report<'_, G> {
+    fn policy(&self) -> &'static str {
+        match self.args.policy {
+            Policy::Random => "random",
+            Policy::Aim => "aimed",
+        }
+    }
+
+    fn cut(&self) -> Option<String> {
+        let (played, asked) = (self.tally.played, self.args.games);
+        (played < asked).then(|| stopped_line(played, asked, self.games.kind, self.args.time_limit))
+    }
+
+    fn text(&self) -> String {
+        let (args, t, n) = (self.args, self.tally, self.tally.played);
+        let mut out = format!(
+            "{}: {} random, seed {}, at most {}",
+            self.games.name,
+            super::plural(n, self.games.kind),
+            args.seed,
+            super::plural(args.max_plies, "ply")
+        );
+        if self.shots {
+            let _ = write!(out, ", {} shots", self.policy());
+        }
+        out.push('\n');
+        if let Some(opts) = &self.games.options {
+            let _ = writeln!(out, "options: {opts}");
+        }
+        if let Some(line) = self.cut() {
+            let _ = writeln!(out, "{line}");
+        }
+        for (p, w) in t.wins.iter().enumerate() {
+            let _ = write!(out, "{} wins: {w} ({})", self.players[p], percent(*w, n));
+            if let Some(c) = t.captures {
+                let _ = write!(out, ", captures mean {:.2}", mean(c[p], n));
+            }
+            out.push('\n');
+        }
+        for s in &t.setups {
+            let _ = writeln!(
+                out,
+                "army {}: {}, wins {} ({}), captures mean {:.2}",
+                s.name,
+                super::plural(s.games, self.games.kind),
+                s.wins,
+                percent(s.wins, s.games),
+                mean(s.captures, s.games)
+            );
+        }
+        let _ = writeln!(out, "draws: {} ({})", t.draws, percent(t.draws, n));
+        let _ = writeln!(
+            out,
+            "unfinished: {} ({})",
+            t.unfinished,
+            percent(t.unfinished, n)
+        );
+        if let Some(s) = t.sudden_deaths {
+            let _ = writeln!(out, "sudden death: {s} ({})", percent(s, n));
+        }
+        if n > 0 {
+            let _ = writeln!(
+                out,
+                "plies: mean {:.2}, min {}, max {}",
+                mean(t.steps, n),
+                t.min_steps,
+                t.max_steps
+            );
+        }
+        if let Some((total, min, max)) = t.turns.filter(|_| n > 0) {
+            let _ = writeln!(
+                out,
+                "turns: mean {:.2}, min {min}, max {max}",
+                mean(total, n)
+            );
+        }
+        if t.scored > 0 {
+            #[allow(clippy::cast_precision_loss)]
+            let means: Vec<String> = t
+                .score_totals
                 .iter()
                 .enumerate()
-                .map(|(p, v)| {
-                    let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
-                    (name, json!(v))
+                .map(|(p, s)| {
+                    let name = &self.players[p];
+                    format!("{name} {s} (mean {:.2})", *s as f64 / t.scored as f64)
                 })
-                .collect()
+                .collect();
+            let _ = writeln!(out, "scores: {}", means.join(", "));
+        }
+        let _ = write!(
+            out,
+            "speed: {} playouts/s",
+            grouped(per_second(n, self.secs))
+        );
+        if self.shots {
+            let _ = write!(
+                out,
+                ", {} shots/s",
+                grouped(per_second(t.continuous, self.secs))
+            );
+        }
+        let _ = writeln!(out, " ({:.2} s)", self.secs);
+        out
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let (args, t, n) = (self.args, self.tally, self.tally.played);
+        let per_player = |values: [serde_json::Value; 2]| -> serde_json::Map<_, _> {
+            self.players.iter().cloned().zip(values).collect()
         };
-        let wins: Vec<i64> = wins
-            .iter()
-            .map(|&w| i64::try_from(w).unwrap_or(i64::MAX))
-            .collect();
-        let options: serde_json::Map<String, serde_json::Value> = program
-            .options
+        let options: serde_json::Map<String, serde_json::Value> = self
+            .games
+            .option_values
             .iter()
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
-        #[allow(clippy::cast_precision_loss)]
-        let mean = (n > 0).then(|| total_plies as f64 / n as f64);
-        return emit(&json_text(&json!({
-            "game": program.name,
+        let mut report = json!({
+            "game": self.games.name,
             "options": options,
             "games": n,
             "games_requested": args.games,
-            "stopped_by_time_limit": cut.is_some(),
+            "stopped_by_time_limit": self.cut().is_some(),
             "seed": args.seed,
             "max_plies": args.max_plies,
-            "wins": per_player(&wins),
-            "draws": draws,
-            "unfinished": unfinished,
-            "plies": { "mean": mean, "min": (n > 0).then_some(min), "max": (n > 0).then_some(max) },
-            "score_totals": (scored > 0).then(|| per_player(&score_totals)),
-            "playouts_per_second": per_second(n, secs),
-            "seconds": secs,
-        })));
+            "wins": per_player(t.wins.map(|w| json!(w))),
+            "draws": t.draws,
+            "unfinished": t.unfinished,
+            "plies": {
+                "mean": (n > 0).then(|| mean(t.steps, n)),
+                "min": (n > 0).then_some(t.min_steps),
+                "max": (n > 0).then_some(t.max_steps),
+            },
+            "score_totals": (t.scored > 0).then(|| per_player(t.score_totals.map(|s| json!(s)))),
+            "playouts_per_second": per_second(n, self.secs),
+            "seconds": self.secs,
+        });
+        if self.shots {
+            let setups: Vec<serde_json::Value> = t
+                .setups
+                .iter()
+                .map(|s| json!({ "army": s.name, "games": s.games, "wins": s.wins, "captures": s.captures }))
+                .collect();
+            let more = json!({
+                "shots_chosen": self.policy(),
+                "shots": t.continuous,
+                "captures": t.captures.map(|c| per_player(c.map(|x| json!(x)))),
+                "armies": setups,
+                "sudden_death": t.sudden_deaths,
+                "turns": t.turns.filter(|_| n > 0).map(|(total, min, max)| json!({ "total": total, "min": min, "max": max })),
+            });
+            if let (Some(all), Some(more)) = (report.as_object_mut(), more.as_object()) {
+                all.extend(more.clone());
+            }
+        }
+        report
     }
-    let mut out = format!(
-        "{}: {} random, seed {}, at most {}\n",
-        program.name,
-        super::plural(n, "game"),
-        args.seed,
-        super::plural(args.max_plies, "ply")
-    );
-    if let Some(opts) = options_text(program) {
-        let _ = writeln!(out, "options: {opts}");
-    }
-    if let Some(line) = &cut {
-        let _ = writeln!(out, "{line}");
-    }
-    for (p, w) in wins.iter().enumerate() {
-        let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
-        let _ = writeln!(out, "{name} wins: {w} ({})", percent(*w, n));
-    }
-    let _ = writeln!(out, "draws: {draws} ({})", percent(draws, n));
-    let _ = writeln!(out, "unfinished: {unfinished} ({})", percent(unfinished, n));
-    if n > 0 {
-        #[allow(clippy::cast_precision_loss)]
-        let mean = total_plies as f64 / n as f64;
-        let _ = writeln!(out, "plies: mean {mean:.2}, min {min}, max {max}");
-    }
-    if scored > 0 {
-        #[allow(clippy::cast_precision_loss)]
-        let means: Vec<String> = score_totals
-            .iter()
-            .enumerate()
-            .map(|(p, t)| {
-                let name = player_name(program, u8::try_from(p).unwrap_or(u8::MAX));
-                format!("{name} {t} (mean {:.2})", *t as f64 / scored as f64)
-            })
-            .collect();
-        let _ = writeln!(out, "scores: {}", means.join(", "));
-    }
-    let _ = writeln!(
-        out,
-        "speed: {} playouts/s ({secs:.2} s)",
-        grouped(per_second(n, secs))
-    );
-    emit(&out)
 }

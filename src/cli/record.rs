@@ -250,7 +250,7 @@ pub(crate) fn file_hash(bytes: &[u8]) -> String {
 }
 
 /// Warns (on standard error) when the record's game file is not the one it was written for.
-fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
+pub(crate) fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
     let Some(hash) = &record.game_hash else {
         return;
     };
@@ -273,7 +273,14 @@ pub(crate) fn open(path: &Path, compiled: crate::runtime::Compiled) -> Result<(R
     let record = read(path)?;
     let game = record.game_path(path);
     warn_if_changed(&record, &game, path);
-    let loaded = load::load_with(&game, &record.options, compiled).map_err(|f| match f {
+    let loaded =
+        load::load_with(&game, &record.options, compiled).map_err(|f| while_loading(f, path))?;
+    Ok((record, loaded))
+}
+
+/// A failure to load the game of the record at `path`, saying so.
+pub(crate) fn while_loading(failed: super::Fail, path: &Path) -> super::Fail {
+    match failed {
         super::Fail::Error(e) => {
             super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
         }
@@ -281,8 +288,7 @@ pub(crate) fn open(path: &Path, compiled: crate::runtime::Compiled) -> Result<(R
             eprintln!("  = while loading the record `{}`", shown(path));
             other
         }
-    })?;
-    Ok((record, loaded))
+    }
 }
 
 /// Plays the record's moves on a fresh engine of its game, and checks its `result` line.

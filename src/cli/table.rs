@@ -1,5 +1,5 @@
-//! The commands for table games (discs on a simulated or real table): `moves`, `play` (with
-//! referee mode and the turn clock), `playout` (deck analysis) and `replay`.
+//! The commands for table games (discs on a simulated or real table): loading, `play` (with
+//! referee mode and the turn clock) and `replay`.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -7,10 +7,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 
 use crate::check::options::resolve;
 use crate::diag;
@@ -20,7 +16,7 @@ use crate::runtime::GameResult;
 use crate::syntax::{self, ast};
 
 use super::load::{parse, shown};
-use super::{emit, CliError, Fail, GameArgs, Result};
+use super::{CliError, Fail, GameArgs, Result};
 
 /// The first line of a table game's record.
 pub(crate) const HEADER: &str = "rulestone-table-record 1";
@@ -32,14 +28,6 @@ pub(crate) struct LoadedTable {
     pub armies: [Vec<Army>; 2],
     /// Where each option came from, for records: `FILE:NAME`.
     pub army_sources: [Vec<String>; 2],
-}
-
-/// Whether the file is a table game (parsing errors are left to the normal pipeline).
-pub(crate) fn is_table(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|s| syntax::parse(&s).ok())
-        .is_some_and(|f| crate::check::table::is_table_game(&f))
 }
 
 /// Reads, checks and lowers a table game and picks the armies.
@@ -255,232 +243,6 @@ pub(crate) fn start<'t>(
     Ok(m)
 }
 
-/// Statistics of simulated matches, for comparing armies.
-#[derive(Default)]
-struct Tally {
-    wins: [u64; 2],
-    draws: u64,
-    captures: [u64; 2],
-    turns: u64,
-    min_turns: u32,
-    max_turns: u32,
-    sudden: u64,
-    shots: u64,
-    /// Per army: name, matches, wins, captures.
-    armies: Vec<(String, u64, u64, u64)>,
-}
-
-/// `rulestone playout` for a table game: simulated matches with random shots.
-pub(crate) fn playout(
-    args: &GameArgs,
-    games: u64,
-    seed: u64,
-    aim: bool,
-    time_limit: Option<std::time::Duration>,
-    format: super::Format,
-) -> Result<()> {
-    let t = load(args)?;
-    if t.program.referee {
-        return Err(CliError::new("a referee-mode match cannot be simulated")
-            .note("drop `--set mode=referee`, or use `play`")
-            .into());
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut tally = Tally {
-        min_turns: u32::MAX,
-        ..Tally::default()
-    };
-    let start = Instant::now();
-    let deadline = time_limit.map(|limit| start + limit);
-    let asked = games;
-    let mut games = 0;
-    for g in 0..asked {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-        games += 1;
-        let mut m = TableMatch::new(
-            &t.program,
-            t.armies.clone(),
-            seed.wrapping_mul(1_000_003).wrapping_add(g),
-        );
-        while m.outcome().is_none() {
-            let d = if aim {
-                m.aimed_decision(&mut rng)
-            } else {
-                m.random_decision(&mut rng)
-            };
-            let Some(d) = d else {
-                break;
-            };
-            if matches!(d, Decision::Shot { .. }) {
-                tally.shots += 1;
-            }
-            if m.apply(&d).is_err() {
-                break;
-            }
-        }
-        match m.outcome() {
-            Some(GameResult::Win(p)) => tally.wins[usize::from(p)] += 1,
-            _ => tally.draws += 1,
-        }
-        for p in 0..2 {
-            let side = &m.position.sides[p];
-            tally.captures[p] += u64::from(side.captures);
-            let won = m.outcome() == Some(GameResult::Win(u8::try_from(p).unwrap_or(0)));
-            let entry = match tally.armies.iter_mut().find(|(n, ..)| *n == side.army.name) {
-                Some(e) => e,
-                None => {
-                    tally.armies.push((side.army.name.clone(), 0, 0, 0));
-                    tally
-                        .armies
-                        .last_mut()
-                        .ok_or_else(|| CliError::new("no army"))?
-                }
-            };
-            entry.1 += 1;
-            entry.2 += u64::from(won);
-            entry.3 += u64::from(side.captures);
-        }
-        let turns = m.turns_played();
-        tally.turns += u64::from(turns);
-        tally.min_turns = tally.min_turns.min(turns);
-        tally.max_turns = tally.max_turns.max(turns);
-        tally.sudden += u64::from(m.position.sudden_death);
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let p = &t.program;
-    let policy = if aim { "aimed" } else { "random" };
-    if format == super::Format::Json {
-        let figures = json!({
-            "game": p.name,
-            "matches": games,
-            "matches_requested": asked,
-            "stopped_by_time_limit": games < asked,
-            "seed": seed,
-            "shots_chosen": policy,
-        });
-        return emit(&super::json_text(&tally_json(figures, p, &tally, secs)));
-    }
-    let mut out = format!(
-        "{}: {games} simulated matches, seed {seed}, {policy} shots\n",
-        p.name
-    );
-    if games < asked {
-        let _ = writeln!(
-            out,
-            "{}",
-            super::playout::stopped_line(games, asked, "match", time_limit)
-        );
-    }
-    #[allow(clippy::cast_precision_loss)]
-    let share = |x: u64| {
-        if games == 0 {
-            0.0
-        } else {
-            100.0 * x as f64 / games as f64
-        }
-    };
-    #[allow(clippy::cast_precision_loss)]
-    let mean = |x: u64| {
-        if games == 0 {
-            0.0
-        } else {
-            x as f64 / games as f64
-        }
-    };
-    for i in 0..2 {
-        let _ = writeln!(
-            out,
-            "{}: wins {} ({:.1}%), captures mean {:.2}",
-            p.players[i],
-            tally.wins[i],
-            share(tally.wins[i]),
-            mean(tally.captures[i])
-        );
-    }
-    for (name, played, wins, captures) in &tally.armies {
-        #[allow(clippy::cast_precision_loss)]
-        let (rate, per) = (
-            100.0 * *wins as f64 / (*played).max(1) as f64,
-            *captures as f64 / (*played).max(1) as f64,
-        );
-        let _ = writeln!(
-            out,
-            "army {name}: {}, wins {wins} ({rate:.1}%), captures mean {per:.2}",
-            super::plural(*played, "match")
-        );
-    }
-    let _ = writeln!(out, "draws: {} ({:.1}%)", tally.draws, share(tally.draws));
-    let _ = writeln!(
-        out,
-        "sudden death: {} ({:.1}%)",
-        tally.sudden,
-        share(tally.sudden)
-    );
-    if games > 0 {
-        let _ = writeln!(
-            out,
-            "turns: mean {:.2}, min {}, max {}",
-            mean(tally.turns),
-            tally.min_turns,
-            tally.max_turns
-        );
-    }
-    emit(&out)?;
-    if super::stderr_is_tty() || std::env::var_os("RULESTONE_TIMING").is_some() {
-        #[allow(clippy::cast_precision_loss)]
-        let rate = if secs > 0.0 {
-            tally.shots as f64 / secs
-        } else {
-            0.0
-        };
-        eprintln!(
-            "{} shots simulated in {secs:.2} s ({rate:.0} shots/s)",
-            tally.shots
-        );
-    }
-    Ok(())
-}
-
-/// The figures of simulated matches as JSON, added to `figures` (the game and the settings).
-fn tally_json(
-    mut figures: serde_json::Value,
-    p: &crate::ir::table::TableProgram,
-    tally: &Tally,
-    secs: f64,
-) -> serde_json::Value {
-    let players: serde_json::Map<String, serde_json::Value> = (0..2)
-        .map(|i| {
-            let name = p.players.get(i).cloned().unwrap_or_default();
-            (
-                name,
-                json!({ "wins": tally.wins[i], "captures": tally.captures[i] }),
-            )
-        })
-        .collect();
-    let armies: Vec<serde_json::Value> = tally
-        .armies
-        .iter()
-        .map(|(name, played, wins, captures)| {
-            json!({ "army": name, "matches": played, "wins": wins, "captures": captures })
-        })
-        .collect();
-    let more = json!({
-        "players": players,
-        "armies": armies,
-        "draws": tally.draws,
-        "sudden_death": tally.sudden,
-        "turns": { "total": tally.turns, "min": tally.min_turns, "max": tally.max_turns },
-        "shots": tally.shots,
-        "seconds": secs,
-    });
-    if let (Some(all), Some(more)) = (figures.as_object_mut(), more.as_object()) {
-        all.extend(more.clone());
-    }
-    figures
-}
-
 /// A record of a table match.
 fn record_text(t: &LoadedTable, deal: u64, m: &TableMatch<'_>, decisions: &[String]) -> String {
     let mut out = format!("{HEADER}\ngame {}\n", shown(&t.path));
@@ -507,8 +269,9 @@ pub(crate) fn is_record(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
 }
 
-/// `rulestone replay` of a table record: the table after every decision.
-pub(crate) fn replay(path: &Path) -> Result<()> {
+/// A table record read for `replay`: the game with its options, deal and each player's
+/// armies, and the decisions with their lines.
+pub(crate) fn read_record(path: &Path) -> Result<super::replay::Replaying> {
     let text = super::load::read(path)?;
     let mut game = None;
     let mut sets = Vec::new();
@@ -525,14 +288,14 @@ pub(crate) fn replay(path: &Path) -> Result<()> {
         let (key, rest) = line.split_once(' ').ok_or_else(bad)?;
         match key {
             "game" => game = Some(PathBuf::from(rest)),
-            "option" => sets.push(super::load::split_sets(&[rest.to_string()])?.remove(0)),
+            "option" => sets.push(rest.to_string()),
             "deal" => deal = rest.parse().map_err(|_| bad())?,
             "army" => {
                 let (player, spec) = rest.split_once(' ').ok_or_else(bad)?;
                 armies.push((player.to_string(), spec.to_string()));
             }
-            "move" => decisions.push(rest.to_string()),
-            "result" => result = Some(rest.to_string()),
+            "move" => decisions.push((n + 1, rest.to_string())),
+            "result" => result = Some((n + 1, rest.to_string())),
             _ => return Err(bad().note("a table record has `game`, `option`, `deal`, `army`, `move` and `result` lines").into()),
         }
     }
@@ -552,33 +315,18 @@ pub(crate) fn replay(path: &Path) -> Result<()> {
         let p = p.ok_or_else(|| CliError::new(format!("{}: no player `{player}`", shown(path))))?;
         specs[p].push(spec);
     }
-    let t = load_with(&game, &sets, &specs)?;
-    let mut m = TableMatch::new(&t.program, t.armies.clone(), deal);
-    let mut out = format!("{}\n{}", m.render(), m.status());
-    for (i, d) in decisions.iter().enumerate() {
-        play_all(&mut m, std::slice::from_ref(d), |_| {
-            format!("move {} of the record", i + 1)
-        })?;
-        let _ = writeln!(out, "\n{}. {d}", i + 1);
-        for l in &m.position.log {
-            let _ = writeln!(out, "   {l}");
-        }
-        let _ = write!(out, "{}{}", m.render(), m.status());
-    }
-    if let Some(r) = m.outcome() {
-        let reached = result_text(&m, r);
-        let _ = writeln!(out, "\nresult: {reached}");
-        if let Some(written) = result {
-            if written != reached {
-                emit(&out)?;
-                return Err(CliError::new(format!(
-                    "the record says `{written}` but its moves reach `{reached}`"
-                ))
-                .into());
-            }
-        }
-    }
-    emit(&out)
+    Ok(super::replay::Replaying {
+        game: GameArgs {
+            file: game,
+            set: sets,
+            army: Vec::new(),
+            deal,
+        },
+        armies: Some(specs),
+        moves: super::replay::Moves::Recorded(decisions),
+        result,
+        record: Some(path.to_path_buf()),
+    })
 }
 
 /// A visible turn clock: the line above the prompt shows the time left, redrawn every half

@@ -17,7 +17,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::playout::random_game_looking;
+use super::perft::{perft, perft_with_rolls, RollError};
+use super::playout::{random_game, random_game_looking};
 use super::table::{Choice, Decision, TableMatch};
 use super::{Engine, GameResult, Move, Undo};
 
@@ -131,6 +132,87 @@ pub trait Game {
         0.0
     }
 
+    /// How the game's decisions are generated and played, for reports: `compiled move
+    /// generation`, `interpreter move generation`, `simulated table`.
+    fn backend(&self) -> String {
+        "interpreter".to_string()
+    }
+
+    /// The leaves of the tree of decisions `depth` deep from here (perft), taking `rolls` in
+    /// order at every roll of a game with chance (uniform rolls without them). `None` when
+    /// the decisions cannot all be listed (continuous ones), so there is no tree to count.
+    fn perft(
+        &mut self,
+        _depth: u32,
+        _rolls: Option<&[Vec<i32>]>,
+    ) -> Option<Result<u64, RollError>> {
+        None
+    }
+
+    /// Whether a new game's start depends on its deal (the seed given when it is set up:
+    /// shuffled decks, who starts), so that statistics over many games deal each afresh
+    /// instead of replaying one start.
+    fn dealt(&self) -> bool {
+        false
+    }
+
+    /// Whether the game cannot play itself: someone must report what happened in play (a
+    /// referee typing each shot's result on a real table), so random games cannot be
+    /// simulated.
+    fn needs_reports(&self) -> bool {
+        false
+    }
+
+    /// A decision drawn as a simple aiming player would choose it: like [`Game::sample`], but
+    /// a continuous decision aims at one of the opponent's pieces. The default is
+    /// [`Game::sample`], for games with nothing to aim.
+    fn sample_aimed(&mut self, rng: &mut ChaCha8Rng) -> Option<Self::Decision> {
+        self.sample(rng)
+    }
+
+    /// Whether a decision is a continuous one (a shot with its angle and speed): what
+    /// statistics count as shots.
+    fn is_continuous(&self, _decision: &Self::Decision) -> bool {
+        false
+    }
+
+    /// How the game went so far beyond its result and scores, in figures a game may keep
+    /// (captures, turns, the setups chosen): what statistics over many games read at each
+    /// game's end. The default keeps none.
+    fn end_figures(&self) -> EndFigures {
+        EndFigures::default()
+    }
+
+    /// Plays one random game from here for statistics, then returns to this position: as
+    /// [`Game::rollout`], with `aim` choosing decisions by [`Game::sample_aimed`], counting
+    /// the continuous decisions taken and reading [`Game::end_figures`] at the end.
+    /// Implementations may play faster (without undo records, on compiled code).
+    fn playout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32, aim: bool) -> Played {
+        let mut played = Played::default();
+        while played.steps < max_steps && self.outcome().is_none() {
+            let decision = if aim {
+                self.sample_aimed(rng)
+            } else {
+                self.sample(rng)
+            };
+            let Some(d) = decision else {
+                break;
+            };
+            played.continuous += u64::from(self.is_continuous(&d));
+            self.apply(&d);
+            played.steps += 1;
+        }
+        played.result = self.outcome();
+        if played.result.is_some() {
+            played.scores = self.scores();
+        }
+        played.end = self.end_figures();
+        for _ in 0..played.steps {
+            self.undo();
+        }
+        played
+    }
+
     /// Plays random decisions from here until the game ends or `max_steps` were taken, then
     /// returns to this position: what a Monte Carlo search samples. Implementations may play
     /// faster than [`Game::sample`] and [`Game::apply`] would (without undo records, on
@@ -170,6 +252,39 @@ pub struct Rollout {
     /// When the step limit stopped it: [`Game::evaluate`] of the position it stopped at, for
     /// the first player (the second's is its negation); else 0.
     pub evaluation: f64,
+}
+
+/// How one game of statistics ([`Game::playout`]) went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Played {
+    /// Decisions taken.
+    pub steps: u32,
+    /// `None` when the step limit stopped it first.
+    pub result: Option<GameResult>,
+    /// The scores at the end, for games that declare them.
+    pub scores: Option<[i32; 2]>,
+    /// Continuous decisions taken (shots).
+    pub continuous: u64,
+    /// The game's own figures at the end.
+    pub end: EndFigures,
+}
+
+/// What a game can tell about how one game went beyond its result and scores
+/// ([`Game::end_figures`]), for statistics over many games. Each figure is there only for
+/// games that keep it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EndFigures {
+    /// The named setup each player played with, first then second, when players choose one
+    /// before play (an army).
+    pub setups: Option<[String; 2]>,
+    /// The pieces each player captured, when the game counts captures as it goes.
+    pub captures: Option<[u32; 2]>,
+    /// Turns played, when a turn holds several decisions (so that the decisions taken do not
+    /// tell them).
+    pub turns: Option<u32>,
+    /// Whether play went on past the regular end to break a tie (sudden death), for games
+    /// that can.
+    pub sudden_death: Option<bool>,
 }
 
 /// Plays seeded random decisions until the game ends or `max_steps` were taken; returns the
@@ -386,6 +501,39 @@ impl Game for BoardGame<'_> {
         value
     }
 
+    fn backend(&self) -> String {
+        format!("{} move generation", self.engine.backend())
+    }
+
+    /// The engine's own perft, on compiled code when there is some.
+    fn perft(&mut self, depth: u32, rolls: Option<&[Vec<i32>]>) -> Option<Result<u64, RollError>> {
+        Some(match rolls {
+            Some(r) => perft_with_rolls(&mut self.engine, depth, r),
+            None => Ok(perft(&mut self.engine, depth)),
+        })
+    }
+
+    /// The engine's own random games ([`random_game`]): on compiled code when there is some,
+    /// restoring the start in one copy. A board game has nothing to aim and keeps no end
+    /// figures beyond its scores.
+    fn playout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32, _aim: bool) -> Played {
+        let mut moves = std::mem::take(&mut self.buffer);
+        let p = random_game(
+            &mut self.engine,
+            rng,
+            max_steps,
+            &mut moves,
+            &mut Vec::new(),
+        );
+        self.buffer = moves;
+        Played {
+            steps: p.plies,
+            result: p.result,
+            scores: p.scores,
+            ..Played::default()
+        }
+    }
+
     fn rollout(&mut self, rng: &mut ChaCha8Rng, max_steps: u32) -> Rollout {
         let mut moves = std::mem::take(&mut self.buffer);
         let mut evaluation = 0.0;
@@ -555,6 +703,42 @@ impl Game for TableMatch<'_> {
 
     fn parse(&mut self, text: &str) -> Result<Decision, String> {
         TableMatch::parse(self, &normalize(text)).map_err(|e| e.0)
+    }
+
+    fn backend(&self) -> String {
+        "simulated table".to_string()
+    }
+
+    /// Each match shuffles the decks and draws who starts from its deal.
+    fn dealt(&self) -> bool {
+        true
+    }
+
+    fn needs_reports(&self) -> bool {
+        self.program.referee
+    }
+
+    fn sample_aimed(&mut self, rng: &mut ChaCha8Rng) -> Option<Decision> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        self.aimed_decision(rng)
+    }
+
+    fn is_continuous(&self, decision: &Decision) -> bool {
+        matches!(decision, Decision::Shot { .. })
+    }
+
+    fn end_figures(&self) -> EndFigures {
+        let side = |p: usize| self.position.sides.get(p);
+        let army = |p: usize| side(p).map(|s| s.army.name.clone()).unwrap_or_default();
+        let captures = |p: usize| side(p).map_or(0, |s| s.captures);
+        EndFigures {
+            setups: Some([army(0), army(1)]),
+            captures: Some([captures(0), captures(1)]),
+            turns: Some(self.turns_played()),
+            sudden_death: Some(self.position.sudden_death),
+        }
     }
 }
 
