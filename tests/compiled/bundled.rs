@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u8; 16];
 
-pub static TURNS: [CompiledTurn; 28] = [
+pub static TURNS: [CompiledTurn; 29] = [
     CompiledTurn {
-        label: "Breakthrough",
-        fingerprint: 0x0accea7082b93f79,
+        label: "Amazons",
+        fingerprint: 0x0c2951b818473777,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -27,8 +27,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Clobber",
-        fingerprint: 0xc04ed112a74cb5b5,
+        label: "Breakthrough",
+        fingerprint: 0x0accea7082b93f79,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -37,8 +37,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Connect Four",
-        fingerprint: 0x081daff2c2f8c6c8,
+        label: "Clobber",
+        fingerprint: 0xc04ed112a74cb5b5,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -47,8 +47,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "English draughts",
-        fingerprint: 0xf7e7244f4ca150ce,
+        label: "Connect Four",
+        fingerprint: 0x081daff2c2f8c6c8,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -57,8 +57,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Gomoku",
-        fingerprint: 0x20cf941b86cf3475,
+        label: "English draughts",
+        fingerprint: 0xf7e7244f4ca150ce,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -67,8 +67,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Hex",
-        fingerprint: 0x408e50bd1a0dce26,
+        label: "Gomoku",
+        fingerprint: 0x20cf941b86cf3475,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -77,8 +77,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x4270bdc021b7cbbf,
+        label: "Hex",
+        fingerprint: 0x408e50bd1a0dce26,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -87,32 +87,32 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0x960bcc334d14af98,
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x4270bdc021b7cbbf,
         generate: p7::generate,
         apply: p7::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p7::Turn>,
+            play: fast_play::<p7::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0x246c40e52827a8a7,
+        label: "Pylos (variant=standard)",
+        fingerprint: 0x960bcc334d14af98,
         generate: p8::generate,
         apply: p8::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Reversi",
-        fingerprint: 0x60a0297c36180ee6,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0x246c40e52827a8a7,
         generate: p9::generate,
         apply: p9::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p9::Turn>,
-            play: fast_play::<p9::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Steinplatz",
-        fingerprint: 0x37ddfd49169e0e5f,
+        label: "Reversi",
+        fingerprint: 0x60a0297c36180ee6,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -121,49 +121,49 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Stoneball",
-        fingerprint: 0xeff6abd974299042,
+        label: "Steinplatz",
+        fingerprint: 0x37ddfd49169e0e5f,
         generate: p11::generate,
         apply: p11::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p11::Turn>,
+            play: fast_play::<p11::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Tankball",
-        fingerprint: 0x1c51bd22708d3005,
+        label: "Stoneball",
+        fingerprint: 0xeff6abd974299042,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x153cdab5d404deec,
+        label: "Tankball",
+        fingerprint: 0x1c51bd22708d3005,
         generate: p13::generate,
         apply: p13::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Tic-tac-toe",
+        fingerprint: 0x153cdab5d404deec,
+        generate: p14::generate,
+        apply: p14::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p13::Turn>,
-            play: fast_play::<p13::Turn>,
+            perft: fast_perft::<p14::Turn>,
+            play: fast_play::<p14::Turn>,
         }),
     },
     CompiledTurn {
         label: "Capture Lines",
         fingerprint: 0x1f26eda4ed09d9a0,
-        generate: p14::generate,
-        apply: p14::apply,
+        generate: p15::generate,
+        apply: p15::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
         fingerprint: 0x58807aa71d7680e9,
-        generate: p15::generate,
-        apply: p15::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p15::Turn>,
-            play: fast_play::<p15::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0x09135d407e17e519,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xd6120d179f5042a4,
+        label: "Flankfive",
+        fingerprint: 0x09135d407e17e519,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -182,25 +182,25 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x009f5f722c6428c8,
+        label: "Hill",
+        fingerprint: 0xd6120d179f5042a4,
         generate: p18::generate,
         apply: p18::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p18::Turn>,
+            play: fast_play::<p18::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Lift",
+        fingerprint: 0x009f5f722c6428c8,
+        generate: p19::generate,
+        apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
         fingerprint: 0xfb29bcad8dce748b,
-        generate: p19::generate,
-        apply: p19::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p19::Turn>,
-            play: fast_play::<p19::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x0b12042968a8a2b7,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -209,8 +209,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0x7cc350cb53fa526f,
+        label: "Orbit",
+        fingerprint: 0x0b12042968a8a2b7,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -219,8 +219,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xc7ea17a009385ad9,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x7cc350cb53fa526f,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -229,8 +229,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x982ea83ecb26ae99,
+        label: "Rebound",
+        fingerprint: 0xc7ea17a009385ad9,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -239,8 +239,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xa66ba21723e49405,
+        label: "Relay",
+        fingerprint: 0x982ea83ecb26ae99,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -249,8 +249,8 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xcee7aed11d1a4099,
+        label: "Sentries",
+        fingerprint: 0xa66ba21723e49405,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -259,26 +259,534 @@ pub static TURNS: [CompiledTurn; 28] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0xfffea0d83ddf74e0,
+        label: "Shove",
+        fingerprint: 0xcee7aed11d1a4099,
         generate: p26::generate,
         apply: p26::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p26::Turn>,
+            play: fast_play::<p26::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0xfffea0d83ddf74e0,
+        generate: p27::generate,
+        apply: p27::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
         fingerprint: 0xf7286b7a4d821538,
-        generate: p27::generate,
-        apply: p27::apply,
+        generate: p28::generate,
+        apply: p28::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p27::Turn>,
-            play: fast_play::<p27::Turn>,
+            perft: fast_perft::<p28::Turn>,
+            play: fast_play::<p28::Turn>,
         }),
     },
 ];
 
-/// Breakthrough
+/// Amazons
 mod p0 {
+    use super::*;
+
+    /// Cell sets: 2 word(s), room for 128 cells.
+    type S = CellBits<2>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<2, 4, 0, 0>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff, 0xfffffffff]);
+
+    /// `queen`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 100]; 1] = [[
+        S::from_words([0xc02, 0x0]),
+        S::from_words([0x1c05, 0x0]),
+        S::from_words([0x380a, 0x0]),
+        S::from_words([0x7014, 0x0]),
+        S::from_words([0xe028, 0x0]),
+        S::from_words([0x1c050, 0x0]),
+        S::from_words([0x380a0, 0x0]),
+        S::from_words([0x70140, 0x0]),
+        S::from_words([0xe0280, 0x0]),
+        S::from_words([0xc0100, 0x0]),
+        S::from_words([0x300803, 0x0]),
+        S::from_words([0x701407, 0x0]),
+        S::from_words([0xe0280e, 0x0]),
+        S::from_words([0x1c0501c, 0x0]),
+        S::from_words([0x380a038, 0x0]),
+        S::from_words([0x7014070, 0x0]),
+        S::from_words([0xe0280e0, 0x0]),
+        S::from_words([0x1c0501c0, 0x0]),
+        S::from_words([0x380a0380, 0x0]),
+        S::from_words([0x30040300, 0x0]),
+        S::from_words([0xc0200c00, 0x0]),
+        S::from_words([0x1c0501c00, 0x0]),
+        S::from_words([0x380a03800, 0x0]),
+        S::from_words([0x701407000, 0x0]),
+        S::from_words([0xe0280e000, 0x0]),
+        S::from_words([0x1c0501c000, 0x0]),
+        S::from_words([0x380a038000, 0x0]),
+        S::from_words([0x7014070000, 0x0]),
+        S::from_words([0xe0280e0000, 0x0]),
+        S::from_words([0xc0100c0000, 0x0]),
+        S::from_words([0x30080300000, 0x0]),
+        S::from_words([0x70140700000, 0x0]),
+        S::from_words([0xe0280e00000, 0x0]),
+        S::from_words([0x1c0501c00000, 0x0]),
+        S::from_words([0x380a03800000, 0x0]),
+        S::from_words([0x701407000000, 0x0]),
+        S::from_words([0xe0280e000000, 0x0]),
+        S::from_words([0x1c0501c000000, 0x0]),
+        S::from_words([0x380a038000000, 0x0]),
+        S::from_words([0x3004030000000, 0x0]),
+        S::from_words([0xc0200c0000000, 0x0]),
+        S::from_words([0x1c0501c0000000, 0x0]),
+        S::from_words([0x380a0380000000, 0x0]),
+        S::from_words([0x70140700000000, 0x0]),
+        S::from_words([0xe0280e00000000, 0x0]),
+        S::from_words([0x1c0501c00000000, 0x0]),
+        S::from_words([0x380a03800000000, 0x0]),
+        S::from_words([0x701407000000000, 0x0]),
+        S::from_words([0xe0280e000000000, 0x0]),
+        S::from_words([0xc0100c000000000, 0x0]),
+        S::from_words([0x3008030000000000, 0x0]),
+        S::from_words([0x7014070000000000, 0x0]),
+        S::from_words([0xe0280e0000000000, 0x0]),
+        S::from_words([0xc0501c0000000000, 0x1]),
+        S::from_words([0x80a0380000000000, 0x3]),
+        S::from_words([0x140700000000000, 0x7]),
+        S::from_words([0x280e00000000000, 0xe]),
+        S::from_words([0x501c00000000000, 0x1c]),
+        S::from_words([0xa03800000000000, 0x38]),
+        S::from_words([0x403000000000000, 0x30]),
+        S::from_words([0x200c000000000000, 0xc0]),
+        S::from_words([0x501c000000000000, 0x1c0]),
+        S::from_words([0xa038000000000000, 0x380]),
+        S::from_words([0x4070000000000000, 0x701]),
+        S::from_words([0x80e0000000000000, 0xe02]),
+        S::from_words([0x1c0000000000000, 0x1c05]),
+        S::from_words([0x380000000000000, 0x380a]),
+        S::from_words([0x700000000000000, 0x7014]),
+        S::from_words([0xe00000000000000, 0xe028]),
+        S::from_words([0xc00000000000000, 0xc010]),
+        S::from_words([0x3000000000000000, 0x30080]),
+        S::from_words([0x7000000000000000, 0x70140]),
+        S::from_words([0xe000000000000000, 0xe0280]),
+        S::from_words([0xc000000000000000, 0x1c0501]),
+        S::from_words([0x8000000000000000, 0x380a03]),
+        S::from_words([0x0, 0x701407]),
+        S::from_words([0x0, 0xe0280e]),
+        S::from_words([0x0, 0x1c0501c]),
+        S::from_words([0x0, 0x380a038]),
+        S::from_words([0x0, 0x3004030]),
+        S::from_words([0x0, 0xc0200c0]),
+        S::from_words([0x0, 0x1c0501c0]),
+        S::from_words([0x0, 0x380a0380]),
+        S::from_words([0x0, 0x70140700]),
+        S::from_words([0x0, 0xe0280e00]),
+        S::from_words([0x0, 0x1c0501c00]),
+        S::from_words([0x0, 0x380a03800]),
+        S::from_words([0x0, 0x701407000]),
+        S::from_words([0x0, 0xe0280e000]),
+        S::from_words([0x0, 0xc0100c000]),
+        S::from_words([0x0, 0x8030000]),
+        S::from_words([0x0, 0x14070000]),
+        S::from_words([0x0, 0x280e0000]),
+        S::from_words([0x0, 0x501c0000]),
+        S::from_words([0x0, 0xa0380000]),
+        S::from_words([0x0, 0x140700000]),
+        S::from_words([0x0, 0x280e00000]),
+        S::from_words([0x0, 0x501c00000]),
+        S::from_words([0x0, 0xa03800000]),
+        S::from_words([0x0, 0x403000000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xfffffffff])];
+    static RI0: [[S; 100]; 1] = [[
+        S::from_words([0xc02, 0x0]),
+        S::from_words([0x1c05, 0x0]),
+        S::from_words([0x380a, 0x0]),
+        S::from_words([0x7014, 0x0]),
+        S::from_words([0xe028, 0x0]),
+        S::from_words([0x1c050, 0x0]),
+        S::from_words([0x380a0, 0x0]),
+        S::from_words([0x70140, 0x0]),
+        S::from_words([0xe0280, 0x0]),
+        S::from_words([0xc0100, 0x0]),
+        S::from_words([0x300803, 0x0]),
+        S::from_words([0x701407, 0x0]),
+        S::from_words([0xe0280e, 0x0]),
+        S::from_words([0x1c0501c, 0x0]),
+        S::from_words([0x380a038, 0x0]),
+        S::from_words([0x7014070, 0x0]),
+        S::from_words([0xe0280e0, 0x0]),
+        S::from_words([0x1c0501c0, 0x0]),
+        S::from_words([0x380a0380, 0x0]),
+        S::from_words([0x30040300, 0x0]),
+        S::from_words([0xc0200c00, 0x0]),
+        S::from_words([0x1c0501c00, 0x0]),
+        S::from_words([0x380a03800, 0x0]),
+        S::from_words([0x701407000, 0x0]),
+        S::from_words([0xe0280e000, 0x0]),
+        S::from_words([0x1c0501c000, 0x0]),
+        S::from_words([0x380a038000, 0x0]),
+        S::from_words([0x7014070000, 0x0]),
+        S::from_words([0xe0280e0000, 0x0]),
+        S::from_words([0xc0100c0000, 0x0]),
+        S::from_words([0x30080300000, 0x0]),
+        S::from_words([0x70140700000, 0x0]),
+        S::from_words([0xe0280e00000, 0x0]),
+        S::from_words([0x1c0501c00000, 0x0]),
+        S::from_words([0x380a03800000, 0x0]),
+        S::from_words([0x701407000000, 0x0]),
+        S::from_words([0xe0280e000000, 0x0]),
+        S::from_words([0x1c0501c000000, 0x0]),
+        S::from_words([0x380a038000000, 0x0]),
+        S::from_words([0x3004030000000, 0x0]),
+        S::from_words([0xc0200c0000000, 0x0]),
+        S::from_words([0x1c0501c0000000, 0x0]),
+        S::from_words([0x380a0380000000, 0x0]),
+        S::from_words([0x70140700000000, 0x0]),
+        S::from_words([0xe0280e00000000, 0x0]),
+        S::from_words([0x1c0501c00000000, 0x0]),
+        S::from_words([0x380a03800000000, 0x0]),
+        S::from_words([0x701407000000000, 0x0]),
+        S::from_words([0xe0280e000000000, 0x0]),
+        S::from_words([0xc0100c000000000, 0x0]),
+        S::from_words([0x3008030000000000, 0x0]),
+        S::from_words([0x7014070000000000, 0x0]),
+        S::from_words([0xe0280e0000000000, 0x0]),
+        S::from_words([0xc0501c0000000000, 0x1]),
+        S::from_words([0x80a0380000000000, 0x3]),
+        S::from_words([0x140700000000000, 0x7]),
+        S::from_words([0x280e00000000000, 0xe]),
+        S::from_words([0x501c00000000000, 0x1c]),
+        S::from_words([0xa03800000000000, 0x38]),
+        S::from_words([0x403000000000000, 0x30]),
+        S::from_words([0x200c000000000000, 0xc0]),
+        S::from_words([0x501c000000000000, 0x1c0]),
+        S::from_words([0xa038000000000000, 0x380]),
+        S::from_words([0x4070000000000000, 0x701]),
+        S::from_words([0x80e0000000000000, 0xe02]),
+        S::from_words([0x1c0000000000000, 0x1c05]),
+        S::from_words([0x380000000000000, 0x380a]),
+        S::from_words([0x700000000000000, 0x7014]),
+        S::from_words([0xe00000000000000, 0xe028]),
+        S::from_words([0xc00000000000000, 0xc010]),
+        S::from_words([0x3000000000000000, 0x30080]),
+        S::from_words([0x7000000000000000, 0x70140]),
+        S::from_words([0xe000000000000000, 0xe0280]),
+        S::from_words([0xc000000000000000, 0x1c0501]),
+        S::from_words([0x8000000000000000, 0x380a03]),
+        S::from_words([0x0, 0x701407]),
+        S::from_words([0x0, 0xe0280e]),
+        S::from_words([0x0, 0x1c0501c]),
+        S::from_words([0x0, 0x380a038]),
+        S::from_words([0x0, 0x3004030]),
+        S::from_words([0x0, 0xc0200c0]),
+        S::from_words([0x0, 0x1c0501c0]),
+        S::from_words([0x0, 0x380a0380]),
+        S::from_words([0x0, 0x70140700]),
+        S::from_words([0x0, 0xe0280e00]),
+        S::from_words([0x0, 0x1c0501c00]),
+        S::from_words([0x0, 0x380a03800]),
+        S::from_words([0x0, 0x701407000]),
+        S::from_words([0x0, 0xe0280e000]),
+        S::from_words([0x0, 0xc0100c000]),
+        S::from_words([0x0, 0x8030000]),
+        S::from_words([0x0, 0x14070000]),
+        S::from_words([0x0, 0x280e0000]),
+        S::from_words([0x0, 0x501c0000]),
+        S::from_words([0x0, 0xa0380000]),
+        S::from_words([0x0, 0x140700000]),
+        S::from_words([0x0, 0x280e00000]),
+        S::from_words([0x0, 0x501c00000]),
+        S::from_words([0x0, 0xa03800000]),
+        S::from_words([0x0, 0x403000000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xfffffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 100] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 100] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s18(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s20(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u8;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s22(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = r.decision();
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = r.decision();
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = r.decision();
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x40000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x40000008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1000000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1000000040000008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0, 0x20000000]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x1000000040000008, 0x20000000]) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8000000040, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0, 0x20]) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8000000040, 0x20]) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x0, 0x100000000]) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        S::from_words([0x8000000040, 0x100000020]) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let rel = &e.program().relations[0];
+        let dir = None;
+        let run = Some(s19(e, pos, v, ALL, cand));
+        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+        let rel = &e.program().relations[0];
+        let dir = None;
+        let run = Some(s21(e, pos, v, ALL, cand));
+        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[1]), run.map(S::to_set))) & d
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        i32::from(v[1])
+    }
+}
+
+/// Breakthrough
+mod p1 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -1236,7 +1744,7 @@ mod p0 {
 }
 
 /// Clobber
-mod p1 {
+mod p2 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -1553,7 +2061,7 @@ mod p1 {
 }
 
 /// Connect Four
-mod p2 {
+mod p3 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -2048,7 +2556,7 @@ mod p2 {
 }
 
 /// English draughts
-mod p3 {
+mod p4 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -5114,7 +5622,7 @@ mod p3 {
 }
 
 /// Gomoku
-mod p4 {
+mod p5 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -8202,7 +8710,7 @@ mod p4 {
 }
 
 /// Hex
-mod p5 {
+mod p6 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -8806,7 +9314,7 @@ mod p5 {
 }
 
 /// Pylos (variant=basic)
-mod p6 {
+mod p7 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -9705,7 +10213,7 @@ mod p6 {
 }
 
 /// Pylos (variant=standard)
-mod p7 {
+mod p8 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -10795,7 +11303,7 @@ mod p7 {
 }
 
 /// Pylos (variant=advanced)
-mod p8 {
+mod p9 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -11885,7 +12393,7 @@ mod p8 {
 }
 
 /// Reversi
-mod p9 {
+mod p10 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -12649,7 +13157,7 @@ mod p9 {
 }
 
 /// Steinplatz
-mod p10 {
+mod p11 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -14267,7 +14775,7 @@ mod p10 {
 }
 
 /// Stoneball
-mod p11 {
+mod p12 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -20130,7 +20638,7 @@ mod p11 {
 }
 
 /// Tankball
-mod p12 {
+mod p13 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -27850,7 +28358,7 @@ mod p12 {
 }
 
 /// Tic-tac-toe
-mod p13 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28146,7 +28654,7 @@ mod p13 {
 }
 
 /// Capture Lines
-mod p14 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28878,7 +29386,7 @@ mod p14 {
 }
 
 /// Custodian
-mod p15 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29328,7 +29836,7 @@ mod p15 {
 }
 
 /// Flankfive
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -32230,7 +32738,7 @@ mod p16 {
 }
 
 /// Hill
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -33098,7 +33606,7 @@ mod p17 {
 }
 
 /// Lift
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -33474,7 +33982,7 @@ mod p18 {
 }
 
 /// Nudge
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34139,7 +34647,7 @@ mod p19 {
 }
 
 /// Orbit
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34559,7 +35067,7 @@ mod p20 {
 }
 
 /// Owner of an emptied cell
-mod p21 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34841,7 +35349,7 @@ mod p21 {
 }
 
 /// Rebound
-mod p22 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36000,7 +36508,7 @@ mod p22 {
 }
 
 /// Relay
-mod p23 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37745,7 +38253,7 @@ mod p23 {
 }
 
 /// Sentries
-mod p24 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -38107,7 +38615,7 @@ mod p24 {
 }
 
 /// Shove
-mod p25 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39245,7 +39753,7 @@ mod p25 {
 }
 
 /// Shuffle
-mod p26 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39777,7 +40285,7 @@ mod p26 {
 }
 
 /// Terraces
-mod p27 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.

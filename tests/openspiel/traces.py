@@ -50,12 +50,24 @@ def gomoku(text, size):
     return f"{letter(int(c))}{int(r) + 1}"
 
 
+def amazons(texts, size):
+    # One turn is three OpenSpiel plies: `X From (7, 1)`, `X To (2, 6)`, `X Shoot: (1, 5)`;
+    # (row, column) count from 1 at the top left, Rulestone's rows from the bottom.
+    def square(text):
+        r, c = text[text.index("(") + 1 : text.index(")")].split(",")
+        return f"{letter(int(c) - 1)}{size + 1 - int(r)}"
+
+    a, b, c = (square(t) for t in texts)
+    return f"{a}-{b}/{c}"
+
+
 def same(text, size):
     return text
 
 
 # (OpenSpiel name, its parameters, Rulestone file, its --set options, map, board size,
-# perft depths that take seconds in Python)
+# perft depths that take seconds in Python). A map of a game whose turn OpenSpiel splits into
+# several plies of the same player is in WHOLE_TURNS: it reads the plies' texts as a list.
 GAMES = [
     ("tic_tac_toe", {}, "games/tictactoe.game", [], tic_tac_toe, 3, 6),
     ("connect_four", {}, "games/connect4.game", [], connect_four, 7, 5),
@@ -65,18 +77,46 @@ GAMES = [
     ("hex", {}, "games/hex.game", [], same, 11, 2),
     ("clobber", {}, "games/clobber.game", [], same, 6, 3),
     ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
+    ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
 ]
 
+WHOLE_TURNS = {amazons}
 
-def perft(state, depth):
+
+def turns(state, whole):
+    """The moves of `state` as (texts, actions) pairs: one ply each, or with `whole`, every
+    sequence of plies by the player to move up to the next player's turn or the end."""
+    if not whole:
+        return [([state.action_to_string(a)], [a]) for a in state.legal_actions()]
+    mover = state.current_player()
+    out = []
+
+    def walk(s, texts, actions):
+        if s.is_terminal() or s.current_player() != mover:
+            out.append((texts, actions))
+            return
+        for a in s.legal_actions():
+            walk(s.child(a), texts + [s.action_to_string(a)], actions + [a])
+
+    walk(state, [], [])
+    return out
+
+
+def translated(texts, translate, size, whole):
+    return translate(texts, size) if whole else translate(texts[0], size)
+
+
+def perft(state, depth, whole):
     if depth == 0:
         return 1
     if state.is_terminal():
         return 0
     total = 0
-    for a in state.legal_actions():
-        child = state.child(a)
-        total += perft(child, depth - 1)
+    for _, actions in turns(state, whole):
+        child = state.clone()
+        for a in actions:
+            child.apply_action(a)
+        total += perft(child, depth - 1, whole)
     return total
 
 
@@ -87,19 +127,21 @@ def trace(spiel_name, params, game_file, sets, translate, size, depth, games):
     lines.append(f"file {game_file}")
     for s in sets:
         lines.append(f"set {s}")
+    whole = translate in WHOLE_TURNS
     for d in range(1, depth + 1):
-        lines.append(f"perft {d} {perft(game.new_initial_state(), d)}")
+        lines.append(f"perft {d} {perft(game.new_initial_state(), d, whole)}")
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_initial_state()
         lines.append(f"game {seed}")
         while not state.is_terminal():
-            actions = state.legal_actions()
-            words = sorted(translate(state.action_to_string(a), size) for a in actions)
+            moves = turns(state, whole)
+            words = sorted(translated(t, translate, size, whole) for t, _ in moves)
             lines.append("legal " + " ".join(words))
-            action = rng.choice(actions)
-            lines.append("play " + translate(state.action_to_string(action), size))
-            state.apply_action(action)
+            texts, actions = rng.choice(moves)
+            lines.append("play " + translated(texts, translate, size, whole))
+            for a in actions:
+                state.apply_action(a)
         lines.append("returns " + " ".join(f"{r:g}" for r in state.returns()))
     return "\n".join(lines) + "\n"
 
