@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 29] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xf7e7244f4ca150ce,
+        fingerprint: 0xcf23e8c864c1cb61,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -2564,7 +2564,7 @@ mod p4 {
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 0, 2>;
+    type P = Pos<1, 4, 1, 2>;
 
     const ALL: S = S::from_words([0xffffffff]);
 
@@ -3563,7 +3563,7 @@ mod p4 {
             }
             let before = g.leaves();
             if let Some(m) = g.extend(m, 1) {
-                at19(e, v, pos, m, g);
+                at20(e, v, pos, m, g);
             }
             if g.leaves() != before {
                 break 'first;
@@ -3688,32 +3688,32 @@ mod p4 {
         if !b22(e, &pos, &v, 0) {
             return;
         }
-        at28(e, v, pos, m, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s168(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
             w[0] = c as u8;
             if let Some(m) = g.extend(m, c as u8) {
-                at20(e, w, pos, m, g);
+                at21(e, w, pos, m, g);
             }
         }
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let set = s179(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
-    }
-
-    #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
     }
 
     #[inline]
@@ -3722,7 +3722,7 @@ mod p4 {
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -3731,8 +3731,18 @@ mod p4 {
         g.leaf(m);
     }
 
-    #[inline(always)]
+    #[inline]
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
     fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -3770,8 +3780,8 @@ mod p4 {
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         match r.decision() {
             0 => ap1(e, v, pos, r),
-            1 => ap19(e, v, pos, r),
-            _ => ap28(e, v, pos, r),
+            1 => ap20(e, v, pos, r),
+            _ => ap30(e, v, pos, r),
         }
     }
 
@@ -3879,58 +3889,80 @@ mod p4 {
 
     #[inline]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        ap28(e, v, pos, r);
+        ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
-        ap20(e, v, pos, r);
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i20(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap30(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[0] = r.decision();
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b32(e, &pos, &v, 0) {
-            ap22(e, v, pos, r);
-        } else {
-            ap24(e, v, pos, r);
-        }
+        v[2] = r.decision();
+        ap22(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b32(e, &pos, &v, 0) {
+            ap23(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
-        ap25(e, v, pos, r);
+        ap26(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 3u8.wrapping_add(e.rt_mover());
         let c = usize::from(v[2]);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
-        ap25(e, v, pos, r);
+        ap26(e, v, pos, r);
     }
 
     #[inline]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let c = usize::from(v[0]);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         ap28(e, v, pos, r);
     }
 
-    #[inline]
+    #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap30(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         e.rt_end(&pos);
     }
 
@@ -5446,6 +5478,36 @@ mod p4 {
     }
 
     #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+        0
+    }
+
+    #[inline]
     fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
@@ -5618,6 +5680,21 @@ mod p4 {
     #[inline]
     fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
         b23(e, pos, v, cand) && b31(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        compare(CmpOp::Ge, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+        false
     }
 }
 

@@ -61,6 +61,14 @@ def amazons(texts, size):
     return f"{a}-{b}/{c}"
 
 
+def checkers(texts, size):
+    # A turn is one OpenSpiel ply per step or jump: `c3d4`, or `a3c5`, `c5e7` for a double jump;
+    # Rulestone writes `c3-d4` and `a3xc5xe7`.
+    if len(texts) == 1 and abs(ord(texts[0][0]) - ord(texts[0][2])) == 1:
+        return f"{texts[0][:2]}-{texts[0][2:]}"
+    return texts[0][:2] + "".join("x" + t[2:] for t in texts)
+
+
 def same(text, size):
     return text
 
@@ -78,9 +86,10 @@ GAMES = [
     ("clobber", {}, "games/clobber.game", [], same, 6, 3),
     ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
     ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
+    ("checkers", {}, "games/draughts.game", ["quiet_draw=40"], checkers, 8, 6),
 ]
 
-WHOLE_TURNS = {amazons}
+WHOLE_TURNS = {amazons, checkers}
 
 
 def turns(state, whole):
