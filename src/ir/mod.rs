@@ -220,9 +220,12 @@ impl DirExpr {
     /// The vector index, [`NO_DIR`] when there is none; `vars` holds the turn variables and
     /// `int` evaluates the integers `dir(R, i)` reads.
     #[must_use]
-    pub fn eval(&self, rel: &Relation, vars: &[u8], int: &dyn Fn(IntId) -> i32) -> u8 {
+    pub fn eval(&self, rel: &Relation, vars: &[u16], int: &dyn Fn(IntId) -> i32) -> u8 {
         match self {
-            DirExpr::Var(v) => vars.get(usize::from(*v)).copied().unwrap_or(NO_DIR),
+            DirExpr::Var(v) => vars
+                .get(usize::from(*v))
+                .and_then(|&d| u8::try_from(d).ok())
+                .unwrap_or(NO_DIR),
             DirExpr::Neg(d) => match d.eval(rel, vars, int) {
                 NO_DIR => NO_DIR,
                 i => rel.opposite.get(usize::from(i)).copied().unwrap_or(NO_DIR),
@@ -271,7 +274,7 @@ impl Relation {
 pub struct Ray {
     /// The player whose vector this is (`... for White`); `None` for both.
     pub owner: Option<u8>,
-    pub next: Vec<u8>,
+    pub next: Vec<u16>,
     /// The ray as one cell-index offset, when it is one: `Some((k, has))` when every cell of
     /// `has` (the cells with a next cell) steps to `c + k`. On boards numbered row by row every
     /// straight vector is, and then a whole set walks the ray with one shift.
@@ -279,7 +282,7 @@ pub struct Ray {
 }
 
 /// "No cell" in [`Ray::next`].
-pub const NO_CELL: u8 = u8::MAX;
+pub const NO_CELL: u16 = u16::MAX;
 
 impl Relation {
     /// The vectors `player` moves along.
@@ -367,7 +370,7 @@ impl Relation {
 
 impl Ray {
     #[must_use]
-    pub fn new(owner: Option<u8>, next: Vec<u8>) -> Ray {
+    pub fn new(owner: Option<u8>, next: Vec<u16>) -> Ray {
         let mut ray = Ray {
             owner,
             next,
@@ -551,7 +554,7 @@ pub struct Placements {
 #[derive(Clone, Copy, Debug, Hash)]
 pub struct Placement {
     pub shape: u8,
-    pub anchor: u8,
+    pub anchor: u16,
     pub facing: u8,
     pub flipped: bool,
     pub cells: CellSet,
@@ -564,7 +567,7 @@ pub struct Placement {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PlacedCell {
-    pub cell: u8,
+    pub cell: u16,
     pub bottom: u8,
     pub top: u8,
     pub foot: bool,
@@ -604,7 +607,7 @@ pub type BoolId = u16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellRef {
     Var(u8),
-    Const(u8),
+    Const(u16),
     /// The cell being tested by a `where` filter.
     Candidate,
     /// The cell a token is on: the index held in this counter slot.
@@ -1147,7 +1150,7 @@ mod tests {
             .map(|c| {
                 let (x, y) = (c % w + dx, c / w + dy);
                 if (0..w).contains(&x) && (0..h).contains(&y) {
-                    u8::try_from(y * w + x).unwrap_or(NO_CELL)
+                    u16::try_from(y * w + x).unwrap_or(NO_CELL)
                 } else {
                     NO_CELL
                 }

@@ -339,6 +339,11 @@ impl Refs {
         let i = self.read(c)?;
         u8::try_from(i).map_err(|_| c.error(format!("{} #{i} is out of range", self.what)))
     }
+
+    fn read_u16(&self, c: &mut Cur<'_>) -> Result<u16> {
+        let i = self.read(c)?;
+        u16::try_from(i).map_err(|_| c.error(format!("{} #{i} is out of range", self.what)))
+    }
 }
 
 /// What an id refers to, for the checks after the whole text is read.
@@ -768,7 +773,7 @@ impl<'t> Parser<'t> {
                 while !c.at_end() {
                     let from = self.cells.read(&mut c)?;
                     c.expect(">")?;
-                    let to = self.cells.read_u8(&mut c)?;
+                    let to = self.cells.read_u16(&mut c)?;
                     if next[from] != NO_CELL {
                         return Err(c.error("a cell has two next cells along one vector"));
                     }
@@ -984,7 +989,7 @@ impl<'t> Parser<'t> {
             }
             let shape = shapes.read_u8(&mut c)?;
             c.expect_word("at")?;
-            let anchor = self.cells.read_u8(&mut c)?;
+            let anchor = self.cells.read_u16(&mut c)?;
             c.expect_word("facing")?;
             let facing = facing_refs.read_u8(&mut c)?;
             let flipped = c.eat_word("flipped");
@@ -998,7 +1003,7 @@ impl<'t> Parser<'t> {
                 if len > 0 {
                     c.expect(",")?;
                 }
-                let cell = self.cells.read_u8(&mut c)?;
+                let cell = self.cells.read_u16(&mut c)?;
                 let bottom = c.number("a bottom height")?;
                 c.expect("-")?;
                 let top = c.number_here("a top height")?;
@@ -1233,7 +1238,7 @@ impl<'t> Parser<'t> {
         if c.eat_word("candidate") {
             Ok(CellRef::Candidate)
         } else if c.eat("cell#") {
-            let cell: u8 = c.number_here("a cell index")?;
+            let cell: u16 = c.number_here("a cell index")?;
             if usize::from(cell) >= self.cells.len {
                 return Err(c.error(format!(
                     "there is no cell #{cell} (there are {})",
@@ -1286,7 +1291,7 @@ impl<'t> Parser<'t> {
             self.record(Kind::Var, usize::from(v), c.line);
             CellRef::Var(v)
         } else if c.eat("Const(") {
-            let cell: u8 = c.number("a cell index")?;
+            let cell: u16 = c.number("a cell index")?;
             if usize::from(cell) >= self.cells.len {
                 return Err(c.error(format!(
                     "there is no cell #{cell} (there are {})",
@@ -2305,10 +2310,10 @@ end
         });
         for (anchor, facing, flipped, parts) in [
             (
-                0u8,
+                0u16,
                 0u8,
                 false,
-                vec![(0u8, 0u8, 1u8, true), (1, 1, 2, false)],
+                vec![(0u16, 0u8, 1u8, true), (1, 1, 2, false)],
             ),
             (1, 1, true, vec![]),
         ] {

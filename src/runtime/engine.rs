@@ -16,7 +16,7 @@ use crate::ir::{
 /// when a walk backtracks past their `let`.)
 #[derive(Clone, Copy)]
 struct Vars {
-    cells: [u8; MAX_VARS],
+    cells: [u16; MAX_VARS],
     /// The placement instance bound by each `place` slot.
     placed: [u16; MAX_PLACED],
 }
@@ -29,7 +29,7 @@ const NO_VARS: Vars = Vars {
 /// One logged change, undone by writing `old` back.
 #[derive(Clone, Copy, Debug)]
 enum Change {
-    Cell { cell: u8, old: u8 },
+    Cell { cell: u16, old: u8 },
     Counter { slot: u16, old: i32 },
     Result(Option<GameResult>),
 }
@@ -541,7 +541,7 @@ impl<'p> Engine<'p> {
     pub(super) fn set_cell(&mut self, cell: usize, code: u8) {
         if self.logging {
             self.trail.push(Change::Cell {
-                cell: u8::try_from(cell).unwrap_or(u8::MAX),
+                cell: u16::try_from(cell).unwrap_or(u16::MAX),
                 old: self.state.board[cell],
             });
         }
@@ -656,7 +656,7 @@ impl<'p> Engine<'p> {
                 }
                 Op::PickDir { var, relation } => {
                     if !GEN {
-                        vars.cells[usize::from(*var)] = walk.next();
+                        vars.cells[usize::from(*var)] = u16::from(walk.next());
                         walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                         pc += 1;
                         continue;
@@ -670,7 +670,7 @@ impl<'p> Engine<'p> {
                         }
                         let d = u8::try_from(i).unwrap_or(NO_DIR);
                         let mut v = vars;
-                        v.cells[usize::from(*var)] = d;
+                        v.cells[usize::from(*var)] = u16::from(d);
                         if walk.current.push(d) {
                             self.exec::<true>(code, pc + 1, v, walk);
                         } else {
@@ -700,7 +700,7 @@ impl<'p> Engine<'p> {
                         let mark = self.trail.len();
                         for c in set.iter() {
                             let mut v = vars;
-                            v.cells[usize::from(*var)] = c as u8;
+                            v.cells[usize::from(*var)] = c as u16;
                             if walk.current.push(c as u8) {
                                 self.exec::<true>(code, pc + 1, v, walk);
                             } else {
@@ -711,7 +711,7 @@ impl<'p> Engine<'p> {
                         }
                         return;
                     }
-                    vars.cells[usize::from(*var)] = walk.next();
+                    vars.cells[usize::from(*var)] = u16::from(walk.next());
                     walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                     pc += 1;
                 }
@@ -845,8 +845,8 @@ impl<'p> Engine<'p> {
                     exit,
                 } => {
                     let rounds = vars.cells[usize::from(*var)];
-                    let can_stop = rounds >= *min;
-                    let can_go = rounds < *max;
+                    let can_stop = rounds >= u16::from(*min);
+                    let can_go = rounds < u16::from(*max);
                     match (can_stop, can_go) {
                         (true, true) => {
                             if GEN {
@@ -948,7 +948,7 @@ impl<'p> Engine<'p> {
                     let (Some(c), 1) = (s.iter().next(), s.len()) else {
                         return;
                     };
-                    vars.cells[usize::from(*var)] = u8::try_from(c).unwrap_or(u8::MAX);
+                    vars.cells[usize::from(*var)] = u16::try_from(c).unwrap_or(u16::MAX);
                     pc += 1;
                 }
                 Op::SetDir { var, relation, dir } => {
@@ -957,7 +957,7 @@ impl<'p> Engine<'p> {
                     if d == NO_DIR {
                         return;
                     }
-                    vars.cells[usize::from(*var)] = d;
+                    vars.cells[usize::from(*var)] = u16::from(d);
                     pc += 1;
                 }
                 Op::WhileCheck { var, cond, exit } => {
@@ -966,7 +966,7 @@ impl<'p> Engine<'p> {
                         continue;
                     }
                     let rounds = &mut vars.cells[usize::from(*var)];
-                    if *rounds == u8::MAX {
+                    if *rounds == u16::from(u8::MAX) {
                         self.runaway = true;
                         return;
                     }
@@ -1147,12 +1147,12 @@ impl<'p> Engine<'p> {
     }
 
     #[inline]
-    fn cell(&self, c: CellRef, vars: &Vars, candidate: u8) -> usize {
+    fn cell(&self, c: CellRef, vars: &Vars, candidate: u16) -> usize {
         usize::from(match c {
             CellRef::Var(v) => vars.cells[usize::from(v)],
             CellRef::Const(c) => c,
             CellRef::Candidate => candidate,
-            CellRef::Slot(s) => u8::try_from(self.state.counters[usize::from(s)]).unwrap_or(0),
+            CellRef::Slot(s) => u16::try_from(self.state.counters[usize::from(s)]).unwrap_or(0),
         })
     }
 
@@ -1164,7 +1164,7 @@ impl<'p> Engine<'p> {
         Some(self.player(p, vars, 0)).filter(|&who| who < 2)
     }
 
-    fn player(&self, p: PlayerRef, vars: &Vars, candidate: u8) -> u8 {
+    fn player(&self, p: PlayerRef, vars: &Vars, candidate: u16) -> u8 {
         match p {
             PlayerRef::Mover => self.state.mover,
             PlayerRef::Opponent => 1 - self.state.mover,
@@ -1178,7 +1178,7 @@ impl<'p> Engine<'p> {
 
     /// The set's cells that lie in `domain`: callers narrow the domain so that per-cell tests
     /// run only where they can matter.
-    fn eval_set(&self, id: SetId, vars: &Vars, domain: CellSet, candidate: u8) -> CellSet {
+    fn eval_set(&self, id: SetId, vars: &Vars, domain: CellSet, candidate: u16) -> CellSet {
         let p = self.program;
         let s = &self.state;
         match &p.sets[usize::from(id)] {
@@ -1296,7 +1296,7 @@ impl<'p> Engine<'p> {
                 let x = self.eval_set(*base, vars, domain, candidate);
                 let mut out = x;
                 for c in x.iter() {
-                    if !self.eval_bool(*cond, vars, c as u8) {
+                    if !self.eval_bool(*cond, vars, c as u16) {
                         out.remove(c);
                     }
                 }
@@ -1314,7 +1314,7 @@ impl<'p> Engine<'p> {
         rel: &crate::ir::Relation,
         d: &crate::ir::DirExpr,
         vars: &Vars,
-        candidate: u8,
+        candidate: u16,
     ) -> u8 {
         d.eval(rel, &vars.cells, &|i| self.eval_int(i, vars, candidate))
     }
@@ -1325,7 +1325,7 @@ impl<'p> Engine<'p> {
         of: SetId,
         vars: &Vars,
         domain: CellSet,
-        candidate: u8,
+        candidate: u16,
         keep: impl Fn(&CellSet, &CellSet) -> bool,
     ) -> CellSet {
         let p = self.program;
@@ -1340,7 +1340,7 @@ impl<'p> Engine<'p> {
         out
     }
 
-    fn eval_int(&self, id: IntId, vars: &Vars, candidate: u8) -> i32 {
+    fn eval_int(&self, id: IntId, vars: &Vars, candidate: u16) -> i32 {
         let p = self.program;
         match &p.ints[usize::from(id)] {
             IntExpr::Const(v) => *v,
@@ -1415,7 +1415,7 @@ impl<'p> Engine<'p> {
         }
     }
 
-    fn eval_bool(&self, id: BoolId, vars: &Vars, candidate: u8) -> bool {
+    fn eval_bool(&self, id: BoolId, vars: &Vars, candidate: u16) -> bool {
         let p = self.program;
         match &p.bools[usize::from(id)] {
             BoolExpr::Const(v) => *v,
