@@ -13,12 +13,12 @@ use rulestone::runtime::compiled::{
 use rulestone::runtime::{Engine, GameResult, Move};
 
 /// The turn variables: picked cells and loop counters.
-type V = [u8; 16];
+type V = [u16; 16];
 
 pub static TURNS: [CompiledTurn; 26] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x0accea7082b93f79,
+        fingerprint: 0xf1fadd9589e226dd,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x081daff2c2f8c6c8,
+        fingerprint: 0x6f86fe43518217a9,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xf7e7244f4ca150ce,
+        fingerprint: 0xc799122d07edd436,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x408e50bd1a0dce26,
+        fingerprint: 0x474192c5e54e7704,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x4270bdc021b7cbbf,
+        fingerprint: 0xc80654cd8eaa9b97,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,21 +68,21 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x960bcc334d14af98,
+        fingerprint: 0xb0319b0fe549ba90,
         generate: p5::generate,
         apply: p5::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x246c40e52827a8a7,
+        fingerprint: 0x685f56ecd3f1928f,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x60a0297c36180ee6,
+        fingerprint: 0xa8d95113c41b4692,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,7 +92,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x37ddfd49169e0e5f,
+        fingerprint: 0x7eaa07f8853d7851,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,21 +102,21 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xeff6abd974299042,
+        fingerprint: 0x49466a1c4566ca68,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x1c51bd22708d3005,
+        fingerprint: 0x6989bd318c983111,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0x153cdab5d404deec,
+        fingerprint: 0xf81355a19056d5ae,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,14 +126,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x1f26eda4ed09d9a0,
+        fingerprint: 0xb9911ecb3a6f21d4,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0x58807aa71d7680e9,
+        fingerprint: 0x3bf419f38d682027,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -143,7 +143,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Flankfive",
-        fingerprint: 0x09135d407e17e519,
+        fingerprint: 0x45fca3008739dd29,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -153,7 +153,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Hill",
-        fingerprint: 0xd6120d179f5042a4,
+        fingerprint: 0x5df91bf58564cdf0,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -163,14 +163,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Lift",
-        fingerprint: 0x009f5f722c6428c8,
+        fingerprint: 0x94beea366464f1fa,
         generate: p16::generate,
         apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0xfb29bcad8dce748b,
+        fingerprint: 0x2c9db4fc7a5a9dd1,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -180,7 +180,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Orbit",
-        fingerprint: 0x0b12042968a8a2b7,
+        fingerprint: 0x5071f45d6b1eeadd,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -200,7 +200,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Rebound",
-        fingerprint: 0xc7ea17a009385ad9,
+        fingerprint: 0x3e554a74cad22c63,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -210,7 +210,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0x982ea83ecb26ae99,
+        fingerprint: 0x1db6ff150f630645,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -220,7 +220,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Sentries",
-        fingerprint: 0xa66ba21723e49405,
+        fingerprint: 0x855d681e3e431cad,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -230,7 +230,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0xcee7aed11d1a4099,
+        fingerprint: 0xa2cd7d60c87bcb19,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -240,14 +240,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Shuffle",
-        fingerprint: 0xfffea0d83ddf74e0,
+        fingerprint: 0xef642aa050e7c43e,
         generate: p24::generate,
         apply: p24::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0xf7286b7a4d821538,
+        fingerprint: 0x18b184a7cc289da6,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -824,7 +824,7 @@ mod p0 {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -914,7 +914,7 @@ mod p0 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -929,13 +929,13 @@ mod p0 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
@@ -977,59 +977,59 @@ mod p0 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x303030303030303]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0c0c0c0c0c0c0c0]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s9(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
@@ -1039,12 +1039,12 @@ mod p0 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1054,24 +1054,24 @@ mod p0 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R1[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1081,136 +1081,136 @@ mod p0 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s18(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b10(e, pos, v, cand) || b11(e, pos, v, cand)
     }
 }
@@ -1581,7 +1581,7 @@ mod p1 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -1615,24 +1615,24 @@ mod p1 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s1(e, pos, v, ALL, cand);
         let x = (S::from_words([0x1041041041]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1642,70 +1642,70 @@ mod p1 {
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s4(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s5(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s6(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s7(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 }
@@ -2731,7 +2731,7 @@ mod p2 {
         let set = s38(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -2786,7 +2786,7 @@ mod p2 {
         let set = s95(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -2851,7 +2851,7 @@ mod p2 {
         let set = s168(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at20(e, w, pos, m, g);
             }
@@ -2932,7 +2932,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -2977,7 +2977,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -3039,13 +3039,13 @@ mod p2 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap20(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap21(e, v, pos, r);
     }
 
@@ -3090,62 +3090,62 @@ mod p2 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80808080]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1010101]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x13131313]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc8c8c8c8]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s10(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -3157,7 +3157,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3167,7 +3167,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -3179,17 +3179,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s15(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -3201,7 +3201,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s14(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3211,7 +3211,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s17(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -3223,12 +3223,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s13(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3238,12 +3238,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3251,7 +3251,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3259,12 +3259,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3274,17 +3274,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s27(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -3296,7 +3296,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3306,7 +3306,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s29(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -3318,17 +3318,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s32(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -3340,7 +3340,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3350,7 +3350,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s34(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -3362,12 +3362,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s30(e, pos, v, d, cand) | s35(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3377,24 +3377,24 @@ mod p2 {
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s20(e, pos, v, d, cand) | s37(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3404,14 +3404,14 @@ mod p2 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -3419,7 +3419,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -3427,12 +3427,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s43(e, pos, v, d, cand) | s44(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s42(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3442,22 +3442,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s48(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3467,7 +3467,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3475,7 +3475,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3483,12 +3483,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s51(e, pos, v, d, cand) | s52(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s50(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3498,17 +3498,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s55(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3518,7 +3518,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s57(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -3530,12 +3530,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s59(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3545,7 +3545,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s60(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -3557,17 +3557,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s62(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3577,7 +3577,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s64(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -3589,12 +3589,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s66(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3604,7 +3604,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s67(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -3616,22 +3616,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s61(e, pos, v, d, cand) | s68(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s70(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3641,7 +3641,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3649,7 +3649,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3657,12 +3657,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s73(e, pos, v, d, cand) | s74(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s72(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3672,7 +3672,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s76(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -3684,12 +3684,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s78(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3699,7 +3699,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s79(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -3711,22 +3711,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s69(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s82(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3736,7 +3736,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -3744,7 +3744,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -3752,12 +3752,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s85(e, pos, v, d, cand) | s86(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s84(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3767,7 +3767,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s88(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -3779,12 +3779,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s90(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3794,7 +3794,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s91(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -3806,17 +3806,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s81(e, pos, v, d, cand) | s92(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s94(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3826,29 +3826,29 @@ mod p2 {
     }
 
     #[inline]
-    fn s96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R6[usize::from(e.rt_mover())].get(usize::from(v[2])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s98(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3858,7 +3858,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s100(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xfffffff])).shifted(4)
@@ -3878,7 +3878,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s97(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3888,12 +3888,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s103(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3903,17 +3903,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s105(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3923,7 +3923,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -3931,7 +3931,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -3939,12 +3939,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s108(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s107(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3954,27 +3954,27 @@ mod p2 {
     }
 
     #[inline]
-    fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80808080]) & d
     }
 
     #[inline]
-    fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1010101]) & d
     }
 
     #[inline]
-    fn s114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s114(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3984,14 +3984,14 @@ mod p2 {
     }
 
     #[inline]
-    fn s117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s116(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4001,22 +4001,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s120(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4026,7 +4026,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4034,7 +4034,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4042,12 +4042,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s123(e, pos, v, d, cand) | s124(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s122(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4057,17 +4057,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s127(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4077,7 +4077,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s129(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -4089,12 +4089,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s131(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4104,7 +4104,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s132(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x70707070])).shifted(-3)
@@ -4116,17 +4116,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s134(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4136,7 +4136,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s136(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -4148,12 +4148,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s138(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4163,7 +4163,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s139(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f])).shifted(4)
@@ -4175,22 +4175,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s133(e, pos, v, d, cand) | s140(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s142(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4200,7 +4200,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4208,7 +4208,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4216,12 +4216,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s145(e, pos, v, d, cand) | s146(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s144(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4231,7 +4231,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s148(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -4243,12 +4243,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s150(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4258,7 +4258,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s151(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xf0f0f0f0])).shifted(-4)
@@ -4270,22 +4270,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s141(e, pos, v, d, cand) | s152(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s154(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4295,7 +4295,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4303,7 +4303,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4311,12 +4311,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s156(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4326,7 +4326,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s160(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -4338,12 +4338,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s162<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s162<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s163<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s163<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s162(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4353,7 +4353,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s163(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xe0e0e0e])).shifted(3)
@@ -4365,17 +4365,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s153(e, pos, v, d, cand) | s164(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s166<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s166<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s167<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s167<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s166(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4385,31 +4385,31 @@ mod p2 {
     }
 
     #[inline]
-    fn s168<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s168<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s169<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s169<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s170<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s170<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R4[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s171<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s171<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -4417,7 +4417,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -4425,12 +4425,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s174<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s174<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s172(e, pos, v, d, cand) | s173(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s175<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s175<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s171(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4440,7 +4440,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s176<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s176<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s175(e, pos, v, ALL, cand);
         let x = match of.iter().next() {
             Some(c) => R5[usize::from(e.rt_mover())][c],
@@ -4450,17 +4450,17 @@ mod p2 {
     }
 
     #[inline]
-    fn s177<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s177<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s170(e, pos, v, d, cand) | s176(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s178<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s178<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s179<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s179<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s178(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -4470,7 +4470,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -4478,7 +4478,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -4486,292 +4486,292 @@ mod p2 {
     }
 
     #[inline]
-    fn s182<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s182<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s180(e, pos, v, d, cand) | s181(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s183<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s183<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80808080]) & d
     }
 
     #[inline]
-    fn s184<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s184<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1010101]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s111(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s119(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s126(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s167(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         !s112(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) && b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         !s113(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b12(e, pos, v, cand) && b13(e, pos, v, cand)
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b11(e, pos, v, cand) || b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) && b16(e, pos, v, cand)
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b18(e, pos, v, cand) && b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b20(e, pos, v, cand) || b21(e, pos, v, cand)
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s182(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         !s183(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b24(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         !s184(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b27(e, pos, v, cand) && b28(e, pos, v, cand)
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b26(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b30(e, pos, v, cand)
     }
 
     #[inline]
-    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b23(e, pos, v, cand) && b31(e, pos, v, cand)
     }
 }
@@ -5116,7 +5116,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -5150,167 +5150,167 @@ mod p3 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80100200400801, 0x400801002004]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40080100200400, 0x100200400801002]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff, 0x0]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x1ffc00000000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80100200400801, 0x400801002004]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40080100200400, 0x100200400801002]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff, 0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x1ffc00000000000]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         11
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         11
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s9(e, pos, v, ALL, cand);
         let to = s11(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -5335,17 +5335,17 @@ mod p3 {
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s12(e, pos, v, ALL, cand);
         let to = s14(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -5370,12 +5370,12 @@ mod p3 {
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 }
@@ -5693,7 +5693,7 @@ mod p4 {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -5784,7 +5784,7 @@ mod p4 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -5801,13 +5801,13 @@ mod p4 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -5849,27 +5849,27 @@ mod p4 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s3(e, pos, v, ALL, cand);
         let x = (S::from_words([0x3ff8ffff]) | of.shifted(16))
             & (S::from_words([0x3fc0ffff]) | of.shifted(15))
@@ -5891,7 +5891,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5901,22 +5901,22 @@ mod p4 {
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s8(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -5938,7 +5938,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5948,24 +5948,24 @@ mod p4 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R1[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5975,12 +5975,12 @@ mod p4 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Gt, i6(e, pos, v, cand))) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5990,37 +5990,37 @@ mod p4 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -6042,7 +6042,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -6052,17 +6052,17 @@ mod p4 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -6084,7 +6084,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -6094,17 +6094,17 @@ mod p4 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -6113,42 +6113,42 @@ mod p4 {
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(0u8))
@@ -6157,27 +6157,27 @@ mod p4 {
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(1u8))
@@ -6186,95 +6186,95 @@ mod p4 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s19(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s20(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -6579,7 +6579,7 @@ mod p5 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at4(e, w, pos, m, g);
             }
@@ -6597,7 +6597,7 @@ mod p5 {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -6609,7 +6609,7 @@ mod p5 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -6693,7 +6693,7 @@ mod p5 {
         let set = set - earlier;
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at20(e, w, pos, m, g);
             }
@@ -6760,7 +6760,7 @@ mod p5 {
 
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -6777,13 +6777,13 @@ mod p5 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -6857,7 +6857,7 @@ mod p5 {
 
     #[inline]
     fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap20(e, v, pos, r);
     }
 
@@ -6897,27 +6897,27 @@ mod p5 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s3(e, pos, v, ALL, cand);
         let x = (S::from_words([0x3ff8ffff]) | of.shifted(16))
             & (S::from_words([0x3fc0ffff]) | of.shifted(15))
@@ -6939,7 +6939,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -6949,22 +6949,22 @@ mod p5 {
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s8(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -6986,7 +6986,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -6996,24 +6996,24 @@ mod p5 {
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R1[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7023,12 +7023,12 @@ mod p5 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Gt, i6(e, pos, v, cand))) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7038,37 +7038,37 @@ mod p5 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -7090,7 +7090,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7100,17 +7100,17 @@ mod p5 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -7132,7 +7132,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7142,17 +7142,17 @@ mod p5 {
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s30(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -7174,7 +7174,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -7184,17 +7184,17 @@ mod p5 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -7203,47 +7203,47 @@ mod p5 {
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(0u8))
@@ -7252,27 +7252,27 @@ mod p5 {
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(1u8))
@@ -7281,90 +7281,90 @@ mod p5 {
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s19(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s20(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -7669,7 +7669,7 @@ mod p6 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at4(e, w, pos, m, g);
             }
@@ -7687,7 +7687,7 @@ mod p6 {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -7699,7 +7699,7 @@ mod p6 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -7783,7 +7783,7 @@ mod p6 {
         let set = set - earlier;
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at20(e, w, pos, m, g);
             }
@@ -7850,7 +7850,7 @@ mod p6 {
 
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -7867,13 +7867,13 @@ mod p6 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -7947,7 +7947,7 @@ mod p6 {
 
     #[inline]
     fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap20(e, v, pos, r);
     }
 
@@ -7987,27 +7987,27 @@ mod p6 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s3(e, pos, v, ALL, cand);
         let x = (S::from_words([0x3ff8ffff]) | of.shifted(16))
             & (S::from_words([0x3fc0ffff]) | of.shifted(15))
@@ -8029,7 +8029,7 @@ mod p6 {
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8039,22 +8039,22 @@ mod p6 {
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s8(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -8076,7 +8076,7 @@ mod p6 {
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8086,24 +8086,24 @@ mod p6 {
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R1[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8113,12 +8113,12 @@ mod p6 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_set(e.program().board.axis_cmp(0, CmpOp::Gt, i6(e, pos, v, cand))) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8128,37 +8128,37 @@ mod p6 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -8180,7 +8180,7 @@ mod p6 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8190,17 +8190,17 @@ mod p6 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -8222,7 +8222,7 @@ mod p6 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8232,17 +8232,17 @@ mod p6 {
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s30(e, pos, v, ALL, cand);
         let x = (of.shifted(-16) & S::from_words([0x7]))
             | (of.shifted(-15) & S::from_words([0x7e]))
@@ -8264,7 +8264,7 @@ mod p6 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8274,17 +8274,17 @@ mod p6 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -8293,47 +8293,47 @@ mod p6 {
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(0u8))
@@ -8342,27 +8342,27 @@ mod p6 {
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(1u8))
@@ -8371,90 +8371,90 @@ mod p6 {
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s19(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s20(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) || b11(e, pos, v, cand)
     }
 }
@@ -8712,7 +8712,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -8737,72 +8737,72 @@ mod p7 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000000]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1008000000]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x810000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s11(e, pos, v, ALL, cand);
         let end = s12(e, pos, v, ALL, cand) - run;
         let out = {
@@ -8909,7 +8909,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8919,17 +8919,17 @@ mod p7 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s15(e, pos, v, ALL, cand);
         let end = s16(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -9014,34 +9014,34 @@ mod p7 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand) - run;
         let out = {
@@ -9148,7 +9148,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -9158,67 +9158,67 @@ mod p7 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 }
@@ -10616,36 +10616,36 @@ mod p8 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1004010040100401, 0x10040]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x802008020080200, 0x2008020]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s4(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b2(e, pos, v, c as u8) {
+            if !b2(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -10653,92 +10653,92 @@ mod p8 {
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1004010040100401, 0x10040]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x802008020080200, 0x2008020]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[90]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(0u8);
         e.program()
             .shapes
@@ -10748,27 +10748,27 @@ mod p8 {
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(e.rt_result() == Some(GameResult::Win(0u8)))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i11(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -10778,42 +10778,42 @@ mod p8 {
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(e.rt_result() == Some(GameResult::Win(1u8)))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i16(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s9(e, pos, v, ALL, cand);
         let to = s11(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -10836,7 +10836,7 @@ mod p8 {
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 }
@@ -12364,7 +12364,7 @@ mod p9 {
         let set = s30(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -12380,7 +12380,7 @@ mod p9 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[1] = i as u8;
+                w[1] = i as u16;
                 at3(e, w, pos, m, g);
             }
         }
@@ -12415,7 +12415,7 @@ mod p9 {
         let set = s47(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at7(e, w, pos, m, g);
             }
@@ -12479,7 +12479,7 @@ mod p9 {
         let set = s64(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at16(e, w, pos, m, g);
             }
@@ -12529,7 +12529,7 @@ mod p9 {
         let set = s75(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at23(e, w, pos, m, g);
             }
@@ -12589,7 +12589,7 @@ mod p9 {
         let set = s84(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at34(e, w, pos, m, g);
             }
@@ -12609,7 +12609,7 @@ mod p9 {
         let set = s101(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at34(e, w, pos, m, g);
             }
@@ -12708,7 +12708,7 @@ mod p9 {
         let set = s137(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at57(e, w, pos, m, g);
             }
@@ -12720,7 +12720,7 @@ mod p9 {
         let set = s172(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at57(e, w, pos, m, g);
             }
@@ -12732,7 +12732,7 @@ mod p9 {
         let set = s207(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at57(e, w, pos, m, g);
             }
@@ -12744,7 +12744,7 @@ mod p9 {
         let set = s224(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at57(e, w, pos, m, g);
             }
@@ -12756,7 +12756,7 @@ mod p9 {
         let set = s238(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at57(e, w, pos, m, g);
             }
@@ -12799,7 +12799,7 @@ mod p9 {
 
     #[inline(always)]
     fn at62(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -12808,7 +12808,7 @@ mod p9 {
 
     #[inline(always)]
     fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(57u8);
+        let slot = 1usize + usize::from(57u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -12835,7 +12835,7 @@ mod p9 {
 
     #[inline(always)]
     fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(5u8);
+        let slot = 1usize + usize::from(5u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -12844,7 +12844,7 @@ mod p9 {
 
     #[inline(always)]
     fn at70(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(59u8);
+        let slot = 1usize + usize::from(59u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -12902,7 +12902,7 @@ mod p9 {
         let set = s247(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[6] = c as u8;
+            w[6] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at82(e, w, pos, m, g);
             }
@@ -12929,7 +12929,7 @@ mod p9 {
 
     #[inline(always)]
     fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
@@ -12947,7 +12947,7 @@ mod p9 {
 
     #[inline(always)]
     fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(54u8);
+        let slot = 1usize + usize::from(54u16);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
@@ -12982,7 +12982,7 @@ mod p9 {
 
     #[inline(always)]
     fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
@@ -13000,7 +13000,7 @@ mod p9 {
 
     #[inline(always)]
     fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(62u8);
+        let slot = 1usize + usize::from(62u16);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
@@ -13184,13 +13184,13 @@ mod p9 {
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -13212,7 +13212,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -13272,7 +13272,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap16(e, v, pos, r);
     }
 
@@ -13317,7 +13317,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap23(e, v, pos, r);
     }
 
@@ -13371,7 +13371,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap34(e, v, pos, r);
     }
 
@@ -13382,7 +13382,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap34(e, v, pos, r);
     }
 
@@ -13444,31 +13444,31 @@ mod p9 {
 
     #[inline(always)]
     fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap48(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap57(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap57(e, v, pos, r);
     }
 
@@ -13510,7 +13510,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap62(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13521,7 +13521,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(57u8);
+        let slot = 1usize + usize::from(57u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13550,7 +13550,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(5u8);
+        let slot = 1usize + usize::from(5u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13561,7 +13561,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap70(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(59u8);
+        let slot = 1usize + usize::from(59u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13609,7 +13609,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[6] = r.decision();
+        v[6] = u16::from(r.decision());
         ap82(e, v, pos, r);
     }
 
@@ -13633,7 +13633,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -13653,7 +13653,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(54u8);
+        let slot = 1usize + usize::from(54u16);
         let value = i44(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -13687,7 +13687,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -13707,7 +13707,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(62u8);
+        let slot = 1usize + usize::from(62u16);
         let value = i48(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -13762,7 +13762,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap107(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i68(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13773,7 +13773,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap108(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i69(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13784,7 +13784,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap109(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(2u8);
+        let slot = 1usize + usize::from(2u16);
         let value = i70(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13795,7 +13795,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap110(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i71(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13806,7 +13806,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap111(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(54u8);
+        let slot = 1usize + usize::from(54u16);
         let value = i72(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13817,7 +13817,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap112(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(55u8);
+        let slot = 1usize + usize::from(55u16);
         let value = i73(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13828,7 +13828,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap113(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(56u8);
+        let slot = 1usize + usize::from(56u16);
         let value = i74(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13839,7 +13839,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap114(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(57u8);
+        let slot = 1usize + usize::from(57u16);
         let value = i75(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13859,7 +13859,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap117(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i76(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13870,7 +13870,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap118(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(7u8);
+        let slot = 1usize + usize::from(7u16);
         let value = i77(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13881,7 +13881,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap119(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(6u8);
+        let slot = 1usize + usize::from(6u16);
         let value = i78(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13892,7 +13892,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap120(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(5u8);
+        let slot = 1usize + usize::from(5u16);
         let value = i79(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13903,7 +13903,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap121(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(62u8);
+        let slot = 1usize + usize::from(62u16);
         let value = i80(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -13914,7 +13914,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap122(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(61u8);
+        let slot = 1usize + usize::from(61u16);
         let value = i81(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13925,7 +13925,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap123(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(60u8);
+        let slot = 1usize + usize::from(60u16);
         let value = i82(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13936,7 +13936,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap124(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(59u8);
+        let slot = 1usize + usize::from(59u16);
         let value = i83(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -13977,157 +13977,157 @@ mod p9 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20100804020000]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffffffffff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x201008040200]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80400]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10080400]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000000000]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2010080400]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000000]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x402010080400]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000000]) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2010000]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000]) & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x402010000]) & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000000000]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80402010000]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000000000]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10080402010000]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14137,57 +14137,57 @@ mod p9 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s33(e, pos, v, d, cand) | s34(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s35(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20100804020000]) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b24(e, pos, v, c as u8) {
+            if !b24(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -14195,16 +14195,16 @@ mod p9 {
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x201008040200]) & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s40(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b25(e, pos, v, c as u8) {
+            if !b25(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -14212,16 +14212,16 @@ mod p9 {
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s39(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s42(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b26(e, pos, v, c as u8) {
+            if !b26(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -14229,17 +14229,17 @@ mod p9 {
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s37(e, pos, v, d, cand) | s43(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s44(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14249,7 +14249,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s36(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14259,16 +14259,16 @@ mod p9 {
     }
 
     #[inline]
-    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20100804020000]) & d
     }
 
     #[inline]
-    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s48(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b28(e, pos, v, c as u8) {
+            if !b28(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -14276,16 +14276,16 @@ mod p9 {
     }
 
     #[inline]
-    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x201008040200]) & d
     }
 
     #[inline]
-    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s50(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b29(e, pos, v, c as u8) {
+            if !b29(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -14293,46 +14293,46 @@ mod p9 {
     }
 
     #[inline]
-    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s49(e, pos, v, d, cand) | s51(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s54(e, pos, v, d, cand) | s55(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s56(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s57(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14342,31 +14342,31 @@ mod p9 {
     }
 
     #[inline]
-    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s59(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s61(e, pos, v, d, cand) | s62(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s60(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14376,36 +14376,36 @@ mod p9 {
     }
 
     #[inline]
-    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s65(e, pos, v, d, cand) | s66(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s67(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s68(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14415,24 +14415,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s70(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s72(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14442,7 +14442,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s71(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14452,36 +14452,36 @@ mod p9 {
     }
 
     #[inline]
-    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s76(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s78(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s79(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14491,19 +14491,19 @@ mod p9 {
     }
 
     #[inline]
-    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s81(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s82(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14513,31 +14513,31 @@ mod p9 {
     }
 
     #[inline]
-    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s85(e, pos, v, ALL, cand);
         let x = (of.shifted(-9) & S::from_words([0x3fffffffffffff]));
         d & x
     }
 
     #[inline]
-    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s87(e, pos, v, ALL, cand);
         let x = (of.shifted(9) & S::from_words([0x7ffffffffffffe00]));
         d & x
     }
 
     #[inline]
-    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s86(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14547,31 +14547,31 @@ mod p9 {
     }
 
     #[inline]
-    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s90(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3fdfeff7fbfdfeff]));
         d & x
     }
 
     #[inline]
-    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s92(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x7fbfdfeff7fbfdfe]));
         d & x
     }
 
     #[inline]
-    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s91(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14581,41 +14581,41 @@ mod p9 {
     }
 
     #[inline]
-    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s89(e, pos, v, d, cand) | s94(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s96(e, pos, v, d, cand) | s97(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s98(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s99(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14625,36 +14625,36 @@ mod p9 {
     }
 
     #[inline]
-    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s102(e, pos, v, d, cand) | s103(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s104(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s105(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14664,62 +14664,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s108(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s110(e, pos, v, d, cand) | s111(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s109(e, pos, v, d, cand) | s112(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s113(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s115(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s114(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14729,24 +14729,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s118(e, pos, v, d, cand) | s119(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s117(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14756,12 +14756,12 @@ mod p9 {
     }
 
     #[inline]
-    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s122(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14771,62 +14771,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s124(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s126(e, pos, v, d, cand) | s127(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s125(e, pos, v, d, cand) | s128(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s129(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s131(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s130(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14836,24 +14836,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s134(e, pos, v, d, cand) | s135(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s133(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14863,62 +14863,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s138(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s140(e, pos, v, d, cand) | s141(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s139(e, pos, v, d, cand) | s142(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s143(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s145(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s144(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14928,24 +14928,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s148(e, pos, v, d, cand) | s149(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s147(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -14955,11 +14955,11 @@ mod p9 {
     }
 
     #[inline]
-    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[8].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
             if i == 255 {
@@ -14972,62 +14972,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s153(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s155(e, pos, v, d, cand) | s156(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s154(e, pos, v, d, cand) | s157(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s158(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s160(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s159(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15037,24 +15037,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s163(e, pos, v, d, cand) | s164(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s162(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15064,11 +15064,11 @@ mod p9 {
     }
 
     #[inline]
-    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[8].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
             if i == 255 {
@@ -15081,22 +15081,22 @@ mod p9 {
     }
 
     #[inline]
-    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s152(e, pos, v, d, cand) | s167(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s169(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15106,7 +15106,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s168(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15116,62 +15116,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s173(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s175(e, pos, v, d, cand) | s176(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s174(e, pos, v, d, cand) | s177(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s178(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s180(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s179(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15181,24 +15181,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s183(e, pos, v, d, cand) | s184(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s182(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15208,11 +15208,11 @@ mod p9 {
     }
 
     #[inline]
-    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[8].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
             if i == 255 {
@@ -15225,62 +15225,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s188(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s190(e, pos, v, d, cand) | s191(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s189(e, pos, v, d, cand) | s192(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s193(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s195(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s194(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15290,24 +15290,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s198(e, pos, v, d, cand) | s199(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s197(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15317,11 +15317,11 @@ mod p9 {
     }
 
     #[inline]
-    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = {
             let i = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[8].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
             if i == 255 {
@@ -15334,22 +15334,22 @@ mod p9 {
     }
 
     #[inline]
-    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s187(e, pos, v, d, cand) | s202(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s204(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15359,7 +15359,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s203(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15369,62 +15369,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s208(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s210(e, pos, v, d, cand) | s211(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s209(e, pos, v, d, cand) | s212(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s213(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s215(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s214(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15434,24 +15434,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s218(e, pos, v, d, cand) | s219(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s217(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15461,7 +15461,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s221(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3fdfeff7fbfdfeff])).shifted(1)
             | (of & S::from_words([0x3fffffffffffff])).shifted(9)
@@ -15475,12 +15475,12 @@ mod p9 {
     }
 
     #[inline]
-    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s222(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15490,62 +15490,62 @@ mod p9 {
     }
 
     #[inline]
-    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s225(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s227(e, pos, v, d, cand) | s228(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s226(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s230(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s232(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s231(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15555,24 +15555,24 @@ mod p9 {
     }
 
     #[inline]
-    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s235(e, pos, v, d, cand) | s236(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s234(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15582,17 +15582,17 @@ mod p9 {
     }
 
     #[inline]
-    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s239(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15602,26 +15602,26 @@ mod p9 {
     }
 
     #[inline]
-    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s244(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b57(e, pos, v, c as u8) {
+            if !b57(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -15629,12 +15629,12 @@ mod p9 {
     }
 
     #[inline]
-    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s245(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15644,16 +15644,16 @@ mod p9 {
     }
 
     #[inline]
-    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s248(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b75(e, pos, v, c as u8) {
+            if !b75(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -15661,12 +15661,12 @@ mod p9 {
     }
 
     #[inline]
-    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s249(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15676,359 +15676,359 @@ mod p9 {
     }
 
     #[inline]
-    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s252(e, pos, v, d, cand) | s253(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s255(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s255(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000000]) & d
     }
 
     #[inline]
-    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000008]) & d
     }
 
     #[inline]
-    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000028]) & d
     }
 
     #[inline]
-    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000]) & d
     }
 
     #[inline]
-    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa00000000000028]) & d
     }
 
     #[inline]
-    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20100804020000]) & d
     }
 
     #[inline]
-    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x201008040200]) & d
     }
 
     #[inline]
-    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2030180c060200]) & d
     }
 
     #[inline]
-    fn s267(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s267(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffffffffff]) & d
     }
 
     #[inline]
-    fn s268(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s268(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fcfe7f3f9fc00]) & d
     }
 
     #[inline]
-    fn s269(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s269(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fe030180c0603ff]) & d
     }
 
     #[inline]
-    fn s270(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s270(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20100804020000]) & d
     }
 
     #[inline]
-    fn s271(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s271(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fc02010080403ff]) & d
     }
 
     #[inline]
-    fn s272(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s272(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x201008040200]) & d
     }
 
     #[inline]
-    fn s273(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s273(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fc00000000001ff]) & d
     }
 
     #[inline]
-    fn s274(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s274(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s275(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s275(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s276(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s276(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s277(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s277(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000000]) & d
     }
 
     #[inline]
-    fn s278(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s278(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000008]) & d
     }
 
     #[inline]
-    fn s279(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s279(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s280(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s280(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200000000000028]) & d
     }
 
     #[inline]
-    fn s281(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s281(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000]) & d
     }
 
     #[inline]
-    fn s282(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s282(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa00000000000028]) & d
     }
 
     #[inline]
-    fn s283(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s283(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x75c00000000001d7]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s107(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s123(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(0u8)]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(54u8)]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(54u16)]
     }
 
     #[inline]
-    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(8u8)]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(62u8)]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(62u16)]
     }
 
     #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
-    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
-    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         if b49(e, pos, v, cand) {
             i36(e, pos, v, cand)
         } else {
@@ -16037,112 +16037,112 @@ mod p9 {
     }
 
     #[inline]
-    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(0u8)]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(54u8)]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(54u16)]
     }
 
     #[inline]
-    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(8u8)]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(62u8)]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(62u16)]
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(0u8)]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(54u8)]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(54u16)]
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i52(e, pos, v, cand), i53(e, pos, v, cand))
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(8u8)]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(62u8)]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(62u16)]
     }
 
     #[inline]
-    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
-    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i52(e, pos, v, cand), i53(e, pos, v, cand))
     }
 
     #[inline]
-    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i55(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
-    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         if b67(e, pos, v, cand) {
             i58(e, pos, v, cand)
         } else {
@@ -16151,555 +16151,555 @@ mod p9 {
     }
 
     #[inline]
-    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s251(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(1u8)]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(2u8)]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(3u8)]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(55u8)]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(55u16)]
     }
 
     #[inline]
-    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(56u8)]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(56u16)]
     }
 
     #[inline]
-    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(57u8)]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(57u16)]
     }
 
     #[inline]
-    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(7u8)]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(7u16)]
     }
 
     #[inline]
-    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(5u8)]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(5u16)]
     }
 
     #[inline]
-    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(61u8)]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(61u16)]
     }
 
     #[inline]
-    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(60u8)]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(60u16)]
     }
 
     #[inline]
-    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(59u8)]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(59u16)]
     }
 
     #[inline]
-    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[64]
     }
 
     #[inline]
-    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         200
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) && b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b12(e, pos, v, cand) && b13(e, pos, v, cand)
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b14(e, pos, v, cand) && b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         !s31(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s32(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b17(e, pos, v, cand) && b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        let i = v[1];
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let i = u8::try_from(v[1]).unwrap_or(255);
         let mask = [0x38u64, 0x83u64][usize::from(e.rt_mover() & 1)];
         i < 64 && (mask >> i) & 1 == 1
     }
 
     #[inline]
-    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b20(e, pos, v, cand) && b21(e, pos, v, cand)
     }
 
     #[inline]
-    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == true
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[0] == u16::try_from(pos.counters[0]).unwrap_or(0)) == true
     }
 
     #[inline]
-    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         !s52(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[0] == u16::try_from(pos.counters[0]).unwrap_or(0)) == false
     }
 
     #[inline]
-    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         !s53(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b32(e, pos, v, cand)
     }
 
     #[inline]
-    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b31(e, pos, v, cand) && b33(e, pos, v, cand)
     }
 
     #[inline]
-    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[0] == u16::try_from(pos.counters[0]).unwrap_or(0)) == false
     }
 
     #[inline]
-    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (v[0] == u8::try_from(pos.counters[0]).unwrap_or(0)) == false
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[0] == u16::try_from(pos.counters[0]).unwrap_or(0)) == false
     }
 
     #[inline]
-    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         !s95(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 
     #[inline]
-    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s241(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s242(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 1u8) == true
     }
 
     #[inline]
-    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s243(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i38(e, pos, v, cand), i39(e, pos, v, cand))
     }
 
     #[inline]
-    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b51(e, pos, v, cand) && b52(e, pos, v, cand)
     }
 
     #[inline]
-    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
-    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b54(e, pos, v, cand) && b55(e, pos, v, cand)
     }
 
     #[inline]
-    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b53(e, pos, v, cand) || b56(e, pos, v, cand)
     }
 
     #[inline]
-    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i46(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i47(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i50(e, pos, v, cand), i49(e, pos, v, cand))
     }
 
     #[inline]
-    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i51(e, pos, v, cand), i49(e, pos, v, cand))
     }
 
     #[inline]
-    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
     }
 
     #[inline]
-    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i62(e, pos, v, cand), i63(e, pos, v, cand))
     }
 
     #[inline]
-    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b69(e, pos, v, cand) && b70(e, pos, v, cand)
     }
 
     #[inline]
-    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
     }
 
     #[inline]
-    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b72(e, pos, v, cand) && b73(e, pos, v, cand)
     }
 
     #[inline]
-    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b71(e, pos, v, cand) || b74(e, pos, v, cand)
     }
 
     #[inline]
-    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i66(e, pos, v, cand), i67(e, pos, v, cand))
     }
 
     #[inline]
-    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b68(e, pos, v, cand) || b76(e, pos, v, cand)
     }
 
     #[inline]
-    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i85(e, pos, v, cand), i86(e, pos, v, cand))
     }
 }
@@ -18440,7 +18440,7 @@ mod p10 {
         let set = s71(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -18483,7 +18483,7 @@ mod p10 {
         let set = s73(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at16(e, w, pos, m, g);
             }
@@ -18718,7 +18718,7 @@ mod p10 {
         let set = s77(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at53(e, w, pos, m, g);
             }
@@ -18731,7 +18731,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at54(e, v, pos, m, g);
     }
 
@@ -18741,7 +18741,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at55(e, v, pos, m, g);
     }
 
@@ -18786,7 +18786,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at60(e, v, pos, m, g);
     }
 
@@ -18796,7 +18796,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         at61(e, v, pos, m, g);
     }
 
@@ -18806,7 +18806,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         at62(e, v, pos, m, g);
     }
 
@@ -18833,7 +18833,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at65(e, v, pos, m, g);
     }
 
@@ -18843,7 +18843,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at66(e, v, pos, m, g);
     }
 
@@ -18921,7 +18921,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at111(e, v, pos, m, g);
     }
 
@@ -19000,7 +19000,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at86(e, v, pos, m, g);
     }
 
@@ -19010,7 +19010,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         at87(e, v, pos, m, g);
     }
 
@@ -19020,7 +19020,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         at88(e, v, pos, m, g);
     }
 
@@ -19047,7 +19047,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at91(e, v, pos, m, g);
     }
 
@@ -19057,7 +19057,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at92(e, v, pos, m, g);
     }
 
@@ -19135,7 +19135,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at108(e, v, pos, m, g);
     }
 
@@ -19230,7 +19230,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at165(e, v, pos, m, g);
     }
 
@@ -19256,7 +19256,7 @@ mod p10 {
         let set = s170(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[8] = c as u8;
+            w[8] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at124(e, w, pos, m, g);
             }
@@ -19269,7 +19269,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at125(e, v, pos, m, g);
     }
 
@@ -19279,7 +19279,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at126(e, v, pos, m, g);
     }
 
@@ -19289,7 +19289,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[9] = c as u8;
+        v[9] = c as u16;
         at127(e, v, pos, m, g);
     }
 
@@ -19299,7 +19299,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at128(e, v, pos, m, g);
     }
 
@@ -19316,7 +19316,7 @@ mod p10 {
     #[inline(always)]
     fn at129(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
@@ -19326,14 +19326,14 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at135(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at132(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
@@ -19343,7 +19343,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at135(e, v, pos, m, g);
     }
 
@@ -19386,11 +19386,11 @@ mod p10 {
 
     #[inline(always)]
     fn at139(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let d = v[1];
+        let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             return;
         }
-        v[11] = d;
+        v[11] = u16::from(d);
         at140(e, v, pos, m, g);
     }
 
@@ -19406,26 +19406,26 @@ mod p10 {
     #[inline(always)]
     fn at141(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at144(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at143(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at144(e, v, pos, m, g);
     }
 
@@ -19441,13 +19441,13 @@ mod p10 {
     #[inline(always)]
     fn at145(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[11];
+            let i = u8::try_from(v[11]).unwrap_or(255);
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at146(e, v, pos, m, g);
     }
 
@@ -19502,7 +19502,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at153(e, v, pos, m, g);
     }
 
@@ -19738,13 +19738,13 @@ mod p10 {
 
     #[inline(always)]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -19775,13 +19775,13 @@ mod p10 {
 
     #[inline(always)]
     fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap16(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
@@ -20041,7 +20041,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap53(e, v, pos, r);
     }
 
@@ -20051,7 +20051,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap54(e, v, pos, r);
     }
 
@@ -20061,7 +20061,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap55(e, v, pos, r);
     }
 
@@ -20105,7 +20105,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap60(e, v, pos, r);
     }
 
@@ -20115,7 +20115,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         ap61(e, v, pos, r);
     }
 
@@ -20125,7 +20125,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         ap62(e, v, pos, r);
     }
 
@@ -20149,7 +20149,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap65(e, v, pos, r);
     }
 
@@ -20159,7 +20159,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap66(e, v, pos, r);
     }
 
@@ -20248,7 +20248,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap111(e, v, pos, r);
     }
 
@@ -20316,7 +20316,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap86(e, v, pos, r);
     }
 
@@ -20326,7 +20326,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         ap87(e, v, pos, r);
     }
 
@@ -20336,7 +20336,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         ap88(e, v, pos, r);
     }
 
@@ -20360,7 +20360,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap91(e, v, pos, r);
     }
 
@@ -20370,7 +20370,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap92(e, v, pos, r);
     }
 
@@ -20459,7 +20459,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap108(e, v, pos, r);
     }
 
@@ -20560,7 +20560,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap165(e, v, pos, r);
     }
 
@@ -20582,7 +20582,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap123(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[8] = r.decision();
+        v[8] = u16::from(r.decision());
         ap124(e, v, pos, r);
     }
 
@@ -20592,7 +20592,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap125(e, v, pos, r);
     }
 
@@ -20602,7 +20602,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap126(e, v, pos, r);
     }
 
@@ -20612,7 +20612,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[9] = c as u8;
+        v[9] = c as u16;
         ap127(e, v, pos, r);
     }
 
@@ -20622,7 +20622,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap128(e, v, pos, r);
     }
 
@@ -20638,7 +20638,7 @@ mod p10 {
     #[inline(always)]
     fn ap129(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
@@ -20648,14 +20648,14 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap135(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap132(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
@@ -20665,7 +20665,7 @@ mod p10 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap135(e, v, pos, r);
     }
 
@@ -20710,11 +20710,11 @@ mod p10 {
 
     #[inline(always)]
     fn ap139(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let d = v[1];
+        let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             return;
         }
-        v[11] = d;
+        v[11] = u16::from(d);
         ap140(e, v, pos, r);
     }
 
@@ -20730,26 +20730,26 @@ mod p10 {
     #[inline(always)]
     fn ap141(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap144(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap143(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap144(e, v, pos, r);
     }
 
@@ -20765,13 +20765,13 @@ mod p10 {
     #[inline(always)]
     fn ap145(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[11];
+            let i = u8::try_from(v[11]).unwrap_or(255);
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap146(e, v, pos, r);
     }
 
@@ -20830,7 +20830,7 @@ mod p10 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap153(e, v, pos, r);
     }
 
@@ -21061,7 +21061,7 @@ mod p10 {
     #[inline(always)]
     fn ap182(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 5u8.wrapping_add(0u8);
-        let c = usize::from(56u8);
+        let c = usize::from(56u16);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         ap183(e, v, pos, r);
@@ -21101,281 +21101,281 @@ mod p10 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442211, 0x1108844221108]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442211, 0x1108844221108]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x10000000000]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20, 0x10000000000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100, 0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x120, 0x10000000000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x80000000000]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x120, 0x90000000000]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442331, 0x1198844221108]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2, 0x0]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2, 0x0]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8, 0x0]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x200000000000]) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0x200000000000]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x800000000000]) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40, 0x0]) & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40, 0x0]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4, 0x0]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x44, 0x0]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80, 0x0]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x0]) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x20000000000]) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x20000000000]) & d
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x400000000000]) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x420000000000]) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x40000000000]) & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x0]) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442331, 0x1198844221108]) & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7bbddeef77bbdcce, 0xe677bbddeef7]) & d
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7bbddeef77bbdcc4, 0x4677bbddeef7]) & d
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
     }
 
     #[inline]
-    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
     }
 
     #[inline]
-    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ddeef77bbdc00, 0x0]) & d
     }
 
     #[inline]
-    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7bbddeef77bbdc00, 0x77bbddeef7]) & d
     }
 
     #[inline]
-    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7800000000000000, 0x77bbddeef7]) & d
     }
 
     #[inline]
-    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442331, 0x1198844221108]) & d
     }
 
     #[inline]
-    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ddeef77bbdc00, 0x0]) & d
     }
 
     #[inline]
-    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s53(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b6(e, pos, v, c as u8) {
+            if !b6(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -21383,16 +21383,16 @@ mod p10 {
     }
 
     #[inline]
-    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7800000000000000, 0x77bbddeef7]) & d
     }
 
     #[inline]
-    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s55(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b7(e, pos, v, c as u8) {
+            if !b7(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -21400,17 +21400,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s54(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s58(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -21420,12 +21420,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -21433,7 +21433,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -21441,12 +21441,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s61(e, pos, v, d, cand) | s62(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s63(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])).shifted(5)
             | (of & S::from_words([0xffffffffffffffff, 0xffffffffff])).shifted(9)
@@ -21458,7 +21458,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s60(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -21468,17 +21468,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s67(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfbfdfeff7fbfdfef, 0xf7fbfdfeff7])).shifted(5)
             | (of & S::from_words([0xffffffffffffffff, 0xffffffffff])).shifted(9)
@@ -21490,7 +21490,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s66(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -21500,7 +21500,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(e.rt_mover()))
@@ -21508,12 +21508,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(e.rt_mover()))
@@ -21521,12 +21521,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(e.rt_mover()))
@@ -21534,7 +21534,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(e.rt_mover()))
@@ -21542,16 +21542,16 @@ mod p10 {
     }
 
     #[inline]
-    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s74(e, pos, v, d, cand) | s75(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s76(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b22(e, pos, v, c as u8) {
+            if !b22(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -21559,21 +21559,21 @@ mod p10 {
     }
 
     #[inline]
-    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -21581,7 +21581,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -21589,33 +21589,33 @@ mod p10 {
     }
 
     #[inline]
-    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s80(e, pos, v, d, cand) | s81(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s84(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -21623,7 +21623,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -21631,12 +21631,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s86(e, pos, v, d, cand) | s87(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -21644,7 +21644,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -21652,37 +21652,37 @@ mod p10 {
     }
 
     #[inline]
-    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s89(e, pos, v, d, cand) | s90(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s88(e, pos, v, d, cand) | s91(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s92(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s94(e, pos, v, d, cand) | s95(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -21690,7 +21690,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -21698,33 +21698,33 @@ mod p10 {
     }
 
     #[inline]
-    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s97(e, pos, v, d, cand) | s98(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s101(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -21732,7 +21732,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -21740,12 +21740,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s103(e, pos, v, d, cand) | s104(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -21753,7 +21753,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -21761,27 +21761,27 @@ mod p10 {
     }
 
     #[inline]
-    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s106(e, pos, v, d, cand) | s107(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s105(e, pos, v, d, cand) | s108(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s109(e, pos, v, d, cand) | s110(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -21789,7 +21789,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -21797,19 +21797,19 @@ mod p10 {
     }
 
     #[inline]
-    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s112(e, pos, v, d, cand) | s113(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -21817,7 +21817,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -21825,17 +21825,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s116(e, pos, v, d, cand) | s117(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s119(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -21845,7 +21845,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -21853,7 +21853,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -21861,33 +21861,33 @@ mod p10 {
     }
 
     #[inline]
-    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s121(e, pos, v, d, cand) | s122(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s125(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -21895,7 +21895,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -21903,12 +21903,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s127(e, pos, v, d, cand) | s128(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -21916,7 +21916,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -21924,37 +21924,37 @@ mod p10 {
     }
 
     #[inline]
-    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s130(e, pos, v, d, cand) | s131(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s129(e, pos, v, d, cand) | s132(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s133(e, pos, v, d, cand) | s134(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s135(e, pos, v, d, cand) | s136(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -21962,7 +21962,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -21970,33 +21970,33 @@ mod p10 {
     }
 
     #[inline]
-    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s138(e, pos, v, d, cand) | s139(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s142(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22004,7 +22004,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22012,12 +22012,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s144(e, pos, v, d, cand) | s145(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -22025,7 +22025,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -22033,27 +22033,27 @@ mod p10 {
     }
 
     #[inline]
-    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s147(e, pos, v, d, cand) | s148(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s146(e, pos, v, d, cand) | s149(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s150(e, pos, v, d, cand) | s151(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22061,7 +22061,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22069,19 +22069,19 @@ mod p10 {
     }
 
     #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s153(e, pos, v, d, cand) | s154(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22089,7 +22089,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22097,17 +22097,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s160(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22117,7 +22117,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22125,7 +22125,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22133,17 +22133,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s162(e, pos, v, d, cand) | s163(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s165(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22153,7 +22153,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22161,7 +22161,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22169,12 +22169,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s167(e, pos, v, d, cand) | s168(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(e.rt_mover()))
@@ -22182,28 +22182,28 @@ mod p10 {
     }
 
     #[inline]
-    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[8]));
         one & d
     }
 
     #[inline]
-    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[8]));
         one & d
     }
 
     #[inline]
-    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = e.program().relations[6].turn(0, i115(e, pos, v, cand));
         S::from_set(rel.step_along(dir, s172(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22211,7 +22211,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22219,12 +22219,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s174(e, pos, v, d, cand) | s175(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s173(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22234,33 +22234,33 @@ mod p10 {
     }
 
     #[inline]
-    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s179(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s180(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22270,26 +22270,26 @@ mod p10 {
     }
 
     #[inline]
-    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s183(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442211, 0x1108844221108]) & d
     }
 
     #[inline]
-    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s184(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22299,26 +22299,26 @@ mod p10 {
     }
 
     #[inline]
-    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s187(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s188(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22328,26 +22328,26 @@ mod p10 {
     }
 
     #[inline]
-    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s191(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x844221108844233b, 0x1b98844221108]) & d
     }
 
     #[inline]
-    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s192(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22357,21 +22357,21 @@ mod p10 {
     }
 
     #[inline]
-    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s195(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22379,7 +22379,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22387,12 +22387,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s197(e, pos, v, d, cand) | s198(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -22400,7 +22400,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -22408,17 +22408,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s200(e, pos, v, d, cand) | s201(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s199(e, pos, v, d, cand) | s202(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s196(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22428,26 +22428,26 @@ mod p10 {
     }
 
     #[inline]
-    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s205(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22455,7 +22455,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22463,17 +22463,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s208(e, pos, v, d, cand) | s209(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s211(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22483,7 +22483,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22491,7 +22491,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22499,17 +22499,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s213(e, pos, v, d, cand) | s214(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s216(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22519,7 +22519,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22527,7 +22527,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22535,17 +22535,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s218(e, pos, v, d, cand) | s219(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x0]) & d
     }
 
     #[inline]
-    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s221(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22555,7 +22555,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22563,7 +22563,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22571,17 +22571,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s223(e, pos, v, d, cand) | s224(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s226(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22591,7 +22591,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22599,7 +22599,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22607,12 +22607,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s228(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -22620,7 +22620,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -22628,17 +22628,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s231(e, pos, v, d, cand) | s232(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s230(e, pos, v, d, cand) | s233(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22646,7 +22646,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22654,12 +22654,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s235(e, pos, v, d, cand) | s236(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -22667,7 +22667,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -22675,17 +22675,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s238(e, pos, v, d, cand) | s239(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s237(e, pos, v, d, cand) | s240(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -22693,7 +22693,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -22701,12 +22701,12 @@ mod p10 {
     }
 
     #[inline]
-    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s242(e, pos, v, d, cand) | s243(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -22714,7 +22714,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -22722,17 +22722,17 @@ mod p10 {
     }
 
     #[inline]
-    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s245(e, pos, v, d, cand) | s246(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s244(e, pos, v, d, cand) | s247(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -22740,7 +22740,7 @@ mod p10 {
     }
 
     #[inline]
-    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -22748,118 +22748,118 @@ mod p10 {
     }
 
     #[inline]
-    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s249(e, pos, v, d, cand) | s250(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc4, 0x460000000000]) & d
     }
 
     #[inline]
-    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa, 0xa00000000000]) & d
     }
 
     #[inline]
-    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8442211088442331, 0x1198844221108]) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         12
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         12
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[229]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[229]
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s70(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        let d = v[1];
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             -1
         } else {
@@ -22868,28 +22868,28 @@ mod p10 {
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        let d = v[1];
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             -1
         } else {
@@ -22898,652 +22898,652 @@ mod p10 {
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[229]
     }
 
     #[inline]
-    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[236]
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[236]
     }
 
     #[inline]
-    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[234]
     }
 
     #[inline]
-    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[235]
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[113usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[230]
     }
 
     #[inline]
-    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i59(e, pos, v, cand), i60(e, pos, v, cand))
     }
 
     #[inline]
-    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[2])]
     }
 
     #[inline]
-    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i63(e, pos, v, cand), i64(e, pos, v, cand))
     }
 
     #[inline]
-    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s120(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[239]
     }
 
     #[inline]
-    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[238]
     }
 
     #[inline]
-    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[239]
     }
 
     #[inline]
-    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[238]
     }
 
     #[inline]
-    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i73(e, pos, v, cand), i74(e, pos, v, cand))
     }
 
     #[inline]
-    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i77(e, pos, v, cand), i78(e, pos, v, cand))
     }
 
     #[inline]
-    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i82(e, pos, v, cand), i83(e, pos, v, cand))
     }
 
     #[inline]
-    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i84(e, pos, v, cand), i85(e, pos, v, cand))
     }
 
     #[inline]
-    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i86(e, pos, v, cand), i87(e, pos, v, cand))
     }
 
     #[inline]
-    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i89(e, pos, v, cand), i90(e, pos, v, cand))
     }
 
     #[inline]
-    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i91(e, pos, v, cand), i92(e, pos, v, cand))
     }
 
     #[inline]
-    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[240]
     }
 
     #[inline]
-    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s161(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[230]
     }
 
     #[inline]
-    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i101(e, pos, v, cand), i102(e, pos, v, cand))
     }
 
     #[inline]
-    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[238]
     }
 
     #[inline]
-    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[3])]
     }
 
     #[inline]
-    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i105(e, pos, v, cand), i106(e, pos, v, cand))
     }
 
     #[inline]
-    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[237]
     }
 
     #[inline]
-    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[8])]
     }
 
     #[inline]
-    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i113(e, pos, v, cand), i114(e, pos, v, cand))
     }
 
     #[inline]
-    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[8])]
     }
 
     #[inline]
-    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i116(e, pos, v, cand), i117(e, pos, v, cand))
     }
 
     #[inline]
-    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[241]
     }
 
     #[inline]
-    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s182(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s186(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s190(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s194(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[241]
     }
 
     #[inline]
-    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s204(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i136(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i136(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i141(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i141(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[230]
     }
 
     #[inline]
-    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i146(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i146(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s212(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i147(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i147(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i148(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i148(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s217(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i149(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i149(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i150(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i150(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i151(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i151(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i152(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i152(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i153(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i153(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(226usize + usize::from(0u8))
@@ -23552,12 +23552,12 @@ mod p10 {
     }
 
     #[inline]
-    fn i154(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i154(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i155(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i155(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(226usize + usize::from(1u8))
@@ -23566,72 +23566,72 @@ mod p10 {
     }
 
     #[inline]
-    fn i156(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i156(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i157(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i157(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i158(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i158(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i159(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i159(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[230]
     }
 
     #[inline]
-    fn i160(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i160(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i161(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i161(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s222(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i162(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i162(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i163(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i163(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s227(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i164(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i164(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i165(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i165(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i166(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i166(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i167(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i167(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i168(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i168(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i169(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i169(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(226usize + usize::from(0u8))
@@ -23640,7 +23640,7 @@ mod p10 {
     }
 
     #[inline]
-    fn i170(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i170(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(226usize + usize::from(1u8))
@@ -23649,777 +23649,777 @@ mod p10 {
     }
 
     #[inline]
-    fn i171(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i171(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[229]
     }
 
     #[inline]
-    fn i172(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i172(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i173(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i173(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i174(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i174(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i175(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i175(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i176(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i176(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i177(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i177(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i178(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i178(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i179(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i179(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i180(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i180(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i181(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i181(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i182(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i182(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i183(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i183(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i184(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i184(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i185(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i185(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i186(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i186(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[234]
     }
 
     #[inline]
-    fn i187(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i187(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i188(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i188(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i189(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i189(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i190(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i190(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i191(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i191(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i192(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i192(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i193(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i193(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[235]
     }
 
     #[inline]
-    fn i194(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i194(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i195(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i195(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i196(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i196(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i197(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i197(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[236]
     }
 
     #[inline]
-    fn i198(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i198(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i196(e, pos, v, cand), i197(e, pos, v, cand))
     }
 
     #[inline]
-    fn i199(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i199(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i200(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i200(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i201(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i201(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i202(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i202(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i203(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i203(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i204(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i204(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i205(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i205(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i206(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i206(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i207(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i207(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[236]
     }
 
     #[inline]
-    fn i208(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i208(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i206(e, pos, v, cand), i207(e, pos, v, cand))
     }
 
     #[inline]
-    fn i209(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i209(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i210(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i210(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i211(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i211(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i212(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i212(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[232]
     }
 
     #[inline]
-    fn i213(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i213(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[231]
     }
 
     #[inline]
-    fn i214(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i214(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i215(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i215(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[233]
     }
 
     #[inline]
-    fn i216(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i216(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[228]
     }
 
     #[inline]
-    fn i217(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i217(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i218(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i218(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[237]
     }
 
     #[inline]
-    fn i219(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i219(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i27(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i30(e, pos, v, cand), i31(e, pos, v, cand))
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b16(e, pos, v, cand) && b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b15(e, pos, v, cand) || b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i49(e, pos, v, cand), i50(e, pos, v, cand))
     }
 
     #[inline]
-    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i53(e, pos, v, cand), i54(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i58(e, pos, v, cand), i61(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         !s96(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b23(e, pos, v, cand)
     }
 
     #[inline]
-    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         !s99(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         !s111(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b26(e, pos, v, cand)
     }
 
     #[inline]
-    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         !s114(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i68(e, pos, v, cand), i69(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i70(e, pos, v, cand), i71(e, pos, v, cand))
     }
 
     #[inline]
-    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         !s123(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i72(e, pos, v, cand), i75(e, pos, v, cand))
     }
 
     #[inline]
-    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b32(e, pos, v, cand) && b33(e, pos, v, cand)
     }
 
     #[inline]
-    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b31(e, pos, v, cand) || b34(e, pos, v, cand)
     }
 
     #[inline]
-    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         !s137(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b36(e, pos, v, cand)
     }
 
     #[inline]
-    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         !s140(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         !s152(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b39(e, pos, v, cand)
     }
 
     #[inline]
-    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         !s155(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (v[3] == v[2]) == false
     }
 
     #[inline]
-    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i95(e, pos, v, cand), i96(e, pos, v, cand))
     }
 
     #[inline]
-    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b42(e, pos, v, cand) || b43(e, pos, v, cand)
     }
 
     #[inline]
-    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i97(e, pos, v, cand), i98(e, pos, v, cand))
     }
 
     #[inline]
-    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b44(e, pos, v, cand) || b45(e, pos, v, cand)
     }
 
     #[inline]
-    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i108(e, pos, v, cand), i109(e, pos, v, cand))
     }
 
     #[inline]
-    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i110(e, pos, v, cand), i111(e, pos, v, cand))
     }
 
     #[inline]
-    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i120(e, pos, v, cand), i121(e, pos, v, cand))
     }
 
     #[inline]
-    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i122(e, pos, v, cand), i123(e, pos, v, cand))
     }
 
     #[inline]
-    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i124(e, pos, v, cand), i125(e, pos, v, cand))
     }
 
     #[inline]
-    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i126(e, pos, v, cand), i127(e, pos, v, cand))
     }
 
     #[inline]
-    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i128(e, pos, v, cand), i129(e, pos, v, cand))
     }
 
     #[inline]
-    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i131(e, pos, v, cand), i132(e, pos, v, cand))
     }
 
     #[inline]
-    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i133(e, pos, v, cand), i134(e, pos, v, cand))
     }
 
     #[inline]
-    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s207(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (v[4] == v[9]) == false
     }
 
     #[inline]
-    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i142(e, pos, v, cand), i143(e, pos, v, cand))
     }
 
     #[inline]
-    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i144(e, pos, v, cand), i145(e, pos, v, cand))
     }
 
     #[inline]
-    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i146(e, pos, v, cand), i147(e, pos, v, cand))
     }
 
     #[inline]
-    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i148(e, pos, v, cand), i149(e, pos, v, cand))
     }
 
     #[inline]
-    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i153(e, pos, v, cand), i154(e, pos, v, cand))
     }
 
     #[inline]
-    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i155(e, pos, v, cand), i156(e, pos, v, cand))
     }
 
     #[inline]
-    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i159(e, pos, v, cand), i160(e, pos, v, cand))
     }
 
     #[inline]
-    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i161(e, pos, v, cand), i162(e, pos, v, cand))
     }
 
     #[inline]
-    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b69(e, pos, v, cand) && b70(e, pos, v, cand)
     }
 
     #[inline]
-    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i163(e, pos, v, cand), i164(e, pos, v, cand))
     }
 
     #[inline]
-    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b72(e, pos, v, cand) && b73(e, pos, v, cand)
     }
 
     #[inline]
-    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b71(e, pos, v, cand) || b74(e, pos, v, cand)
     }
 
     #[inline]
-    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i172(e, pos, v, cand), i173(e, pos, v, cand))
     }
 
     #[inline]
-    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i174(e, pos, v, cand), i175(e, pos, v, cand))
     }
 
     #[inline]
-    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i179(e, pos, v, cand), i180(e, pos, v, cand))
     }
 
     #[inline]
-    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i182(e, pos, v, cand), i183(e, pos, v, cand))
     }
 
     #[inline]
-    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i184(e, pos, v, cand), i185(e, pos, v, cand))
     }
 
     #[inline]
-    fn b81(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b79(e, pos, v, cand) && b80(e, pos, v, cand)
     }
 
     #[inline]
-    fn b82(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i186(e, pos, v, cand), i187(e, pos, v, cand))
     }
 
     #[inline]
-    fn b83(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b81(e, pos, v, cand) && b82(e, pos, v, cand)
     }
 
     #[inline]
-    fn b84(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i189(e, pos, v, cand), i190(e, pos, v, cand))
     }
 
     #[inline]
-    fn b85(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i191(e, pos, v, cand), i192(e, pos, v, cand))
     }
 
     #[inline]
-    fn b86(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b84(e, pos, v, cand) && b85(e, pos, v, cand)
     }
 
     #[inline]
-    fn b87(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i193(e, pos, v, cand), i194(e, pos, v, cand))
     }
 
     #[inline]
-    fn b88(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b86(e, pos, v, cand) && b87(e, pos, v, cand)
     }
 
     #[inline]
-    fn b89(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i199(e, pos, v, cand), i200(e, pos, v, cand))
     }
 
     #[inline]
-    fn b90(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i201(e, pos, v, cand), i202(e, pos, v, cand))
     }
 
     #[inline]
-    fn b91(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b89(e, pos, v, cand) && b90(e, pos, v, cand)
     }
 
     #[inline]
-    fn b92(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i203(e, pos, v, cand), i204(e, pos, v, cand))
     }
 
     #[inline]
-    fn b93(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b91(e, pos, v, cand) && b92(e, pos, v, cand)
     }
 
     #[inline]
-    fn b94(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i209(e, pos, v, cand), i210(e, pos, v, cand))
     }
 
     #[inline]
-    fn b95(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i211(e, pos, v, cand), i212(e, pos, v, cand))
     }
 
     #[inline]
-    fn b96(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b94(e, pos, v, cand) && b95(e, pos, v, cand)
     }
 
     #[inline]
-    fn b97(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i213(e, pos, v, cand), i214(e, pos, v, cand))
     }
 
     #[inline]
-    fn b98(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b96(e, pos, v, cand) && b97(e, pos, v, cand)
     }
 
     #[inline]
-    fn b99(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i216(e, pos, v, cand), i217(e, pos, v, cand))
     }
 
     #[inline]
-    fn b100(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i218(e, pos, v, cand), i219(e, pos, v, cand))
     }
 
     #[inline]
-    fn b101(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b99(e, pos, v, cand) && b100(e, pos, v, cand)
     }
 }
@@ -24618,7 +24618,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -24652,70 +24652,70 @@ mod p11 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s1(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s2(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s3(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s4(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 }
@@ -24853,7 +24853,7 @@ mod p12 {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -24881,7 +24881,7 @@ mod p12 {
         let set = s3(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -24899,7 +24899,7 @@ mod p12 {
         let set = s7(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at10(e, w, pos, m, g);
             }
@@ -24983,7 +24983,7 @@ mod p12 {
         let set = set - earlier;
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at19(e, w, pos, m, g);
             }
@@ -25058,7 +25058,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -25084,7 +25084,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
@@ -25098,7 +25098,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -25158,7 +25158,7 @@ mod p12 {
 
     #[inline]
     fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap19(e, v, pos, r);
     }
 
@@ -25213,44 +25213,44 @@ mod p12 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9009]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s6(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -25260,27 +25260,27 @@ mod p12 {
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9009]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -25290,67 +25290,67 @@ mod p12 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -25359,22 +25359,22 @@ mod p12 {
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(e.rt_mover()))
@@ -25383,71 +25383,71 @@ mod p12 {
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s8(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s9(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 }
@@ -25619,7 +25619,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -25643,7 +25643,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -25662,22 +25662,22 @@ mod p13 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s1(e, pos, v, ALL, cand);
         let end = s2(e, pos, v, ALL, cand) - run;
         let out = {
@@ -25760,7 +25760,7 @@ mod p13 {
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -25770,17 +25770,17 @@ mod p13 {
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s5(e, pos, v, ALL, cand);
         let end = s6(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -25847,57 +25847,57 @@ mod p13 {
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
@@ -28385,7 +28385,7 @@ mod p14 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -28409,7 +28409,7 @@ mod p14 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -28443,22 +28443,22 @@ mod p14 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s1(e, pos, v, ALL, cand);
         let end = s2(e, pos, v, ALL, cand) - run;
         let out = {
@@ -28565,7 +28565,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s0(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28575,17 +28575,17 @@ mod p14 {
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s5(e, pos, v, ALL, cand);
         let end = s6(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -28670,72 +28670,72 @@ mod p14 {
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s14(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let (a, b) = (PO0[c] as usize, PO0[c + 1] as usize);
         if a == b {
@@ -28746,7 +28746,7 @@ mod p14 {
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let (a, b) = (PO1[c] as usize, PO1[c + 1] as usize);
         if a == b {
@@ -28757,12 +28757,12 @@ mod p14 {
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) || b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let (a, b) = (PO2[c] as usize, PO2[c + 1] as usize);
         if a == b {
@@ -28773,12 +28773,12 @@ mod p14 {
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let (a, b) = (PO3[c] as usize, PO3[c + 1] as usize);
         if a == b {
@@ -28789,17 +28789,17 @@ mod p14 {
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 }
@@ -28915,7 +28915,7 @@ mod p15 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -29036,7 +29036,7 @@ mod p15 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -29062,13 +29062,13 @@ mod p15 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -29166,109 +29166,109 @@ mod p15 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf99f]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1009]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9009]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6996]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R0[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29278,17 +29278,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29298,17 +29298,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29318,17 +29318,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s27(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29338,17 +29338,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29358,17 +29358,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29378,17 +29378,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s36(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29398,17 +29398,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6996]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29418,17 +29418,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x660]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s42(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29438,17 +29438,17 @@ mod p15 {
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6996]) & d
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s45(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29458,47 +29458,47 @@ mod p15 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -29507,167 +29507,167 @@ mod p15 {
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         16
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i27(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 }
@@ -29821,7 +29821,7 @@ mod p16 {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -29840,7 +29840,7 @@ mod p16 {
         let set = s1(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at6(e, w, pos, m, g);
             }
@@ -29900,7 +29900,7 @@ mod p16 {
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -29917,7 +29917,7 @@ mod p16 {
     #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
@@ -29960,90 +29960,90 @@ mod p16 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         e.rt_repetitions(pos.hash)
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s2(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s3(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b1(e, pos, v, cand) || b2(e, pos, v, cand)
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s4(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s5(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) || b6(e, pos, v, cand)
     }
 }
@@ -30213,7 +30213,7 @@ mod p17 {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -30253,7 +30253,7 @@ mod p17 {
         let set = s26(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -30341,7 +30341,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -30356,7 +30356,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -30379,7 +30379,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -30393,7 +30393,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap13(e, v, pos, r);
     }
 
@@ -30453,99 +30453,99 @@ mod p17 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x45]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x145]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xa0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s17(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1)
             | (of & S::from_words([0x3f])).shifted(3)
@@ -30555,12 +30555,12 @@ mod p17 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -30570,24 +30570,24 @@ mod p17 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s23(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1)
             | (of & S::from_words([0x3f])).shifted(3)
@@ -30597,12 +30597,12 @@ mod p17 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -30612,24 +30612,24 @@ mod p17 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s29(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1)
             | (of & S::from_words([0x3f])).shifted(3)
@@ -30639,29 +30639,29 @@ mod p17 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[2]));
         one & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -30671,7 +30671,7 @@ mod p17 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s35(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -30681,34 +30681,34 @@ mod p17 {
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x145]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         12
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         !s37(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 }
@@ -30868,7 +30868,7 @@ mod p18 {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -30940,13 +30940,13 @@ mod p18 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -30999,39 +30999,39 @@ mod p18 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s4(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31041,92 +31041,92 @@ mod p18 {
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s7(e, pos, v, one, cand).is_empty()
@@ -31176,7 +31176,7 @@ mod p19 {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -31210,7 +31210,7 @@ mod p19 {
         let set = s4(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at7(e, w, pos, m, g);
             }
@@ -31274,7 +31274,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -31309,7 +31309,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -31341,27 +31341,27 @@ mod p19 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s2(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31371,7 +31371,7 @@ mod p19 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -31380,37 +31380,37 @@ mod p19 {
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 }
@@ -31771,7 +31771,7 @@ mod p20 {
         let set = s2(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at7(e, w, pos, m, g);
             }
@@ -31784,7 +31784,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         at8(e, v, pos, m, g);
     }
 
@@ -31797,7 +31797,7 @@ mod p20 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[2] = i as u8;
+                w[2] = i as u16;
                 at10(e, w, pos, m, g);
             }
         }
@@ -31852,13 +31852,13 @@ mod p20 {
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         at21(e, v, pos, m, g);
     }
 
@@ -31874,26 +31874,26 @@ mod p20 {
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         at21(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         at21(e, v, pos, m, g);
     }
 
@@ -31903,7 +31903,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         at22(e, v, pos, m, g);
     }
 
@@ -32022,7 +32022,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -32032,13 +32032,13 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -32093,13 +32093,13 @@ mod p20 {
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].opposite.get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         ap21(e, v, pos, r);
     }
 
@@ -32115,26 +32115,26 @@ mod p20 {
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         ap21(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         ap21(e, v, pos, r);
     }
 
@@ -32144,7 +32144,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         ap22(e, v, pos, r);
     }
 
@@ -32223,353 +32223,353 @@ mod p20 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s0(e, pos, v, d, cand) | s1(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
-        let dir = v[2];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s4(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         S::from_set(rel.step_along(dir, s6(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         S::from_set(rel.step_along(dir, s8(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = {
-            let i = v[2];
+            let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         S::from_set(rel.step_along(dir, s10(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
-        let dir = v[2];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s12(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s11(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) || b12(e, pos, v, cand)
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b14(e, pos, v, cand) && b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b17(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b16(e, pos, v, cand) || b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 }
@@ -32919,7 +32919,7 @@ mod p21 {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -32931,7 +32931,7 @@ mod p21 {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at4(e, w, pos, m, g);
             }
@@ -33031,7 +33031,7 @@ mod p21 {
         let set = s30(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at26(e, w, pos, m, g);
             }
@@ -33247,13 +33247,13 @@ mod p21 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -33286,7 +33286,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33297,7 +33297,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(18u8);
+        let slot = 1usize + usize::from(18u16);
         let value = i4(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33317,7 +33317,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(5u8);
+        let slot = 1usize + usize::from(5u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33387,7 +33387,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap26(e, v, pos, r);
     }
 
@@ -33411,7 +33411,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(6u8);
+        let slot = 1usize + usize::from(6u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -33431,7 +33431,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(12u8);
+        let slot = 1usize + usize::from(12u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -33465,7 +33465,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(23u8);
+        let slot = 1usize + usize::from(23u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -33504,7 +33504,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(6u8);
+        let slot = 1usize + usize::from(6u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33515,7 +33515,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -33526,7 +33526,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(12u8);
+        let slot = 1usize + usize::from(12u16);
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33537,7 +33537,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap52<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(18u8);
+        let slot = 1usize + usize::from(18u16);
         let value = i33(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -33557,7 +33557,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap55<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(23u8);
+        let slot = 1usize + usize::from(23u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -33568,7 +33568,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(17u8);
+        let slot = 1usize + usize::from(17u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -33579,7 +33579,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(11u8);
+        let slot = 1usize + usize::from(11u16);
         let value = i36(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -33590,7 +33590,7 @@ mod p21 {
 
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(5u8);
+        let slot = 1usize + usize::from(5u16);
         let value = i37(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -33631,77 +33631,77 @@ mod p21 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80002]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400010]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33711,24 +33711,24 @@ mod p21 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s15(e, pos, v, d, cand) | s16(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s17(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7df7df])).shifted(1)
             | (of & S::from_words([0x3ffff])).shifted(6)
@@ -33738,17 +33738,17 @@ mod p21 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33758,7 +33758,7 @@ mod p21 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33768,26 +33768,26 @@ mod p21 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b16(e, pos, v, c as u8) {
+            if !b16(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -33795,16 +33795,16 @@ mod p21 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s27(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b27(e, pos, v, c as u8) {
+            if !b27(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -33812,12 +33812,12 @@ mod p21 {
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33827,124 +33827,124 @@ mod p21 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[0]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[0]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x79e79e]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x861861]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(12u8)]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(12u16)]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         if b19(e, pos, v, cand) {
             i15(e, pos, v, cand)
         } else {
@@ -33953,368 +33953,368 @@ mod p21 {
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(12u8)]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(12u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(0u8)]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(18u8)]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(18u16)]
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(17u8)]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(17u16)]
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(11u8)]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(11u16)]
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(5u8)]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(5u16)]
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[25]
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         30
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(12u8)]
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(12u16)]
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
-    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(12u8)]
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(12u16)]
     }
 
     #[inline]
-    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(23u8)]
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(23u16)]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s23(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 1u8) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (u8::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (u16::try_from(pos.counters[0]).unwrap_or(0) == v[0]) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (v[1] == u8::try_from(pos.counters[0]).unwrap_or(0)) == true
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (v[1] == u16::try_from(pos.counters[0]).unwrap_or(0)) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b10(e, pos, v, cand) && b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b13(e, pos, v, cand) && b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b12(e, pos, v, cand) || b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s26(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) && b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b21(e, pos, v, cand) && b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b24(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b23(e, pos, v, cand) || b26(e, pos, v, cand)
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i25(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i26(e, pos, v, cand), i24(e, pos, v, cand))
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i29(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
-    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
     }
 }
@@ -34434,7 +34434,7 @@ mod p22 {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -34501,7 +34501,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -34540,29 +34540,29 @@ mod p22 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -34572,24 +34572,24 @@ mod p22 {
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s7(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -34599,24 +34599,24 @@ mod p22 {
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R1[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -34626,57 +34626,57 @@ mod p22 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s4(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s12(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b0(e, pos, v, cand)
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 }
@@ -35124,7 +35124,7 @@ mod p23 {
         let set = s14(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -35140,7 +35140,7 @@ mod p23 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[1] = i as u8;
+                w[1] = i as u16;
                 at2(e, w, pos, m, g);
             }
         }
@@ -35278,13 +35278,13 @@ mod p23 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -35414,90 +35414,90 @@ mod p23 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x89]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x48000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x48800]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = Some({
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         });
         let run = Some(s15(e, pos, v, ALL, cand));
@@ -35505,59 +35505,59 @@ mod p23 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = Some(v[1]);
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s17(e, pos, v, ALL, cand));
         S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s23(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35567,24 +35567,24 @@ mod p23 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s27(e, pos, v, d, cand) | s28(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35594,17 +35594,17 @@ mod p23 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35614,146 +35614,146 @@ mod p23 {
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[1] & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s40(e, pos, v, d, cand) | s41(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
-        let dir = v[1];
+        let dir = u8::try_from(v[1]).unwrap_or(255);
         S::from_set(rel.step_along(dir, s42(e, pos, v, ALL, cand).to_set())) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[2] & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(0usize + usize::from(e.rt_mover()))
@@ -35762,59 +35762,59 @@ mod p23 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let i = v[1];
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let i = u8::try_from(v[1]).unwrap_or(255);
         let mask = [0x6u64, 0x30u64][usize::from(e.rt_mover() & 1)];
         i < 64 && (mask >> i) & 1 == 1
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b0(e, pos, v, cand)
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i2(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 }
@@ -36054,7 +36054,7 @@ mod p24 {
         let set = s0(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -36113,14 +36113,14 @@ mod p24 {
     #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -36180,29 +36180,29 @@ mod p24 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s3(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -36212,16 +36212,16 @@ mod p24 {
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s5(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b10(e, pos, v, c as u8) {
+            if !b10(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -36229,124 +36229,124 @@ mod p24 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         e.rt_repetitions(pos.hash)
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) && b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s6(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 }
@@ -36704,16 +36704,16 @@ mod p25 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s0(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b0(e, pos, v, c as u8) {
+            if !b0(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -36721,31 +36721,31 @@ mod p25 {
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s1(e, pos, v, d, cand) | s2(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s5(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b1(e, pos, v, c as u8) {
+            if !b1(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -36753,42 +36753,42 @@ mod p25 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(0u8);
         e.program()
             .shapes
@@ -36798,27 +36798,27 @@ mod p25 {
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(e.rt_result() == Some(GameResult::Win(0u8)))
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i7(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -36828,37 +36828,37 @@ mod p25 {
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(e.rt_result() == Some(GameResult::Win(1u8)))
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i1(e, pos, v, cand), i2(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i3(e, pos, v, cand), i4(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
