@@ -11,7 +11,7 @@ pub mod passes;
 pub mod table;
 pub mod unordered;
 
-pub use cellset::{CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
+pub use cellset::{words_for, CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::LowerError;
 pub use lower::lower;
 
@@ -300,10 +300,11 @@ impl Relation {
             .is_some_and(|r| r.owner.is_none_or(|o| o == player))
     }
 
-    /// The cells one step along vector `dir` from the cells of `of`.
+    /// The cells one step along vector `dir` from the cells of `of`, in sets of `W` words
+    /// (the fewest the board needs; see [`words_for`]).
     #[must_use]
-    pub fn step_along(&self, dir: u8, of: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn step_along<const W: usize>(&self, dir: u8, of: CellBits<W>) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         if let Some(ray) = self.rays.get(usize::from(dir)) {
             for c in of.iter() {
                 match ray.next.get(c).copied() {
@@ -319,9 +320,15 @@ impl Relation {
     /// along, for `None`; nothing for [`NO_DIR`]), stopping at the board's edge or, with `run`,
     /// at the first cell outside it.
     #[must_use]
-    pub fn line(&self, player: u8, dir: Option<u8>, from: usize, run: Option<CellSet>) -> CellSet {
+    pub fn line<const W: usize>(
+        &self,
+        player: u8,
+        dir: Option<u8>,
+        from: usize,
+        run: Option<CellBits<W>>,
+    ) -> CellBits<W> {
         let walk = |ray: &Ray| {
-            let mut out = CellSet::EMPTY;
+            let mut out = CellBits::<W>::EMPTY;
             let mut c = ray.next.get(from).copied().unwrap_or(NO_CELL);
             for _ in 0..ray.next.len() {
                 if c == NO_CELL || run.is_some_and(|r| !r.contains(usize::from(c))) {
@@ -334,21 +341,27 @@ impl Relation {
         };
         match dir {
             None => {
-                let mut out = CellSet::EMPTY;
+                let mut out = CellBits::<W>::EMPTY;
                 for ray in self.rays_for(player) {
                     out |= walk(ray);
                 }
                 out
             }
-            Some(d) => self.rays.get(usize::from(d)).map_or(CellSet::EMPTY, walk),
+            Some(d) => self.rays.get(usize::from(d)).map_or(CellBits::EMPTY, walk),
         }
     }
 
     /// `between(R, from, run, end)`: per vector, the run of `run` cells starting next to
     /// `from` when the cell just past it is in `end`.
     #[must_use]
-    pub fn between(&self, player: u8, from: usize, run: CellSet, end: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn between<const W: usize>(
+        &self,
+        player: u8,
+        from: usize,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         for ray in self.rays_for(player) {
             if let Some(line) = ray.closed_run(from, run, end) {
                 out |= line;
@@ -359,8 +372,14 @@ impl Relation {
 
     /// `brackets(R, run, end)` within `domain`: cells with a closed run along some vector.
     #[must_use]
-    pub fn brackets(&self, player: u8, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn brackets<const W: usize>(
+        &self,
+        player: u8,
+        domain: CellBits<W>,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         for ray in self.rays_for(player) {
             out |= ray.brackets(domain - out, run, end);
         }
@@ -381,39 +400,31 @@ impl Ray {
     }
 
     /// The cells of `domain` whose next cell starts a closed run of `run` (see
-    /// [`Ray::closed_run`]). As a shift, the runs grow backwards from `end` (only `end - run`
-    /// closes one: a run stops at its first cell outside `run`) until they stop growing.
+    /// [`Ray::closed_run`]), in sets of `W` words (the fewest the board needs, so that the
+    /// growing loop costs a small board no more than its own width). As a shift, the runs
+    /// grow backwards from `end` (only `end - run` closes one: a run stops at its first cell
+    /// outside `run`) until they stop growing.
     #[must_use]
-    pub fn brackets(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        match self.next.len() {
-            0..=64 => self.brackets_in::<1>(domain, run, end),
-            65..=128 => self.brackets_in::<2>(domain, run, end),
-            _ => self.brackets_in::<SET_WORDS>(domain, run, end),
-        }
-    }
-
-    /// [`Ray::brackets`] in sets of `W` words, the fewest the board needs: the growing loop
-    /// then costs a small board no more than its own width.
-    fn brackets_in<const W: usize>(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        let (domain, run, end) = (
-            CellBits::<W>::from_set(domain),
-            CellBits::<W>::from_set(run),
-            CellBits::<W>::from_set(end),
-        );
+    pub fn brackets<const W: usize>(
+        &self,
+        domain: CellBits<W>,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
         let Some((k, has)) = self.shift else {
             let mut out = CellBits::<W>::EMPTY;
             for c in domain.iter() {
-                if self.closed_run_in(c, run, end).is_some() {
+                if self.closed_run(c, run, end).is_some() {
                     out.insert(c);
                 }
             }
-            return out.to_set();
+            return out;
         };
         let has = CellBits::<W>::from_set(has);
         let on = run & has;
         let mut x = (end - run).shifted(-k) & on;
         if x.is_empty() {
-            return CellSet::EMPTY;
+            return CellBits::EMPTY;
         }
         loop {
             let y = x | (x.shifted(-k) & on);
@@ -422,7 +433,7 @@ impl Ray {
             }
             x = y;
         }
-        (x.shifted(-k) & has & domain).to_set()
+        x.shifted(-k) & has & domain
     }
 
     /// [`Ray::shift`], found from the table.
@@ -449,20 +460,7 @@ impl Ray {
     /// The cells after `from` while they are in `run`, if there is at least one and the
     /// next cell is in `end`.
     #[must_use]
-    pub fn closed_run(&self, from: usize, run: CellSet, end: CellSet) -> Option<CellSet> {
-        match self.next.len() {
-            0..=64 => self
-                .closed_run_in::<1>(from, run.resized(), end.resized())
-                .map(CellBits::to_set),
-            65..=128 => self
-                .closed_run_in::<2>(from, run.resized(), end.resized())
-                .map(CellBits::to_set),
-            _ => self.closed_run_in::<SET_WORDS>(from, run, end),
-        }
-    }
-
-    /// [`Ray::closed_run`] in sets of `W` words (see [`Ray::brackets_in`]).
-    fn closed_run_in<const W: usize>(
+    pub fn closed_run<const W: usize>(
         &self,
         from: usize,
         run: CellBits<W>,

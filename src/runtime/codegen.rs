@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use super::compiled::fingerprint;
 use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
-    AssignKind, AssignSlot, BoolExpr, CellBits, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
-    Op, PlayerRef, Program, SetExpr, SetId, SET_WORDS,
+    words_for, AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
+    Op, PlayerRef, Program, SetExpr, SetId,
 };
 
 /// One program to translate and how to label it (game name and options).
@@ -418,14 +418,7 @@ impl<'a> Emitter<'a> {
     /// that hold the board, so that a small board's set operations are one or two
     /// instructions and its position value small.
     fn set_words(&self) -> usize {
-        let n = self.p.board.len();
-        if n <= CellBits::<1>::CAPACITY {
-            1
-        } else if n <= CellBits::<2>::CAPACITY {
-            2
-        } else {
-            SET_WORDS
-        }
+        words_for(self.p.board.len())
     }
 
     fn capacity(&self) -> usize {
@@ -1397,15 +1390,15 @@ impl<'a> Emitter<'a> {
                 run,
                 end,
             } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nS::from_set(e.program().relations[{relation}].between(e.rt_mover(), usize::from({}), run.to_set(), end.to_set())) & d",
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].between(e.rt_mover(), usize::from({}), run, end) & d",
                 cell(*from, "cand")
             ),
             SetExpr::Brackets { relation, run, end } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nS::from_set(e.program().relations[{relation}].brackets(e.rt_mover(), d.to_set(), run.to_set(), end.to_set()))"
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.rt_mover(), d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::StepDir { relation, dir, of } => format!(
-                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nS::from_set(rel.step_along(dir, s{of}(e, pos, v, ALL, cand).to_set())) & d",
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nrel.step_along(dir, s{of}(e, pos, v, ALL, cand)) & d",
                 self.dir_code(*relation, dir, "pos, v, cand")
             ),
             SetExpr::Line {
@@ -1414,7 +1407,7 @@ impl<'a> Emitter<'a> {
                 from,
                 run,
             } => format!(
-                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nS::from_set(rel.line(e.rt_mover(), dir, usize::from({}), run.map(S::to_set))) & d",
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.rt_mover(), dir, usize::from({}), run) & d",
                 dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x, "pos, v, cand"))),
                 run.map_or_else(|| "None".to_string(), |r| format!("Some(s{r}(e, pos, v, ALL, cand))")),
                 cell(*from, "cand")

@@ -18,7 +18,7 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 26] = [
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0xf1fadd9589e226dd,
+        fingerprint: 0xeb22bf800ee3eb21,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x6f86fe43518217a9,
+        fingerprint: 0xca634f0c5cad34ed,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xc799122d07edd436,
+        fingerprint: 0x77f3298501b1fb0a,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x474192c5e54e7704,
+        fingerprint: 0x97b906891557904c,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0xc80654cd8eaa9b97,
+        fingerprint: 0xfaec197d7be422f3,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,21 +68,21 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xb0319b0fe549ba90,
+        fingerprint: 0x415ad50775a521fc,
         generate: p5::generate,
         apply: p5::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x685f56ecd3f1928f,
+        fingerprint: 0x85ce3ac0db8c52a3,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xa8d95113c41b4692,
+        fingerprint: 0x2eb0cb9f8ddc63de,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -92,7 +92,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x7eaa07f8853d7851,
+        fingerprint: 0xf5b6a12d5ef148c5,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -102,21 +102,21 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x49466a1c4566ca68,
+        fingerprint: 0x5821111a01c2fd54,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x6989bd318c983111,
+        fingerprint: 0x3c8dabf540478ffd,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xf81355a19056d5ae,
+        fingerprint: 0xcb1ab92ae42cc382,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,14 +126,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0xb9911ecb3a6f21d4,
+        fingerprint: 0xfb3c4165e8932fb0,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0x3bf419f38d682027,
+        fingerprint: 0xeaf79b0444ab738b,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -143,7 +143,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Flankfive",
-        fingerprint: 0x45fca3008739dd29,
+        fingerprint: 0x9c57c722bb45fa09,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -153,7 +153,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Hill",
-        fingerprint: 0x5df91bf58564cdf0,
+        fingerprint: 0x9a8c3a0271eb4a84,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -163,14 +163,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Lift",
-        fingerprint: 0x94beea366464f1fa,
+        fingerprint: 0x7dd751db93ddb8e6,
         generate: p16::generate,
         apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0x2c9db4fc7a5a9dd1,
+        fingerprint: 0x76955789c07843d1,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -180,7 +180,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Orbit",
-        fingerprint: 0x5071f45d6b1eeadd,
+        fingerprint: 0x37b185a9cd652e69,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -190,7 +190,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Owner of an emptied cell",
-        fingerprint: 0x7cc350cb53fa526f,
+        fingerprint: 0xe3dd1114451da5a3,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -200,7 +200,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Rebound",
-        fingerprint: 0x3e554a74cad22c63,
+        fingerprint: 0x6a371d39e260f2d3,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -210,7 +210,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0x1db6ff150f630645,
+        fingerprint: 0x88981e4cd6888c45,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -220,7 +220,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Sentries",
-        fingerprint: 0x855d681e3e431cad,
+        fingerprint: 0xbb02724b44857219,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -230,7 +230,7 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0xa2cd7d60c87bcb19,
+        fingerprint: 0x455f1f904a7142c9,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -240,14 +240,14 @@ pub static TURNS: [CompiledTurn; 26] = [
     },
     CompiledTurn {
         label: "Shuffle",
-        fingerprint: 0xef642aa050e7c43e,
+        fingerprint: 0xc4b80fe47f45cd96,
         generate: p24::generate,
         apply: p24::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0x18b184a7cc289da6,
+        fingerprint: 0xa4e7fb16f3d8d446,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -14169,7 +14169,7 @@ mod p9 {
     fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s35(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s35(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14323,7 +14323,7 @@ mod p9 {
     fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s56(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s56(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14345,7 +14345,7 @@ mod p9 {
     fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s59(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s59(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14396,7 +14396,7 @@ mod p9 {
     fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s67(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s67(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14418,7 +14418,7 @@ mod p9 {
     fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s70(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s70(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14472,7 +14472,7 @@ mod p9 {
     fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s78(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s78(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14494,7 +14494,7 @@ mod p9 {
     fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s81(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s81(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14606,7 +14606,7 @@ mod p9 {
     fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s98(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s98(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14645,7 +14645,7 @@ mod p9 {
     fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s104(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s104(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14673,7 +14673,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s108(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14702,7 +14702,7 @@ mod p9 {
     fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s113(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s113(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14715,7 +14715,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s115(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14780,7 +14780,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s124(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14809,7 +14809,7 @@ mod p9 {
     fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s129(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s129(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14822,7 +14822,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s131(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14872,7 +14872,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s138(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14901,7 +14901,7 @@ mod p9 {
     fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s143(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s143(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14914,7 +14914,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s145(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -14968,7 +14968,7 @@ mod p9 {
                 (i64::from(i) + -1).rem_euclid(8) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s151(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s151(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -14981,7 +14981,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s153(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15010,7 +15010,7 @@ mod p9 {
     fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s158(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s158(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15023,7 +15023,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s160(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15077,7 +15077,7 @@ mod p9 {
                 (i64::from(i) + 1).rem_euclid(8) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s166(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s166(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15125,7 +15125,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s173(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15154,7 +15154,7 @@ mod p9 {
     fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s178(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s178(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15167,7 +15167,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s180(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15221,7 +15221,7 @@ mod p9 {
                 (i64::from(i) + -2).rem_euclid(8) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s186(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s186(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15234,7 +15234,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s188(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15263,7 +15263,7 @@ mod p9 {
     fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s193(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s193(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15276,7 +15276,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s195(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15330,7 +15330,7 @@ mod p9 {
                 (i64::from(i) + 2).rem_euclid(8) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s201(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s201(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15378,7 +15378,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s208(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15407,7 +15407,7 @@ mod p9 {
     fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s213(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s213(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15420,7 +15420,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s215(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15499,7 +15499,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s225(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -15528,7 +15528,7 @@ mod p9 {
     fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s230(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s230(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -15541,7 +15541,7 @@ mod p9 {
         let rel = &e.program().relations[8];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s232(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[3]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[3]), run) & d
     }
 
     #[inline]
@@ -21611,7 +21611,7 @@ mod p10 {
     fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s84(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s84(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -21720,7 +21720,7 @@ mod p10 {
     fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s101(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s101(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -21883,7 +21883,7 @@ mod p10 {
     fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s125(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s125(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -21992,7 +21992,7 @@ mod p10 {
     fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s142(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s142(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22199,7 +22199,7 @@ mod p10 {
     fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = e.program().relations[6].turn(0, i115(e, pos, v, cand));
-        S::from_set(rel.step_along(dir, s172(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s172(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22251,7 +22251,7 @@ mod p10 {
     fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s179(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s179(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22280,7 +22280,7 @@ mod p10 {
     fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s183(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s183(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22309,7 +22309,7 @@ mod p10 {
     fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s187(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s187(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22338,7 +22338,7 @@ mod p10 {
     fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s191(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s191(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22367,7 +22367,7 @@ mod p10 {
     fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s195(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s195(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -22438,7 +22438,7 @@ mod p10 {
     fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s205(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s205(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -32255,7 +32255,7 @@ mod p20 {
     fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s4(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s4(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -32272,7 +32272,7 @@ mod p20 {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
-        S::from_set(rel.step_along(dir, s6(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s6(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -32289,7 +32289,7 @@ mod p20 {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
-        S::from_set(rel.step_along(dir, s8(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s8(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -32306,7 +32306,7 @@ mod p20 {
             let i = u8::try_from(v[2]).unwrap_or(255);
             e.program().relations[4].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
-        S::from_set(rel.step_along(dir, s10(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s10(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -32320,7 +32320,7 @@ mod p20 {
     fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s12(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s12(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -35501,7 +35501,7 @@ mod p23 {
             e.program().relations[6].opposite.get(usize::from(i)).copied().unwrap_or(255)
         });
         let run = Some(s15(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -35514,7 +35514,7 @@ mod p23 {
         let rel = &e.program().relations[6];
         let dir = Some(u8::try_from(v[1]).unwrap_or(255));
         let run = Some(s17(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -35548,7 +35548,7 @@ mod p23 {
     fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s23(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s23(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -35664,7 +35664,7 @@ mod p23 {
     fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = u8::try_from(v[1]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s42(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s42(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]

@@ -18,21 +18,21 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x8cc8dc21d20cc30a,
+        fingerprint: 0x08fb519c615fa0fa,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0xb385b6c07b1ff900,
+        fingerprint: 0xf4103fd19432c4e8,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0xc9a48b62819d1874,
+        fingerprint: 0x9062cdaae25eee0c,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x175ae9ac602d3526,
+        fingerprint: 0x80953c16c165a3de,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0x55218a36f194a00e,
+        fingerprint: 0x5ae9f6324172aeca,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x50d3a5e7a384f7a2,
+        fingerprint: 0xd6eee681d67c809a,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x32381804dcfddb52,
+        fingerprint: 0xab9fe004b3eac1fa,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0x39a61cc5cab3dd11,
+        fingerprint: 0xcba9e96543c76261,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0xa557d7b275dcd0f3,
+        fingerprint: 0x7612f26c45ccecff,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0xdb4642285bd3af6c,
+        fingerprint: 0x15b36eeeb26225a8,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x4916fd6d9c31f106,
+        fingerprint: 0xfb4fe7d1cdad6c86,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xe8ce666c3a8c26b1,
+        fingerprint: 0x291e3a00b957c3e1,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x9996af1b7e96bb5f,
+        fingerprint: 0x617a4e5b11ac58eb,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x01a0a72b97f4ece3,
+        fingerprint: 0x1f00e7286441f397,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x57f617cb71005dac,
+        fingerprint: 0x1b0a4f0460f3e5c4,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0xabade40604069930,
+        fingerprint: 0x690f4237b9c1a02c,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x675e71a896f15d60,
+        fingerprint: 0x6148fe557a9c6bdc,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0xe372ace6cab1c908,
+        fingerprint: 0x98347a77dfcb60c8,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x0157e43b78c40739,
+        fingerprint: 0xfb932df3f6b36981,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x858d990c7f33902e,
+        fingerprint: 0x2eadbef9600fc692,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x96d77311c589a007,
+        fingerprint: 0xf4957b0befdefe8f,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xd9c0cda32b73760f,
+        fingerprint: 0xff519ab647bc9517,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x4add9fb113a645df,
+        fingerprint: 0x1ba47d3173a4d4d3,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xf6aee0be76a77065,
+        fingerprint: 0x1fc27e68e20444dd,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x98d29c49b329c843,
+        fingerprint: 0x052915af1eea2e7f,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0xe8aea91b8e2d7c7f,
+        fingerprint: 0xf34c14ff2ca1f237,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xd3489cdb45b7deff,
+        fingerprint: 0x33286219acc7ee3b,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x60b945ffb6c29107,
+        fingerprint: 0x49928a172bea64c7,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xe6b396527827d13c,
+        fingerprint: 0xe3f11f282ffda820,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x16fdd7a0ddfe2124,
+        fingerprint: 0xdab4b67a8d8aaa00,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xaa7252f8b20d678a,
+        fingerprint: 0xf42d563dab505d0e,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x83ebfb29588aceb7,
+        fingerprint: 0x46bfee0e4040a2f3,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x5acf9ff411f5deae,
+        fingerprint: 0x9ccb3aa65f066ac2,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x23bb92d6dd68ceb4,
+        fingerprint: 0x4e38be44110e1f70,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0xa96e1155d57ee09b,
+        fingerprint: 0x3042bd6e3e2bc4a7,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0x900ca247cf300cee,
+        fingerprint: 0xddb0259da93b7ec2,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0xacdd3b39b9791b0b,
+        fingerprint: 0x76f8aa0cea55d2fb,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x7934702192775834,
+        fingerprint: 0xa7a454402fc83be4,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0xc7ff91dc9df26650,
+        fingerprint: 0x698f0deedc446578,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0xdf52e278e10768f2,
+        fingerprint: 0x56fddb42b17ffc02,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x8066367743029176,
+        fingerprint: 0x5941458306cc9dae,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x714aae3091b6f179,
+        fingerprint: 0xc287c27e7914fe1d,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x545ad6238917af55,
+        fingerprint: 0x39eeb0e9fb6d8025,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x0a4915abd281a932,
+        fingerprint: 0x38d7b81c17962c9a,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0xf53ffa8215503282,
+        fingerprint: 0xe0939a69b6f53d8e,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x8561b77f22ca6e11,
+        fingerprint: 0x1ae858bf23dce7dd,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
@@ -8773,7 +8773,7 @@ mod p4 {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = Some(s17(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(5u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(5u16), run) & d
     }
 
     #[inline]
@@ -13104,7 +13104,7 @@ mod p8 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
@@ -13588,7 +13588,7 @@ mod p9 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
@@ -15131,7 +15131,7 @@ mod p11 {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = Some(s21(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(3u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(3u16), run) & d
     }
 
     #[inline]
@@ -22389,7 +22389,7 @@ mod p17 {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s16(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)), run) & d
     }
 
     #[inline]
@@ -27529,7 +27529,7 @@ mod p19 {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(60u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(60u16), run) & d
     }
 
     #[inline]
@@ -27607,7 +27607,7 @@ mod p19 {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(49u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(49u16), run) & d
     }
 
     #[inline]
@@ -27676,7 +27676,7 @@ mod p19 {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s26(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(48u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(48u16), run) & d
     }
 
     #[inline]
@@ -28555,7 +28555,7 @@ mod p20 {
     fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s22(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -28584,7 +28584,7 @@ mod p20 {
     fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
         let dir = u8::try_from(v[2]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s26(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -31217,7 +31217,7 @@ mod p22 {
         let rel = &e.program().relations[8];
         let dir = None;
         let run = Some(s42(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -35847,7 +35847,7 @@ mod p25 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -35920,7 +35920,7 @@ mod p25 {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -35928,7 +35928,7 @@ mod p25 {
         let rel = &e.program().relations[0];
         let dir = None;
         let run = Some(s40(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
@@ -41958,7 +41958,7 @@ mod p30 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
@@ -42876,7 +42876,7 @@ mod p31 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
@@ -47926,7 +47926,7 @@ mod p36 {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(9u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
 
     #[inline]
@@ -49250,7 +49250,7 @@ mod p37 {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(9u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
 
     #[inline]
@@ -50848,7 +50848,7 @@ mod p38 {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s11(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -50899,7 +50899,7 @@ mod p38 {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s17(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -50912,7 +50912,7 @@ mod p38 {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(31u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(31u16), run) & d
     }
 
     #[inline]
@@ -54951,7 +54951,7 @@ mod p41 {
     fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = u8::try_from(v[3]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s17(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -54980,7 +54980,7 @@ mod p41 {
     fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = u8::try_from(v[3]).unwrap_or(255);
-        S::from_set(rel.step_along(dir, s21(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s21(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -55008,7 +55008,7 @@ mod p41 {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s24(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s24(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -55044,7 +55044,7 @@ mod p41 {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s28(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s28(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -55065,7 +55065,7 @@ mod p41 {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s30(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s30(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
@@ -55349,7 +55349,7 @@ mod p41 {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s53(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
@@ -56305,7 +56305,7 @@ mod p42 {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s27(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u16), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
