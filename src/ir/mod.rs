@@ -79,6 +79,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether a picked cell is recorded in two decisions (high byte, then low): on a board
+    /// with more than 256 cells an id may not fit one byte.
+    #[must_use]
+    pub fn wide_picks(&self) -> bool {
+        self.board.len() > 256
+    }
+
     /// Whether the turn program rolls (its moves may be chance moves).
     #[must_use]
     pub fn has_chance(&self) -> bool {

@@ -2697,7 +2697,7 @@ end
                 "expected `)`, found `, 1)`",
             ),
             ("cells 2", "cells 3", Some(8), "expected 3 cells, found 2"),
-            ("cells 2", "cells 300", None, "at most 255 cells"),
+            ("cells 2", "cells 2000", None, "at most 1024 cells"),
             (
                 "  s0 = empty",
                 "  s0 = emptyish",

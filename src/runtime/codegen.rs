@@ -941,11 +941,19 @@ impl<'a> Emitter<'a> {
                         rounds = u.rounds
                     );
                 }
-                if code.decided[pc + 1] {
+                // On a board whose ids pass 255 a cell is two decisions, high byte first.
+                let (wide, record) = if self.p.wide_picks() {
+                    ("g.extend(m, (c >> 8) as u8).and_then(|m| g.extend(m, c as u8))", "g.extend(m, (c >> 8) as u8)")
+                } else {
+                    ("g.extend(m, c as u8)", "")
+                };
+                if code.decided[pc + 1] && self.p.wide_picks() {
+                    format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        g.leaf_with(m, c as u8);\n    }}\n}}")
+                } else if code.decided[pc + 1] {
                     format!("{head}for c in set.iter() {{\n    g.leaf_with(m, c as u8);\n}}")
                 } else {
                     format!(
-                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = g.extend(m, c as u8) {{\n        {};\n    }}\n}}",
+                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {};\n    }}\n}}",
                         at(code, pc + 1, "w")
                     )
                 }
@@ -1137,6 +1145,9 @@ impl<'a> Emitter<'a> {
             format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e.zobrist(), {cell}, {piece});")
         };
         match &code.ops[pc] {
+            Op::Pick { var, .. } if self.p.wide_picks() => {
+                format!("let hi = r.decision();\nv[{var}] = (u16::from(hi) << 8) | u16::from(r.decision());\n{next};")
+            }
             Op::Pick { var, .. } | Op::PickDir { var, .. } => {
                 format!("v[{var}] = u16::from(r.decision());\n{next};")
             }

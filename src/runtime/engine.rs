@@ -154,6 +154,8 @@ pub struct Engine<'p> {
     locals: [CellSet; MAX_SET_LOCALS],
     /// Words per set the interpreter works in: the fewest the board needs ([`words_for`]).
     words: usize,
+    /// Whether a picked cell takes two decisions ([`Program::wide_picks`]).
+    wide_picks: bool,
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
     /// Set when a `while` reached its round limit in the interpreter: the moves through it
@@ -226,6 +228,7 @@ impl<'p> Engine<'p> {
             runaway: false,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             words: words_for(program.board.len()),
+            wide_picks: program.wide_picks(),
             logging: true,
             saved: None,
             history: History {
@@ -734,7 +737,7 @@ impl<'p> Engine<'p> {
                         if code.decided[pc + 1] {
                             // Each candidate completes a move at once: no need to run the rest.
                             for c in set.iter() {
-                                if walk.current.push(c as u8) {
+                                if walk.push_cell(c, self.wide_picks) {
                                     self.leaf::<true>(walk);
                                 } else {
                                     walk.overflow = true;
@@ -747,7 +750,7 @@ impl<'p> Engine<'p> {
                         for c in set.iter() {
                             let mut v = vars;
                             v.cells[usize::from(*var)] = c as u16;
-                            if walk.current.push(c as u8) {
+                            if walk.push_cell(c, self.wide_picks) {
                                 self.exec::<true, W>(code, pc + 1, v, walk);
                             } else {
                                 walk.overflow = true;
@@ -757,7 +760,7 @@ impl<'p> Engine<'p> {
                         }
                         return;
                     }
-                    vars.cells[usize::from(*var)] = u16::from(walk.next());
+                    vars.cells[usize::from(*var)] = walk.next_cell(self.wide_picks);
                     walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                     pc += 1;
                 }
@@ -1624,6 +1627,29 @@ impl Walk<'_> {
             parts: Vec::new(),
             voice: 0,
             chooser: None,
+        }
+    }
+
+    /// Records a picked cell: one decision, or two (high byte, then low) when `wide`.
+    /// `false` when the move has no room left.
+    #[inline]
+    fn push_cell(&mut self, cell: usize, wide: bool) -> bool {
+        let [hi, lo] = u16::try_from(cell).unwrap_or(u16::MAX).to_be_bytes();
+        if wide {
+            self.current.push(hi) && self.current.push(lo)
+        } else {
+            self.current.push(lo)
+        }
+    }
+
+    /// The next recorded cell, as [`Walk::push_cell`] wrote it.
+    #[inline]
+    fn next_cell(&mut self, wide: bool) -> u16 {
+        let first = u16::from(self.next());
+        if wide {
+            (first << 8) | u16::from(self.next())
+        } else {
+            first
         }
     }
 
