@@ -2,10 +2,11 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-/// A set of cell ids below `64 * W`, one bit per cell in `W` words. The engine and the
-/// checker use [`CellSet`], wide enough for the largest board; compiled move generation uses
-/// the fewest words the program's board needs ([`CellSet64`] for at most 64 cells), so that a
-/// small board pays nothing for the room of a large one.
+/// A set of cell ids below `64 * W`, one bit per cell in `W` words. The program, the position
+/// and the checker store [`CellSet`], wide enough for the largest board; both backends compute
+/// in the fewest words the program's board needs ([`words_for`]; [`CellSet64`] for at most 64
+/// cells), reading the first words of a stored set, so that a small board pays nothing for the
+/// room of a large one.
 ///
 /// Operations are written per word and unrolled by the compiler; sets of one and two words
 /// keep their own paths where a loop would cost registers (`single`, `shifted`).

@@ -1,6 +1,11 @@
 //! The generic engine: one bytecode interpreter that enumerates a turn program's choice points
 //! depth-first (legal moves) or follows one move's decisions (apply). Every effect is logged on a
 //! trail, so backtracking and `undo` are the same operation.
+//!
+//! The interpreter is built once per set width `W` (1, 2, 4 or 16 words) and runs in the
+//! fewest words the board needs. Sets kept in the program, the position and the `let` slots
+//! are stored sixteen words wide and read through their first `W` words; the others stay empty,
+//! since no cell id reaches past the board.
 
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;

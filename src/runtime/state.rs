@@ -56,8 +56,9 @@ impl Clone for State {
     }
 }
 
-/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position:
-/// shared by [`State`] and the compiled backend's position value. `by_code[k]` holds code
+/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position of
+/// the compiled backend, whose sets may live in registers ([`State`]'s live in memory and are
+/// as wide as the largest board, so it changes only the cell's word). `by_code[k]` holds code
 /// `k + 1`; it may be empty when the codes follow from the owners (one piece kind).
 #[inline]
 pub(crate) fn move_bits<const W: usize>(
