@@ -397,7 +397,7 @@ pub enum BoardError {
     #[error("the cell ranges span more than {max} coordinates")]
     #[diagnostic(
         code(E0403),
-        help("a board has at most 255 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
+        help("a board has at most 1024 cells; make the ranges smaller instead of filtering most coordinates out with `if`")
     )]
     TooManyCoordinates {
         max: u64,

@@ -6,11 +6,11 @@ use super::consteval::{Const, ConstEnv, ConstError};
 use crate::syntax::ast::Board;
 use crate::syntax::Span;
 
-/// The most cells a board may have: cell ids are bytes, and byte 255 marks "no cell" (the
-/// runtime's cell sets, [`crate::ir::CellSet`], have room for 256).
-pub const MAX_CELLS: usize = 255;
+/// The most cells a board may have: the room of the runtime's widest cell sets,
+/// [`crate::ir::CellSet`] (cell ids are `u16`, with `u16::MAX` marking "no cell").
+pub const MAX_CELLS: usize = 1024;
 
-const _: () = assert!(MAX_CELLS < crate::ir::CellSet::CAPACITY);
+const _: () = assert!(MAX_CELLS <= crate::ir::CellSet::CAPACITY);
 
 /// Every cell of a board, in declaration order, with coordinates and names.
 #[derive(Clone, Debug, Default)]

@@ -2,10 +2,11 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-/// A set of cell ids below `64 * W`, one bit per cell in `W` words. The engine and the
-/// checker use [`CellSet`], wide enough for the largest board; compiled move generation uses
-/// the fewest words the program's board needs ([`CellSet64`] for at most 64 cells), so that a
-/// small board pays nothing for the room of a large one.
+/// A set of cell ids below `64 * W`, one bit per cell in `W` words. The program, the position
+/// and the checker store [`CellSet`], wide enough for the largest board; both backends compute
+/// in the fewest words the program's board needs ([`words_for`]; [`CellSet64`] for at most 64
+/// cells), reading the first words of a stored set, so that a small board pays nothing for the
+/// room of a large one.
 ///
 /// Operations are written per word and unrolled by the compiler; sets of one and two words
 /// keep their own paths where a loop would cost registers (`single`, `shifted`).
@@ -13,7 +14,19 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 pub struct CellBits<const W: usize>([u64; W]);
 
 /// Words of an engine [`CellSet`]: room for [`crate::check::geometry::MAX_CELLS`] cells.
-pub const SET_WORDS: usize = 4;
+pub const SET_WORDS: usize = 16;
+
+/// The words a set needs for a board of `cells` cells, among the widths both backends are
+/// built for (1, 2, 4 and [`SET_WORDS`]): a small board pays nothing for a large one's room.
+#[must_use]
+pub const fn words_for(cells: usize) -> usize {
+    match cells {
+        0..=64 => 1,
+        65..=128 => 2,
+        129..=256 => 4,
+        _ => SET_WORDS,
+    }
+}
 
 /// A set of any board's cell ids, in [`SET_WORDS`] words.
 pub type CellSet = CellBits<SET_WORDS>;
@@ -97,6 +110,32 @@ impl<const W: usize> CellBits<W> {
         let bit = 1u64 << (cell & 63);
         let word = cell >> 6;
         CellBits(std::array::from_fn(|i| if i == word { bit } else { 0 }))
+    }
+
+    /// Adds a cell by indexing its word: for sets kept in memory (the engine's position),
+    /// where a wide set would cost one operation per word through [`CellBits::single`].
+    #[inline]
+    pub fn insert_in_place(&mut self, cell: usize) {
+        if let Some(w) = self.0.get_mut(cell >> 6) {
+            *w |= 1u64 << (cell & 63);
+        }
+    }
+
+    /// Removes a cell by indexing its word (see [`CellBits::insert_in_place`]).
+    #[inline]
+    pub fn remove_in_place(&mut self, cell: usize) {
+        if let Some(w) = self.0.get_mut(cell >> 6) {
+            *w &= !(1u64 << (cell & 63));
+        }
+    }
+
+    /// Writes `narrow` over the first `V` words and leaves the others: a set stored wide and
+    /// worked on in `V` words, whose other words stay empty on a board that fits `V` words.
+    #[inline]
+    pub fn store<const V: usize>(&mut self, narrow: CellBits<V>) {
+        for (w, n) in self.0.iter_mut().zip(narrow.0) {
+            *w = n;
+        }
     }
 
     #[inline]

@@ -135,8 +135,9 @@ pub enum LowerError {
     #[diagnostic(
         code(E1007),
         help(
-            "each `pick`, `either`/`first` branch, `place` (two) and each round a `repeat` may \
-             stop or go on is a decision; lower a `repeat`'s upper bound or choose less per round"
+            "each `pick` (two on a board of more than 256 cells), `either`/`first` branch, \
+             `place` (two) and each round a `repeat` may stop or go on is a decision; lower a \
+             `repeat`'s upper bound or choose less per round"
         )
     )]
     TooManyDecisions {

@@ -11,7 +11,7 @@ pub mod passes;
 pub mod table;
 pub mod unordered;
 
-pub use cellset::{CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
+pub use cellset::{words_for, CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::LowerError;
 pub use lower::lower;
 
@@ -106,6 +106,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether a picked cell is recorded in two decisions (high byte, then low): on a board
+    /// with more than 256 cells an id may not fit one byte.
+    #[must_use]
+    pub fn wide_picks(&self) -> bool {
+        self.board.len() > 256
+    }
+
     /// Whether the turn program rolls (its moves may be chance moves).
     #[must_use]
     pub fn has_chance(&self) -> bool {
@@ -247,9 +254,12 @@ impl DirExpr {
     /// The vector index, [`NO_DIR`] when there is none; `vars` holds the turn variables and
     /// `int` evaluates the integers `dir(R, i)` reads.
     #[must_use]
-    pub fn eval(&self, rel: &Relation, vars: &[u8], int: &dyn Fn(IntId) -> i32) -> u8 {
+    pub fn eval(&self, rel: &Relation, vars: &[u16], int: &dyn Fn(IntId) -> i32) -> u8 {
         match self {
-            DirExpr::Var(v) => vars.get(usize::from(*v)).copied().unwrap_or(NO_DIR),
+            DirExpr::Var(v) => vars
+                .get(usize::from(*v))
+                .and_then(|&d| u8::try_from(d).ok())
+                .unwrap_or(NO_DIR),
             DirExpr::Neg(d) => match d.eval(rel, vars, int) {
                 NO_DIR => NO_DIR,
                 i => rel.opposite.get(usize::from(i)).copied().unwrap_or(NO_DIR),
@@ -298,7 +308,7 @@ impl Relation {
 pub struct Ray {
     /// The player whose vector this is (`... for White`); `None` for both.
     pub owner: Option<u8>,
-    pub next: Vec<u8>,
+    pub next: Vec<u16>,
     /// The ray as one cell-index offset, when it is one: `Some((k, has))` when every cell of
     /// `has` (the cells with a next cell) steps to `c + k`. On boards numbered row by row every
     /// straight vector is, and then a whole set walks the ray with one shift.
@@ -306,7 +316,7 @@ pub struct Ray {
 }
 
 /// "No cell" in [`Ray::next`].
-pub const NO_CELL: u8 = u8::MAX;
+pub const NO_CELL: u16 = u16::MAX;
 
 impl Relation {
     /// The vectors `player` moves along.
@@ -324,10 +334,11 @@ impl Relation {
             .is_some_and(|r| r.owner.is_none_or(|o| o == player))
     }
 
-    /// The cells one step along vector `dir` from the cells of `of`.
+    /// The cells one step along vector `dir` from the cells of `of`, in sets of `W` words
+    /// (the fewest the board needs; see [`words_for`]).
     #[must_use]
-    pub fn step_along(&self, dir: u8, of: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn step_along<const W: usize>(&self, dir: u8, of: CellBits<W>) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         if let Some(ray) = self.rays.get(usize::from(dir)) {
             for c in of.iter() {
                 match ray.next.get(c).copied() {
@@ -343,9 +354,15 @@ impl Relation {
     /// along, for `None`; nothing for [`NO_DIR`]), stopping at the board's edge or, with `run`,
     /// at the first cell outside it.
     #[must_use]
-    pub fn line(&self, player: u8, dir: Option<u8>, from: usize, run: Option<CellSet>) -> CellSet {
+    pub fn line<const W: usize>(
+        &self,
+        player: u8,
+        dir: Option<u8>,
+        from: usize,
+        run: Option<CellBits<W>>,
+    ) -> CellBits<W> {
         let walk = |ray: &Ray| {
-            let mut out = CellSet::EMPTY;
+            let mut out = CellBits::<W>::EMPTY;
             let mut c = ray.next.get(from).copied().unwrap_or(NO_CELL);
             for _ in 0..ray.next.len() {
                 if c == NO_CELL || run.is_some_and(|r| !r.contains(usize::from(c))) {
@@ -358,21 +375,27 @@ impl Relation {
         };
         match dir {
             None => {
-                let mut out = CellSet::EMPTY;
+                let mut out = CellBits::<W>::EMPTY;
                 for ray in self.rays_for(player) {
                     out |= walk(ray);
                 }
                 out
             }
-            Some(d) => self.rays.get(usize::from(d)).map_or(CellSet::EMPTY, walk),
+            Some(d) => self.rays.get(usize::from(d)).map_or(CellBits::EMPTY, walk),
         }
     }
 
     /// `between(R, from, run, end)`: per vector, the run of `run` cells starting next to
     /// `from` when the cell just past it is in `end`.
     #[must_use]
-    pub fn between(&self, player: u8, from: usize, run: CellSet, end: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn between<const W: usize>(
+        &self,
+        player: u8,
+        from: usize,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         for ray in self.rays_for(player) {
             if let Some(line) = ray.closed_run(from, run, end) {
                 out |= line;
@@ -383,8 +406,14 @@ impl Relation {
 
     /// `brackets(R, run, end)` within `domain`: cells with a closed run along some vector.
     #[must_use]
-    pub fn brackets(&self, player: u8, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
+    pub fn brackets<const W: usize>(
+        &self,
+        player: u8,
+        domain: CellBits<W>,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
+        let mut out = CellBits::<W>::EMPTY;
         for ray in self.rays_for(player) {
             out |= ray.brackets(domain - out, run, end);
         }
@@ -394,7 +423,7 @@ impl Relation {
 
 impl Ray {
     #[must_use]
-    pub fn new(owner: Option<u8>, next: Vec<u8>) -> Ray {
+    pub fn new(owner: Option<u8>, next: Vec<u16>) -> Ray {
         let mut ray = Ray {
             owner,
             next,
@@ -405,39 +434,31 @@ impl Ray {
     }
 
     /// The cells of `domain` whose next cell starts a closed run of `run` (see
-    /// [`Ray::closed_run`]). As a shift, the runs grow backwards from `end` (only `end - run`
-    /// closes one: a run stops at its first cell outside `run`) until they stop growing.
+    /// [`Ray::closed_run`]), in sets of `W` words (the fewest the board needs, so that the
+    /// growing loop costs a small board no more than its own width). As a shift, the runs
+    /// grow backwards from `end` (only `end - run` closes one: a run stops at its first cell
+    /// outside `run`) until they stop growing.
     #[must_use]
-    pub fn brackets(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        match self.next.len() {
-            0..=64 => self.brackets_in::<1>(domain, run, end),
-            65..=128 => self.brackets_in::<2>(domain, run, end),
-            _ => self.brackets_in::<SET_WORDS>(domain, run, end),
-        }
-    }
-
-    /// [`Ray::brackets`] in sets of `W` words, the fewest the board needs: the growing loop
-    /// then costs a small board no more than its own width.
-    fn brackets_in<const W: usize>(&self, domain: CellSet, run: CellSet, end: CellSet) -> CellSet {
-        let (domain, run, end) = (
-            CellBits::<W>::from_set(domain),
-            CellBits::<W>::from_set(run),
-            CellBits::<W>::from_set(end),
-        );
+    pub fn brackets<const W: usize>(
+        &self,
+        domain: CellBits<W>,
+        run: CellBits<W>,
+        end: CellBits<W>,
+    ) -> CellBits<W> {
         let Some((k, has)) = self.shift else {
             let mut out = CellBits::<W>::EMPTY;
             for c in domain.iter() {
-                if self.closed_run_in(c, run, end).is_some() {
+                if self.closed_run(c, run, end).is_some() {
                     out.insert(c);
                 }
             }
-            return out.to_set();
+            return out;
         };
         let has = CellBits::<W>::from_set(has);
         let on = run & has;
         let mut x = (end - run).shifted(-k) & on;
         if x.is_empty() {
-            return CellSet::EMPTY;
+            return CellBits::EMPTY;
         }
         loop {
             let y = x | (x.shifted(-k) & on);
@@ -446,7 +467,7 @@ impl Ray {
             }
             x = y;
         }
-        (x.shifted(-k) & has & domain).to_set()
+        x.shifted(-k) & has & domain
     }
 
     /// [`Ray::shift`], found from the table.
@@ -473,20 +494,7 @@ impl Ray {
     /// The cells after `from` while they are in `run`, if there is at least one and the
     /// next cell is in `end`.
     #[must_use]
-    pub fn closed_run(&self, from: usize, run: CellSet, end: CellSet) -> Option<CellSet> {
-        match self.next.len() {
-            0..=64 => self
-                .closed_run_in::<1>(from, run.resized(), end.resized())
-                .map(CellBits::to_set),
-            65..=128 => self
-                .closed_run_in::<2>(from, run.resized(), end.resized())
-                .map(CellBits::to_set),
-            _ => self.closed_run_in::<SET_WORDS>(from, run, end),
-        }
-    }
-
-    /// [`Ray::closed_run`] in sets of `W` words (see [`Ray::brackets_in`]).
-    fn closed_run_in<const W: usize>(
+    pub fn closed_run<const W: usize>(
         &self,
         from: usize,
         run: CellBits<W>,
@@ -578,7 +586,7 @@ pub struct Placements {
 #[derive(Clone, Copy, Debug, Hash)]
 pub struct Placement {
     pub shape: u8,
-    pub anchor: u8,
+    pub anchor: u16,
     pub facing: u8,
     pub flipped: bool,
     pub cells: CellSet,
@@ -591,7 +599,7 @@ pub struct Placement {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PlacedCell {
-    pub cell: u8,
+    pub cell: u16,
     pub bottom: u8,
     pub top: u8,
     pub foot: bool,
@@ -631,7 +639,7 @@ pub type BoolId = u16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellRef {
     Var(u8),
-    Const(u8),
+    Const(u16),
     /// The cell being tested by a `where` filter.
     Candidate,
     /// The cell a token is on: the index held in this counter slot.
@@ -1174,7 +1182,7 @@ mod tests {
             .map(|c| {
                 let (x, y) = (c % w + dx, c / w + dy);
                 if (0..w).contains(&x) && (0..h).contains(&y) {
-                    u8::try_from(y * w + x).unwrap_or(NO_CELL)
+                    u16::try_from(y * w + x).unwrap_or(NO_CELL)
                 } else {
                     NO_CELL
                 }

@@ -339,6 +339,11 @@ impl Refs {
         let i = self.read(c)?;
         u8::try_from(i).map_err(|_| c.error(format!("{} #{i} is out of range", self.what)))
     }
+
+    fn read_u16(&self, c: &mut Cur<'_>) -> Result<u16> {
+        let i = self.read(c)?;
+        u16::try_from(i).map_err(|_| c.error(format!("{} #{i} is out of range", self.what)))
+    }
 }
 
 /// What an id refers to, for the checks after the whole text is read.
@@ -769,7 +774,7 @@ impl<'t> Parser<'t> {
                 while !c.at_end() {
                     let from = self.cells.read(&mut c)?;
                     c.expect(">")?;
-                    let to = self.cells.read_u8(&mut c)?;
+                    let to = self.cells.read_u16(&mut c)?;
                     if next[from] != NO_CELL {
                         return Err(c.error("a cell has two next cells along one vector"));
                     }
@@ -985,7 +990,7 @@ impl<'t> Parser<'t> {
             }
             let shape = shapes.read_u8(&mut c)?;
             c.expect_word("at")?;
-            let anchor = self.cells.read_u8(&mut c)?;
+            let anchor = self.cells.read_u16(&mut c)?;
             c.expect_word("facing")?;
             let facing = facing_refs.read_u8(&mut c)?;
             let flipped = c.eat_word("flipped");
@@ -999,7 +1004,7 @@ impl<'t> Parser<'t> {
                 if len > 0 {
                     c.expect(",")?;
                 }
-                let cell = self.cells.read_u8(&mut c)?;
+                let cell = self.cells.read_u16(&mut c)?;
                 let bottom = c.number("a bottom height")?;
                 c.expect("-")?;
                 let top = c.number_here("a top height")?;
@@ -1234,7 +1239,7 @@ impl<'t> Parser<'t> {
         if c.eat_word("candidate") {
             Ok(CellRef::Candidate)
         } else if c.eat("cell#") {
-            let cell: u8 = c.number_here("a cell index")?;
+            let cell: u16 = c.number_here("a cell index")?;
             if usize::from(cell) >= self.cells.len {
                 return Err(c.error(format!(
                     "there is no cell #{cell} (there are {})",
@@ -1287,7 +1292,7 @@ impl<'t> Parser<'t> {
             self.record(Kind::Var, usize::from(v), c.line);
             CellRef::Var(v)
         } else if c.eat("Const(") {
-            let cell: u8 = c.number("a cell index")?;
+            let cell: u16 = c.number("a cell index")?;
             if usize::from(cell) >= self.cells.len {
                 return Err(c.error(format!(
                     "there is no cell #{cell} (there are {})",
@@ -2306,10 +2311,10 @@ end
         });
         for (anchor, facing, flipped, parts) in [
             (
-                0u8,
+                0u16,
                 0u8,
                 false,
-                vec![(0u8, 0u8, 1u8, true), (1, 1, 2, false)],
+                vec![(0u16, 0u8, 1u8, true), (1, 1, 2, false)],
             ),
             (1, 1, true, vec![]),
         ] {
@@ -2693,7 +2698,7 @@ end
                 "expected `)`, found `, 1)`",
             ),
             ("cells 2", "cells 3", Some(8), "expected 3 cells, found 2"),
-            ("cells 2", "cells 300", None, "at most 255 cells"),
+            ("cells 2", "cells 2000", None, "at most 1024 cells"),
             (
                 "  s0 = empty",
                 "  s0 = emptyish",

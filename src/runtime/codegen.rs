@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use super::compiled::fingerprint;
 use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
-    AssignKind, AssignSlot, BoolExpr, CellBits, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
-    Op, PlayerRef, Program, SetExpr, SetId, SET_WORDS,
+    words_for, AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
+    Op, PlayerRef, Program, SetExpr, SetId,
 };
 
 /// One program to translate and how to label it (game name and options).
@@ -41,7 +41,7 @@ pub fn emit(units: &[Unit<'_>]) -> String {
          };\n\
          use rulestone::runtime::{Engine, GameResult, Move};\n\n\
          /// The turn variables: picked cells and loop counters.\n\
-         type V = [u8; 16];\n\n",
+         type V = [u16; 16];\n\n",
     );
     let _ = writeln!(out, "pub static TURNS: [CompiledTurn; {}] = [", units.len());
     for (i, u) in units.iter().enumerate() {
@@ -114,9 +114,9 @@ enum Effect {
 fn cell(c: CellRef, cand: &str) -> String {
     match c {
         CellRef::Var(v) => format!("v[{v}]"),
-        CellRef::Const(c) => format!("{c}u8"),
+        CellRef::Const(c) => format!("{c}u16"),
         CellRef::Candidate => cand.to_string(),
-        CellRef::Slot(s) => format!("u8::try_from(pos.counters[{s}]).unwrap_or(0)"),
+        CellRef::Slot(s) => format!("u16::try_from(pos.counters[{s}]).unwrap_or(0)"),
     }
 }
 
@@ -192,7 +192,7 @@ impl<'a> Emitter<'a> {
     /// expression functions, `&pos, &v, 0` in a walk).
     fn dir_code(&self, relation: u16, d: &DirExpr, args: &str) -> String {
         match d {
-            DirExpr::Var(v) => format!("v[{v}]"),
+            DirExpr::Var(v) => format!("u8::try_from(v[{v}]).unwrap_or(255)"),
             DirExpr::Neg(x) => format!(
                 "{{\n    let i = {};\n    e.program().relations[{relation}].opposite.get(usize::from(i)).copied().unwrap_or(255)\n}}",
                 self.dir_code(relation, x, args)
@@ -418,14 +418,7 @@ impl<'a> Emitter<'a> {
     /// that hold the board, so that a small board's set operations are one or two
     /// instructions and its position value small.
     fn set_words(&self) -> usize {
-        let n = self.p.board.len();
-        if n <= CellBits::<1>::CAPACITY {
-            1
-        } else if n <= CellBits::<2>::CAPACITY {
-            2
-        } else {
-            SET_WORDS
-        }
+        words_for(self.p.board.len())
     }
 
     fn capacity(&self) -> usize {
@@ -922,7 +915,7 @@ impl<'a> Emitter<'a> {
                 format!(
                     "{}let who = {};\nlet table = &e.program().placements[{table}];\nlet max = i{max}(e, &pos, &v, 0);\nlet feet = {feet};\nfor (k, shape) in e.program().shapes.iter().enumerate() {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    if pos.counters[stock] <= 0 {{\n        continue;\n    }}\n    let (first, end) = table.by_shape[k];\n    for index in first..end {{\n        let inst = &table.instances[index as usize];\n        let parts = table.parts_of(inst);\n        let mut z = 0i32;\n        for part in parts {{\n            z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n        }}\n        if z + i32::from(inst.max_top) > max\n            || !parts.iter().all(|part| {{\n                !part.foot\n                    || (feet.contains(usize::from(part.cell))\n                        && pos.counters[{layer}usize + usize::from(part.cell)] == z + i32::from(part.bottom))\n            }})\n        {{\n            continue;\n        }}\n        let [hi, lo] = (index as u16).to_be_bytes();\n        if let Some(m) = g.extend(m, hi).and_then(|m| g.extend(m, lo)) {{\n{}\n        }}\n    }}\n}}",
                     no_player_guard(*who),
-                    player(*who, "0u8"),
+                    player(*who, "0u16"),
                     then.lines().map(|l| format!("            {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -931,7 +924,7 @@ impl<'a> Emitter<'a> {
                 let then = if code.decided[pc + 1] {
                     "g.leaf(m);".to_string()
                 } else {
-                    format!("let mut w = v;\n        w[{var}] = i as u8;\n        {};", at(code, pc + 1, "w"))
+                    format!("let mut w = v;\n        w[{var}] = i as u16;\n        {};", at(code, pc + 1, "w"))
                 };
                 format!(
                     "let rel = &e.program().relations[{relation}];\nfor i in 0..{n}usize {{\n    if !rel.has_ray_for(i, e.rt_mover()) {{\n        continue;\n    }}\n    if let Some(m) = g.extend(m, i as u8) {{\n        {then}\n    }}\n}}"
@@ -948,11 +941,19 @@ impl<'a> Emitter<'a> {
                         rounds = u.rounds
                     );
                 }
-                if code.decided[pc + 1] {
+                // On a board whose ids pass 255 a cell is two decisions, high byte first.
+                let (wide, record) = if self.p.wide_picks() {
+                    ("g.extend(m, (c >> 8) as u8).and_then(|m| g.extend(m, c as u8))", "g.extend(m, (c >> 8) as u8)")
+                } else {
+                    ("g.extend(m, c as u8)", "")
+                };
+                if code.decided[pc + 1] && self.p.wide_picks() {
+                    format!("{head}for c in set.iter() {{\n    if let Some(m) = {record} {{\n        g.leaf_with(m, c as u8);\n    }}\n}}")
+                } else if code.decided[pc + 1] {
                     format!("{head}for c in set.iter() {{\n    g.leaf_with(m, c as u8);\n}}")
                 } else {
                     format!(
-                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u8;\n    if let Some(m) = g.extend(m, c as u8) {{\n        {};\n    }}\n}}",
+                        "{head}for c in set.iter() {{\n    let mut w = v;\n    w[{var}] = c as u16;\n    if let Some(m) = {wide} {{\n        {};\n    }}\n}}",
                         at(code, pc + 1, "w")
                     )
                 }
@@ -969,15 +970,15 @@ impl<'a> Emitter<'a> {
                 true,
                 &format!(
                     "let piece = {code_base}u8.wrapping_add({});\nSET_CELL(usize::from({}), piece);",
-                    player(*owner, "0u8"),
-                    cell(*c, "0u8")
+                    player(*owner, "0u16"),
+                    cell(*c, "0u16")
                 ),
                 &next,
             ),
             Op::Remove { at: c } => self.with_effect(
                 pc,
                 true,
-                &format!("SET_CELL(usize::from({}), 0);", cell(*c, "0u8")),
+                &format!("SET_CELL(usize::from({}), 0);", cell(*c, "0u16")),
                 &next,
             ),
             Op::Move { from, to } => self.with_effect(
@@ -985,8 +986,8 @@ impl<'a> Emitter<'a> {
                 true,
                 &format!(
                     "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n    SET_CELL(from, 0);\n    SET_CELL(to, piece);\n}}",
-                    cell(*from, "0u8"),
-                    cell(*to, "0u8")
+                    cell(*from, "0u16"),
+                    cell(*to, "0u16")
                 ),
                 &next,
             ),
@@ -999,7 +1000,7 @@ impl<'a> Emitter<'a> {
                 true,
                 &format!(
                     "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    SET_CELL(c, piece);\n}}",
-                    player(*owner, "0u8")
+                    player(*owner, "0u16")
                 ),
                 &next,
             ),
@@ -1144,8 +1145,11 @@ impl<'a> Emitter<'a> {
             format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e.zobrist(), {cell}, {piece});")
         };
         match &code.ops[pc] {
+            Op::Pick { var, .. } if self.p.wide_picks() => {
+                format!("let hi = r.decision();\nv[{var}] = (u16::from(hi) << 8) | u16::from(r.decision());\n{next};")
+            }
             Op::Pick { var, .. } | Op::PickDir { var, .. } => {
-                format!("v[{var}] = r.decision();\n{next};")
+                format!("v[{var}] = u16::from(r.decision());\n{next};")
             }
             Op::Place {
                 slot,
@@ -1157,7 +1161,7 @@ impl<'a> Emitter<'a> {
             } => format!(
                 "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
                 no_player_guard(*who),
-                player(*who, "0u8"),
+                player(*who, "0u16"),
                 self.placed_local(*slot)
             ),
             Op::Let {
@@ -1171,19 +1175,19 @@ impl<'a> Emitter<'a> {
                 at: c,
             } => no_player_guard(*owner) + &format!(
                 "let piece = {code_base}u8.wrapping_add({});\nlet c = usize::from({});\n{}\n{next};",
-                player(*owner, "0u8"),
-                cell(*c, "0u8"),
+                player(*owner, "0u16"),
+                cell(*c, "0u16"),
                 both("c", "piece")
             ),
             Op::Remove { at: c } => format!(
                 "let c = usize::from({});\n{}\n{next};",
-                cell(*c, "0u8"),
+                cell(*c, "0u16"),
                 both("c", "0")
             ),
             Op::Move { from, to } => format!(
                 "let from = usize::from({});\nlet to = usize::from({});\nif from != to {{\n    let piece = pos.code(from);\n{}\n{}\n}}\n{next};",
-                cell(*from, "0u8"),
-                cell(*to, "0u8"),
+                cell(*from, "0u16"),
+                cell(*to, "0u16"),
                 indent_lines(&both("from", "0")),
                 indent_lines(&both("to", "piece"))
             ),
@@ -1193,7 +1197,7 @@ impl<'a> Emitter<'a> {
                 at: s,
             } => no_player_guard(*owner) + &format!(
                 "let piece = {code_base}u8.wrapping_add({});\nfor c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{next};",
-                player(*owner, "0u8"),
+                player(*owner, "0u16"),
                 both("c", "piece")
             ),
             Op::RemoveAll { at: s } => format!(
@@ -1246,9 +1250,9 @@ impl<'a> Emitter<'a> {
                     Finish::Draw => String::new(),
                 };
                 let result = match f {
-                    Finish::Win(p) => format!("GameResult::Win({})", player(*p, "0u8")),
+                    Finish::Win(p) => format!("GameResult::Win({})", player(*p, "0u16")),
                     Finish::Lose(p) => {
-                        format!("GameResult::Win(1u8.wrapping_sub({}))", player(*p, "0u8"))
+                        format!("GameResult::Win(1u8.wrapping_sub({}))", player(*p, "0u16"))
                     }
                     Finish::Draw => "GameResult::Draw".to_string(),
                 };
@@ -1291,10 +1295,10 @@ impl<'a> Emitter<'a> {
     fn variable_op(&self, op: &Op, next: &str, exit: &str) -> String {
         match op {
             Op::SetVar { var, set } => format!(
-                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u8;\n{next};"
+                "let s = s{set}(e, &pos, &v, ALL, 0);\nlet (Some(c), 1) = (s.iter().next(), s.len()) else {{\n    return;\n}};\nv[{var}] = c as u16;\n{next};"
             ),
             Op::SetDir { var, relation, dir } => format!(
-                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = d;\n{next};",
+                "let d = {};\nif d == 255 {{\n    return;\n}}\nv[{var}] = u16::from(d);\n{next};",
                 self.dir_code(*relation, dir, "&pos, &v, 0")
             ),
             Op::WhileCheck { var, cond, .. } => format!(
@@ -1397,15 +1401,15 @@ impl<'a> Emitter<'a> {
                 run,
                 end,
             } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nS::from_set(e.program().relations[{relation}].between(e.rt_mover(), usize::from({}), run.to_set(), end.to_set())) & d",
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].between(e.rt_mover(), usize::from({}), run, end) & d",
                 cell(*from, "cand")
             ),
             SetExpr::Brackets { relation, run, end } => format!(
-                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\nS::from_set(e.program().relations[{relation}].brackets(e.rt_mover(), d.to_set(), run.to_set(), end.to_set()))"
+                "let run = s{run}(e, pos, v, ALL, cand);\nlet end = s{end}(e, pos, v, ALL, cand);\ne.program().relations[{relation}].brackets(e.rt_mover(), d, run, end)"
             ),
             SetExpr::Local(slot) => format!("pos.locals[{slot}] & d"),
             SetExpr::StepDir { relation, dir, of } => format!(
-                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nS::from_set(rel.step_along(dir, s{of}(e, pos, v, ALL, cand).to_set())) & d",
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nrel.step_along(dir, s{of}(e, pos, v, ALL, cand)) & d",
                 self.dir_code(*relation, dir, "pos, v, cand")
             ),
             SetExpr::Line {
@@ -1414,7 +1418,7 @@ impl<'a> Emitter<'a> {
                 from,
                 run,
             } => format!(
-                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nS::from_set(rel.line(e.rt_mover(), dir, usize::from({}), run.map(S::to_set))) & d",
+                "let rel = &e.program().relations[{relation}];\nlet dir = {};\nlet run = {};\nrel.line(e.rt_mover(), dir, usize::from({}), run) & d",
                 dir.as_ref().map_or_else(|| "None".to_string(), |x| format!("Some({})", self.dir_code(*relation, x, "pos, v, cand"))),
                 run.map_or_else(|| "None".to_string(), |r| format!("Some(s{r}(e, pos, v, ALL, cand))")),
                 cell(*from, "cand")
@@ -1426,13 +1430,13 @@ impl<'a> Emitter<'a> {
                 "S::from_set(e.program().board.axis_cmp({axis}, CmpOp::{op:?}, i{value}(e, pos, v, cand))) & d"
             ),
             SetExpr::Where { base, cond } => format!(
-                "let x = s{base}(e, pos, v, d, cand);\nlet mut out = x;\nfor c in x.iter() {{\n    if !b{cond}(e, pos, v, c as u8) {{\n        out.remove(c);\n    }}\n}}\nout"
+                "let x = s{base}(e, pos, v, d, cand);\nlet mut out = x;\nfor c in x.iter() {{\n    if !b{cond}(e, pos, v, c as u16) {{\n        out.remove(c);\n    }}\n}}\nout"
             ),
         };
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn s{id}{generic}(e: &{host}, pos: &P, v: &V, d: S, cand: u8) -> S {{"
+            "\n    #[inline]\n    fn s{id}{generic}(e: &{host}, pos: &P, v: &V, d: S, cand: u16) -> S {{"
         );
         indent(out, &body);
     }
@@ -1496,7 +1500,7 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn i{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u8) -> i32 {{"
+            "\n    #[inline]\n    fn i{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u16) -> i32 {{"
         );
         indent(out, &body);
     }
@@ -1564,7 +1568,7 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn b{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u8) -> bool {{"
+            "\n    #[inline]\n    fn b{id}{generic}(e: &{host}, pos: &P, v: &V, cand: u16) -> bool {{"
         );
         indent(out, &body);
     }
@@ -1575,7 +1579,7 @@ impl<'a> Emitter<'a> {
 /// the interpreter (`Engine::acting`): the guard that ends the walk.
 fn no_player_guard(p: PlayerRef) -> String {
     match p {
-        PlayerRef::Owner(_) => format!("if {} > 1 {{\n    return;\n}}\n", player(p, "0u8")),
+        PlayerRef::Owner(_) => format!("if {} > 1 {{\n    return;\n}}\n", player(p, "0u16")),
         _ => String::new(),
     }
 }
@@ -1592,10 +1596,10 @@ fn assignment(slot: AssignSlot, op: AssignKind) -> (String, &'static str) {
     let slot = match slot {
         AssignSlot::Global(s) => format!("{s}usize"),
         AssignSlot::PerPlayer { base, player: who } => {
-            format!("{base}usize + usize::from({})", player(who, "0u8"))
+            format!("{base}usize + usize::from({})", player(who, "0u16"))
         }
         AssignSlot::PerCell { base, cell: c } => {
-            format!("{base}usize + usize::from({})", cell(c, "0u8"))
+            format!("{base}usize + usize::from({})", cell(c, "0u16"))
         }
     };
     let new = match op {

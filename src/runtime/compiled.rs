@@ -709,17 +709,19 @@ impl Engine<'_> {
 pub fn memo_key<const W: usize>(
     hash: u64,
     pc: usize,
-    vars: &[u8],
+    vars: &[u16],
     placed: &[u16],
     locals: &[CellBits<W>],
 ) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mix = |h: u64, x: u64| (h.rotate_left(23) ^ x).wrapping_mul(K);
     let mut h = mix(hash, pc as u64);
-    for chunk in vars.chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = mix(h, u64::from_le_bytes(word));
+    for chunk in vars.chunks(4) {
+        let word = chunk
+            .iter()
+            .rev()
+            .fold(0u64, |w, &x| (w << 16) | u64::from(x));
+        h = mix(h, word);
     }
     for p in placed {
         h = mix(h, u64::from(*p));

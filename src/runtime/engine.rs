@@ -1,22 +1,54 @@
 //! The generic engine: one bytecode interpreter that enumerates a turn program's choice points
 //! depth-first (legal moves) or follows one move's decisions (apply). Every effect is logged on a
 //! trail, so backtracking and `undo` are the same operation.
+//!
+//! The interpreter is built once per set width `W` (1, 2, 4 or 16 words) and runs in the
+//! fewest words the board needs. Sets kept in the program, the position and the `let` slots
+//! are stored sixteen words wide and read through their first `W` words; the others stay empty,
+//! since no cell id reaches past the board.
 
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
 use super::state::{GameResult, State, Zobrist};
 use crate::ir::ops::{compare, int_op};
 use crate::ir::{
-    AssignSlot, BoolExpr, BoolId, CellRef, CellSet, Code, Finish, IntExpr, IntId, Op, Placement,
-    PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED, MAX_SET_LOCALS, MAX_VARS, NO_DIR,
+    words_for, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, Finish, IntExpr,
+    IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED,
+    MAX_SET_LOCALS, MAX_VARS, NO_DIR, SET_WORDS,
 };
+
+/// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
+/// built once per width, so that a small board's sets are one or two words while the program
+/// stores them as wide as the largest board.
+macro_rules! at_width {
+    ($words:expr, $e:expr) => {
+        match $words {
+            1 => {
+                const W: usize = 1;
+                $e
+            }
+            2 => {
+                const W: usize = 2;
+                $e
+            }
+            4 => {
+                const W: usize = 4;
+                $e
+            }
+            _ => {
+                const W: usize = SET_WORDS;
+                $e
+            }
+        }
+    };
+}
 
 /// The turn's picked cells and repeat counts. Small and passed by value into each choice, so
 /// backtracking needs no bookkeeping for them. (`let` sets live in the engine and are restored
 /// when a walk backtracks past their `let`.)
 #[derive(Clone, Copy)]
 struct Vars {
-    cells: [u8; MAX_VARS],
+    cells: [u16; MAX_VARS],
     /// The placement instance bound by each `place` slot.
     placed: [u16; MAX_PLACED],
 }
@@ -29,7 +61,7 @@ const NO_VARS: Vars = Vars {
 /// One logged change, undone by writing `old` back.
 #[derive(Clone, Copy, Debug)]
 enum Change {
-    Cell { cell: u8, old: u8 },
+    Cell { cell: u16, old: u8 },
     Counter { slot: u16, old: i32 },
     Result(Option<GameResult>),
 }
@@ -142,8 +174,13 @@ pub struct Engine<'p> {
     again: bool,
     /// Whether the moves last listed were chance moves.
     chance: bool,
-    /// The values of `let` sets.
+    /// The values of `let` sets, stored wide; the interpreter reads and writes their first
+    /// `words` words.
     locals: [CellSet; MAX_SET_LOCALS],
+    /// Words per set the interpreter works in: the fewest the board needs ([`words_for`]).
+    words: usize,
+    /// Whether a picked cell takes two decisions ([`Program::wide_picks`]).
+    wide_picks: bool,
     /// Set when a turn needed more decisions than a move holds.
     pub overflowed: bool,
     /// Set when a `while` reached its round limit in the interpreter: the moves through it
@@ -215,6 +252,8 @@ impl<'p> Engine<'p> {
             overflowed: false,
             runaway: false,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
+            words: words_for(program.board.len()),
+            wide_picks: program.wide_picks(),
             logging: true,
             saved: None,
             history: History {
@@ -223,7 +262,7 @@ impl<'p> Engine<'p> {
             },
         };
         let mut walk = Walk::replay(Move::default(), false);
-        engine.exec::<false>(&program.setup, 0, NO_VARS, &mut walk);
+        engine.run::<false>(&program.setup, &mut walk);
         engine.trail.clear();
         engine.note_position();
         if let Backend::Compiled(turn) = backend {
@@ -284,7 +323,7 @@ impl<'p> Engine<'p> {
             refused_by: None,
         };
         let program = self.program;
-        self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
+        self.run::<true>(&program.turn, &mut walk);
         self.overflowed |= walk.overflow;
         self.chance = walk.chance;
         self.rollback(mark);
@@ -303,7 +342,7 @@ impl<'p> Engine<'p> {
         let mut walk = Walk::replay(Move::default(), false);
         walk.refusals = Some(Vec::new());
         let program = self.program;
-        self.exec::<true>(&program.turn, 0, NO_VARS, &mut walk);
+        self.run::<true>(&program.turn, &mut walk);
         self.rollback(mark);
         let refused = walk.refusals.unwrap_or_default();
         refused
@@ -328,7 +367,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(*m, false);
         let program = self.program;
-        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+        self.run::<false>(&program.turn, &mut walk);
         self.rollback(mark);
         walk.rolled
     }
@@ -346,7 +385,7 @@ impl<'p> Engine<'p> {
         } else {
             let mut walk = Walk::replay(*m, false);
             let program = self.program;
-            self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+            self.run::<false>(&program.turn, &mut walk);
         }
         self.end_turn();
         self.note_position();
@@ -456,7 +495,7 @@ impl<'p> Engine<'p> {
         let mut walk = Walk::replay(*m, true);
         walk.voice = self.state.mover;
         let program = self.program;
-        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+        self.run::<false>(&program.turn, &mut walk);
         self.rollback(mark);
         walk.parts
             .into_iter()
@@ -471,7 +510,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(*m, true);
         let program = self.program;
-        self.exec::<false>(&program.turn, 0, NO_VARS, &mut walk);
+        self.run::<false>(&program.turn, &mut walk);
         self.rollback(mark);
         walk.text.unwrap_or_default().trim().to_string()
     }
@@ -498,10 +537,12 @@ impl<'p> Engine<'p> {
             .markers
             .iter()
             .map(|m| {
-                (
-                    m.text.clone(),
-                    self.eval_set(m.set, &NO_VARS, self.program.board.all, 0),
-                )
+                let cells = at_width!(
+                    self.words,
+                    self.eval_set::<W>(m.set, &NO_VARS, self.all::<W>(), 0)
+                        .to_set()
+                );
+                (m.text.clone(), cells)
             })
             .collect()
     }
@@ -512,8 +553,10 @@ impl<'p> Engine<'p> {
         self.program
             .status
             .iter()
-            .filter(|(_, when)| when.is_none_or(|c| self.eval_bool(c, &NO_VARS, 0)))
-            .map(|(t, _)| self.render(*t, &NO_VARS))
+            .filter(|(_, when)| {
+                when.is_none_or(|c| at_width!(self.words, self.eval_bool::<W>(c, &NO_VARS, 0)))
+            })
+            .map(|(t, _)| at_width!(self.words, self.render::<W>(*t, &NO_VARS)))
             .collect()
     }
 
@@ -526,7 +569,7 @@ impl<'p> Engine<'p> {
         if self.state.result.is_none() {
             self.finish(result);
         }
-        let scores = ids.map(|id| self.eval_int(id, &NO_VARS, 0));
+        let scores = ids.map(|id| at_width!(self.words, self.eval_int::<W>(id, &NO_VARS, 0)));
         self.rollback(mark);
         Some(scores)
     }
@@ -536,7 +579,7 @@ impl<'p> Engine<'p> {
     #[must_use]
     pub fn heuristic(&self) -> Option<[i32; 2]> {
         let ids = self.program.heuristic?;
-        Some(ids.map(|id| self.eval_int(id, &NO_VARS, 0)))
+        Some(ids.map(|id| at_width!(self.words, self.eval_int::<W>(id, &NO_VARS, 0))))
     }
 
     /// The result when the player to move has no legal move, from `on no moves`.
@@ -544,7 +587,7 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(Move::default(), false);
         let program = self.program;
-        self.exec::<false>(&program.no_moves, 0, NO_VARS, &mut walk);
+        self.run::<false>(&program.no_moves, &mut walk);
         let r = self.state.result.unwrap_or(GameResult::Draw);
         self.rollback(mark);
         r
@@ -589,7 +632,7 @@ impl<'p> Engine<'p> {
     pub(super) fn set_cell(&mut self, cell: usize, code: u8) {
         if self.logging {
             self.trail.push(Change::Cell {
-                cell: u8::try_from(cell).unwrap_or(u8::MAX),
+                cell: u16::try_from(cell).unwrap_or(u16::MAX),
                 old: self.state.board[cell],
             });
         }
@@ -609,10 +652,21 @@ impl<'p> Engine<'p> {
 
     // ---- the interpreter --------------------------------------------------------------------
 
+    /// Runs `code` from its start with no variables, in the engine's set width.
+    fn run<const GEN: bool>(&mut self, code: &Code, walk: &mut Walk) {
+        at_width!(self.words, self.exec::<GEN, W>(code, 0, NO_VARS, walk));
+    }
+
+    /// The board's cells, in sets of `W` words.
+    #[inline]
+    fn all<const W: usize>(&self) -> CellBits<W> {
+        self.program.board.all.resized()
+    }
+
     /// Runs `code` from `pc`. In generating mode (`GEN`) every choice point tries each option
     /// and backtracks; otherwise options are read from the walk's move.
     #[allow(clippy::too_many_lines)]
-    fn exec<const GEN: bool>(
+    fn exec<const GEN: bool, const W: usize>(
         &mut self,
         code: &Code,
         mut pc: usize,
@@ -660,10 +714,10 @@ impl<'p> Engine<'p> {
                         pc += 1;
                         continue;
                     }
-                    let max = self.eval_int(*max, &vars, 0);
+                    let max = self.eval_int::<W>(*max, &vars, 0);
                     let feet = match feet {
-                        Some(s) => self.eval_set(*s, &vars, self.program.board.all, 0),
-                        None => self.program.board.all,
+                        Some(s) => self.eval_set::<W>(*s, &vars, self.all::<W>(), 0),
+                        None => self.all::<W>(),
                     };
                     let mark = self.trail.len();
                     let len = walk.current.len();
@@ -692,7 +746,7 @@ impl<'p> Engine<'p> {
                                 let mut v = vars;
                                 v.placed[slot] = u16::try_from(index).unwrap_or(u16::MAX);
                                 v.cells[anchor] = inst.anchor;
-                                self.exec::<true>(code, pc + 1, v, walk);
+                                self.exec::<true, W>(code, pc + 1, v, walk);
                                 self.rollback(mark);
                             } else {
                                 walk.overflow = true;
@@ -704,7 +758,7 @@ impl<'p> Engine<'p> {
                 }
                 Op::PickDir { var, relation } => {
                     if !GEN {
-                        vars.cells[usize::from(*var)] = walk.next();
+                        vars.cells[usize::from(*var)] = u16::from(walk.next());
                         walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                         pc += 1;
                         continue;
@@ -718,9 +772,9 @@ impl<'p> Engine<'p> {
                         }
                         let d = u8::try_from(i).unwrap_or(NO_DIR);
                         let mut v = vars;
-                        v.cells[usize::from(*var)] = d;
+                        v.cells[usize::from(*var)] = u16::from(d);
                         if walk.current.push(d) {
-                            self.exec::<true>(code, pc + 1, v, walk);
+                            self.exec::<true, W>(code, pc + 1, v, walk);
                         } else {
                             walk.overflow = true;
                         }
@@ -731,12 +785,12 @@ impl<'p> Engine<'p> {
                 }
                 Op::Pick { var, from } => {
                     if GEN {
-                        let set = self.eval_set(*from, &vars, self.program.board.all, 0);
+                        let set = self.eval_set::<W>(*from, &vars, self.all::<W>(), 0);
                         let len = walk.current.len();
                         if code.decided[pc + 1] {
                             // Each candidate completes a move at once: no need to run the rest.
                             for c in set.iter() {
-                                if walk.current.push(c as u8) {
+                                if walk.push_cell(c, self.wide_picks) {
                                     self.leaf::<true>(walk);
                                 } else {
                                     walk.overflow = true;
@@ -748,9 +802,9 @@ impl<'p> Engine<'p> {
                         let mark = self.trail.len();
                         for c in set.iter() {
                             let mut v = vars;
-                            v.cells[usize::from(*var)] = c as u8;
-                            if walk.current.push(c as u8) {
-                                self.exec::<true>(code, pc + 1, v, walk);
+                            v.cells[usize::from(*var)] = c as u16;
+                            if walk.push_cell(c, self.wide_picks) {
+                                self.exec::<true, W>(code, pc + 1, v, walk);
                             } else {
                                 walk.overflow = true;
                             }
@@ -759,7 +813,7 @@ impl<'p> Engine<'p> {
                         }
                         return;
                     }
-                    vars.cells[usize::from(*var)] = walk.next();
+                    vars.cells[usize::from(*var)] = walk.next_cell(self.wide_picks);
                     walk.voice = walk.chooser.take().unwrap_or(self.state.mover);
                     pc += 1;
                 }
@@ -768,16 +822,17 @@ impl<'p> Engine<'p> {
                         pc += 1;
                         continue;
                     }
-                    let value = self.eval_set(*set, &vars, self.program.board.all, 0);
+                    let value = self.eval_set::<W>(*set, &vars, self.all::<W>(), 0);
                     let slot = usize::from(*slot);
                     if GEN {
                         // Later ops of this walk read the value; restore it on the way back.
-                        let outer = std::mem::replace(&mut self.locals[slot], value);
-                        self.exec::<true>(code, pc + 1, vars, walk);
-                        self.locals[slot] = outer;
+                        let outer = self.locals[slot].resized::<W>();
+                        self.locals[slot].store(value);
+                        self.exec::<true, W>(code, pc + 1, vars, walk);
+                        self.locals[slot].store(outer);
                         return;
                     }
-                    self.locals[slot] = value;
+                    self.locals[slot].store(value);
                     pc += 1;
                 }
                 Op::Put {
@@ -801,13 +856,13 @@ impl<'p> Engine<'p> {
                         return;
                     };
                     let code = code_base + owner;
-                    for cell in self.eval_set(*at, &vars, self.program.board.all, 0).iter() {
+                    for cell in self.eval_set::<W>(*at, &vars, self.all::<W>(), 0).iter() {
                         self.set_cell(cell, code);
                     }
                     pc += 1;
                 }
                 Op::RemoveAll { at } => {
-                    for cell in self.eval_set(*at, &vars, self.program.board.all, 0).iter() {
+                    for cell in self.eval_set::<W>(*at, &vars, self.all::<W>(), 0).iter() {
                         self.set_cell(cell, 0);
                     }
                     pc += 1;
@@ -828,7 +883,7 @@ impl<'p> Engine<'p> {
                     pc += 1;
                 }
                 Op::Require(cond) => {
-                    if GEN && !self.eval_bool(*cond, &vars, 0) {
+                    if GEN && !self.eval_bool::<W>(*cond, &vars, 0) {
                         if walk.refused_by.is_none()
                             && walk
                                 .refusals
@@ -836,7 +891,7 @@ impl<'p> Engine<'p> {
                                 .is_some_and(|r| r.len() < MAX_REFUSALS)
                         {
                             walk.refused_by = Some(*cond);
-                            self.exec::<true>(code, pc + 1, vars, walk);
+                            self.exec::<true, W>(code, pc + 1, vars, walk);
                             walk.refused_by = None;
                         }
                         return;
@@ -844,7 +899,7 @@ impl<'p> Engine<'p> {
                     pc += 1;
                 }
                 Op::Unless { cond, target } => {
-                    pc = if self.eval_bool(*cond, &vars, 0) {
+                    pc = if self.eval_bool::<W>(*cond, &vars, 0) {
                         pc + 1
                     } else {
                         *target as usize
@@ -857,7 +912,7 @@ impl<'p> Engine<'p> {
                         let len = walk.current.len();
                         for (i, start) in branches.iter().enumerate() {
                             if walk.current.push(i as u8) {
-                                self.exec::<true>(code, *start as usize, vars, walk);
+                                self.exec::<true, W>(code, *start as usize, vars, walk);
                             } else {
                                 walk.overflow = true;
                             }
@@ -877,7 +932,7 @@ impl<'p> Engine<'p> {
                         for (i, start) in branches.iter().enumerate() {
                             let before = walk.leaves;
                             if walk.current.push(i as u8) {
-                                self.exec::<true>(code, *start as usize, vars, walk);
+                                self.exec::<true, W>(code, *start as usize, vars, walk);
                             } else {
                                 walk.overflow = true;
                             }
@@ -903,8 +958,8 @@ impl<'p> Engine<'p> {
                     exit,
                 } => {
                     let rounds = vars.cells[usize::from(*var)];
-                    let can_stop = rounds >= *min;
-                    let can_go = rounds < *max;
+                    let can_stop = rounds >= u16::from(*min);
+                    let can_go = rounds < u16::from(*max);
                     match (can_stop, can_go) {
                         (true, true) => {
                             if GEN {
@@ -912,7 +967,7 @@ impl<'p> Engine<'p> {
                                 let len = walk.current.len();
                                 for (d, target) in [(0u8, *exit as usize), (1, pc + 1)] {
                                     if walk.current.push(d) {
-                                        self.exec::<true>(code, target, vars, walk);
+                                        self.exec::<true, W>(code, target, vars, walk);
                                     } else {
                                         walk.overflow = true;
                                     }
@@ -939,7 +994,7 @@ impl<'p> Engine<'p> {
                 Op::DistinctStart { block } => {
                     if GEN {
                         let outer = self.distinct_enter(*block);
-                        self.exec::<true>(code, pc + 1, vars, walk);
+                        self.exec::<true, W>(code, pc + 1, vars, walk);
                         self.distinct_leave(*block, outer);
                         return;
                     }
@@ -952,7 +1007,7 @@ impl<'p> Engine<'p> {
                     pc += 1;
                 }
                 Op::Memo { block } => {
-                    if GEN && !self.memo_first(*block, pc, &vars) {
+                    if GEN && !self.memo_first::<W>(*block, pc, &vars) {
                         return;
                     }
                     pc += 1;
@@ -967,7 +1022,7 @@ impl<'p> Engine<'p> {
                             let d = u8::try_from(k).unwrap_or(u8::MAX);
                             if walk.current.push(d) {
                                 self.set_counter(slot, lo.wrapping_add(i32::from(k)));
-                                self.exec::<true>(code, pc + 1, vars, walk);
+                                self.exec::<true, W>(code, pc + 1, vars, walk);
                             } else {
                                 walk.overflow = true;
                             }
@@ -991,40 +1046,37 @@ impl<'p> Engine<'p> {
                     op,
                     value,
                 } => {
-                    let v = self.eval_int(*value, &vars, 0);
-                    for c in self
-                        .eval_set(*cells, &vars, self.program.board.all, 0)
-                        .iter()
-                    {
+                    let v = self.eval_int::<W>(*value, &vars, 0);
+                    for c in self.eval_set(*cells, &vars, self.all::<W>(), 0).iter() {
                         let slot = usize::from(*base) + c;
                         self.set_counter(slot, op.apply(self.state.counters[slot], v));
                     }
                     pc += 1;
                 }
                 Op::SetVar { var, set } => {
-                    let s = self.eval_set(*set, &vars, self.program.board.all, 0);
+                    let s = self.eval_set::<W>(*set, &vars, self.all::<W>(), 0);
                     let (Some(c), 1) = (s.iter().next(), s.len()) else {
                         return;
                     };
-                    vars.cells[usize::from(*var)] = u8::try_from(c).unwrap_or(u8::MAX);
+                    vars.cells[usize::from(*var)] = u16::try_from(c).unwrap_or(u16::MAX);
                     pc += 1;
                 }
                 Op::SetDir { var, relation, dir } => {
                     let rel = &self.program.relations[usize::from(*relation)];
-                    let d = self.dir(rel, dir, &vars, 0);
+                    let d = self.dir::<W>(rel, dir, &vars, 0);
                     if d == NO_DIR {
                         return;
                     }
-                    vars.cells[usize::from(*var)] = d;
+                    vars.cells[usize::from(*var)] = u16::from(d);
                     pc += 1;
                 }
                 Op::WhileCheck { var, cond, exit } => {
-                    if !self.eval_bool(*cond, &vars, 0) {
+                    if !self.eval_bool::<W>(*cond, &vars, 0) {
                         pc = *exit as usize;
                         continue;
                     }
                     let rounds = &mut vars.cells[usize::from(*var)];
-                    if *rounds == u8::MAX {
+                    if *rounds == u16::from(u8::MAX) {
                         self.runaway = true;
                         return;
                     }
@@ -1033,7 +1085,7 @@ impl<'p> Engine<'p> {
                 }
                 Op::Write(t) => {
                     if walk.text.is_some() {
-                        let s = self.render(*t, &vars);
+                        let s = self.render::<W>(*t, &vars);
                         if let Some(text) = walk.text.as_mut() {
                             text.push_str(&s);
                         }
@@ -1063,7 +1115,7 @@ impl<'p> Engine<'p> {
                             usize::from(*base) + self.cell(*cell, &vars, 0)
                         }
                     };
-                    let v = self.eval_int(*value, &vars, 0);
+                    let v = self.eval_int::<W>(*value, &vars, 0);
                     self.set_counter(slot, op.apply(self.state.counters[slot], v));
                     pc += 1;
                 }
@@ -1148,9 +1200,11 @@ impl<'p> Engine<'p> {
 
     /// Whether the current walk of a `distinct` block reaches this loop head for the first
     /// time in this position with these variables (and notes it).
-    fn memo_first(&mut self, block: u8, pc: usize, vars: &Vars) -> bool {
+    fn memo_first<const W: usize>(&mut self, block: u8, pc: usize, vars: &Vars) -> bool {
+        let locals: [CellBits<W>; MAX_SET_LOCALS] =
+            std::array::from_fn(|i| self.locals[i].resized());
         let key =
-            super::compiled::memo_key(self.state.hash, pc, &vars.cells, &vars.placed, &self.locals);
+            super::compiled::memo_key(self.state.hash, pc, &vars.cells, &vars.placed, &locals);
         self.memo_insert(block, key)
     }
 
@@ -1209,12 +1263,12 @@ impl<'p> Engine<'p> {
     }
 
     #[inline]
-    fn cell(&self, c: CellRef, vars: &Vars, candidate: u8) -> usize {
+    fn cell(&self, c: CellRef, vars: &Vars, candidate: u16) -> usize {
         usize::from(match c {
             CellRef::Var(v) => vars.cells[usize::from(v)],
             CellRef::Const(c) => c,
             CellRef::Candidate => candidate,
-            CellRef::Slot(s) => u8::try_from(self.state.counters[usize::from(s)]).unwrap_or(0),
+            CellRef::Slot(s) => u16::try_from(self.state.counters[usize::from(s)]).unwrap_or(0),
         })
     }
 
@@ -1226,7 +1280,7 @@ impl<'p> Engine<'p> {
         Some(self.player(p, vars, 0)).filter(|&who| who < 2)
     }
 
-    fn player(&self, p: PlayerRef, vars: &Vars, candidate: u8) -> u8 {
+    fn player(&self, p: PlayerRef, vars: &Vars, candidate: u16) -> u8 {
         match p {
             PlayerRef::Mover => self.state.mover,
             PlayerRef::Opponent => 1 - self.state.mover,
@@ -1240,82 +1294,88 @@ impl<'p> Engine<'p> {
 
     /// The set's cells that lie in `domain`: callers narrow the domain so that per-cell tests
     /// run only where they can matter.
-    fn eval_set(&self, id: SetId, vars: &Vars, domain: CellSet, candidate: u8) -> CellSet {
+    fn eval_set<const W: usize>(
+        &self,
+        id: SetId,
+        vars: &Vars,
+        domain: CellBits<W>,
+        candidate: u16,
+    ) -> CellBits<W> {
         let p = self.program;
         let s = &self.state;
         match &p.sets[usize::from(id)] {
-            SetExpr::Const(c) => *c & domain,
-            SetExpr::Empty => domain - s.occupied,
-            SetExpr::Occupied => domain & s.occupied,
+            SetExpr::Const(c) => c.resized::<W>() & domain,
+            SetExpr::Empty => domain - s.occupied.resized::<W>(),
+            SetExpr::Occupied => domain & s.occupied.resized::<W>(),
             SetExpr::PlayerPieces(pl) => {
                 let who = self.player(*pl, vars, candidate);
                 s.by_player
                     .get(usize::from(who))
-                    .map_or(CellSet::EMPTY, |b| *b & domain)
+                    .map_or(CellBits::EMPTY, |b| b.resized::<W>() & domain)
             }
             SetExpr::Pieces { code, player } => {
                 let who = self.player(*player, vars, candidate);
                 if who > 1 {
                     // No player (the owner of an empty cell) has no pieces.
-                    return CellSet::EMPTY;
+                    return CellBits::<W>::EMPTY;
                 }
                 s.by_code
                     .get(usize::from(*code) + usize::from(who) - 1)
-                    .map_or(CellSet::EMPTY, |b| *b & domain)
+                    .map_or(CellBits::EMPTY, |b| b.resized::<W>() & domain)
             }
             SetExpr::Single(c) => {
-                let mut one = CellSet::EMPTY;
+                let mut one = CellBits::<W>::EMPTY;
                 one.insert(self.cell(*c, vars, candidate));
                 one & domain
             }
             SetExpr::Union(a, b) => {
-                self.eval_set(*a, vars, domain, candidate)
-                    | self.eval_set(*b, vars, domain, candidate)
+                self.eval_set::<W>(*a, vars, domain, candidate)
+                    | self.eval_set::<W>(*b, vars, domain, candidate)
             }
             SetExpr::Inter(a, b) => {
-                let x = self.eval_set(*a, vars, domain, candidate);
+                let x = self.eval_set::<W>(*a, vars, domain, candidate);
                 if x.is_empty() {
                     x
                 } else {
-                    self.eval_set(*b, vars, x, candidate)
+                    self.eval_set::<W>(*b, vars, x, candidate)
                 }
             }
             SetExpr::Diff(a, b) => {
-                let x = self.eval_set(*a, vars, domain, candidate);
+                let x = self.eval_set::<W>(*a, vars, domain, candidate);
                 if x.is_empty() {
                     x
                 } else {
-                    x - self.eval_set(*b, vars, x, candidate)
+                    x - self.eval_set::<W>(*b, vars, x, candidate)
                 }
             }
             SetExpr::All { relation, of } => {
-                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                self.neighbours_filter::<W>(*relation, *of, vars, domain, candidate, |m, of| {
                     m.is_subset(of)
                 })
             }
             SetExpr::None { relation, of } => {
-                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                self.neighbours_filter::<W>(*relation, *of, vars, domain, candidate, |m, of| {
                     !m.intersects(of)
                 })
             }
             SetExpr::Any { relation, of } => {
-                self.neighbours_filter(*relation, *of, vars, domain, candidate, |m, of| {
+                self.neighbours_filter::<W>(*relation, *of, vars, domain, candidate, |m, of| {
                     m.intersects(of)
                 })
             }
             SetExpr::Step { relation, of } => {
                 let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
-                let of = self.eval_set(*of, vars, p.board.all, candidate);
-                let mut out = CellSet::EMPTY;
+                let of = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);
+                let mut out = CellBits::<W>::EMPTY;
                 for c in of.iter() {
-                    out |= masks[c];
+                    out |= masks[c].resized::<W>();
                 }
                 out & domain
             }
             SetExpr::StepDir { relation, dir, of } => {
                 let rel = &p.relations[usize::from(*relation)];
-                let of = self.eval_set(*of, vars, p.board.all, candidate);
-                rel.step_along(self.dir(rel, dir, vars, candidate), of) & domain
+                let of = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);
+                rel.step_along(self.dir::<W>(rel, dir, vars, candidate), of) & domain
             }
             SetExpr::Line {
                 relation,
@@ -1324,9 +1384,9 @@ impl<'p> Engine<'p> {
                 run,
             } => {
                 let rel = &p.relations[usize::from(*relation)];
-                let d = dir.as_ref().map(|d| self.dir(rel, d, vars, candidate));
+                let d = dir.as_ref().map(|d| self.dir::<W>(rel, d, vars, candidate));
                 let from = self.cell(*from, vars, candidate);
-                let run = run.map(|r| self.eval_set(r, vars, p.board.all, candidate));
+                let run = run.map(|r| self.eval_set::<W>(r, vars, self.all::<W>(), candidate));
                 rel.line(self.state.mover, d, from, run) & domain
             }
             SetExpr::Between {
@@ -1336,29 +1396,29 @@ impl<'p> Engine<'p> {
                 end,
             } => {
                 let from = self.cell(*from, vars, candidate);
-                let run = self.eval_set(*run, vars, p.board.all, candidate);
-                let end = self.eval_set(*end, vars, p.board.all, candidate);
+                let run = self.eval_set::<W>(*run, vars, self.all::<W>(), candidate);
+                let end = self.eval_set::<W>(*end, vars, self.all::<W>(), candidate);
                 p.relations[usize::from(*relation)].between(self.state.mover, from, run, end)
                     & domain
             }
             SetExpr::Brackets { relation, run, end } => {
-                let run = self.eval_set(*run, vars, p.board.all, candidate);
-                let end = self.eval_set(*end, vars, p.board.all, candidate);
+                let run = self.eval_set::<W>(*run, vars, self.all::<W>(), candidate);
+                let end = self.eval_set::<W>(*end, vars, self.all::<W>(), candidate);
                 p.relations[usize::from(*relation)].brackets(self.state.mover, domain, run, end)
             }
-            SetExpr::Local(slot) => self.locals[usize::from(*slot)] & domain,
+            SetExpr::Local(slot) => self.locals[usize::from(*slot)].resized::<W>() & domain,
             SetExpr::Placed { slot, table } => self
                 .placement(*table, vars.placed[usize::from(*slot)])
-                .map_or(CellSet::EMPTY, |inst| inst.cells & domain),
+                .map_or(CellBits::EMPTY, |inst| inst.cells.resized::<W>() & domain),
             SetExpr::AxisCmp { axis, op, value } => {
-                let v = self.eval_int(*value, vars, candidate);
-                p.board.axis_cmp(usize::from(*axis), *op, v) & domain
+                let v = self.eval_int::<W>(*value, vars, candidate);
+                p.board.axis_cmp(usize::from(*axis), *op, v).resized::<W>() & domain
             }
             SetExpr::Where { base, cond } => {
-                let x = self.eval_set(*base, vars, domain, candidate);
+                let x = self.eval_set::<W>(*base, vars, domain, candidate);
                 let mut out = x;
                 for c in x.iter() {
-                    if !self.eval_bool(*cond, vars, c as u8) {
+                    if !self.eval_bool::<W>(*cond, vars, c as u16) {
                         out.remove(c);
                     }
                 }
@@ -1371,38 +1431,40 @@ impl<'p> Engine<'p> {
     /// `of` (`all`, `none` and `any`).
     #[inline]
     /// A direction value's index in `rel`, [`NO_DIR`] for none.
-    fn dir(
+    fn dir<const W: usize>(
         &self,
         rel: &crate::ir::Relation,
         d: &crate::ir::DirExpr,
         vars: &Vars,
-        candidate: u8,
+        candidate: u16,
     ) -> u8 {
-        d.eval(rel, &vars.cells, &|i| self.eval_int(i, vars, candidate))
+        d.eval(rel, &vars.cells, &|i| {
+            self.eval_int::<W>(i, vars, candidate)
+        })
     }
 
-    fn neighbours_filter(
+    fn neighbours_filter<const W: usize>(
         &self,
         relation: u16,
         of: SetId,
         vars: &Vars,
-        domain: CellSet,
-        candidate: u8,
-        keep: impl Fn(&CellSet, &CellSet) -> bool,
-    ) -> CellSet {
+        domain: CellBits<W>,
+        candidate: u16,
+        keep: impl Fn(&CellBits<W>, &CellBits<W>) -> bool,
+    ) -> CellBits<W> {
         let p = self.program;
         let masks = p.relations[usize::from(relation)].masks_for(self.state.mover);
-        let of = self.eval_set(of, vars, p.board.all, candidate);
+        let of = self.eval_set::<W>(of, vars, self.all::<W>(), candidate);
         let mut out = domain;
         for c in domain.iter() {
-            if !keep(&masks[c], &of) {
+            if !keep(&masks[c].resized::<W>(), &of) {
                 out.remove(c);
             }
         }
         out
     }
 
-    fn eval_int(&self, id: IntId, vars: &Vars, candidate: u8) -> i32 {
+    fn eval_int<const W: usize>(&self, id: IntId, vars: &Vars, candidate: u16) -> i32 {
         let p = self.program;
         match &p.ints[usize::from(id)] {
             IntExpr::Const(v) => *v,
@@ -1423,7 +1485,7 @@ impl<'p> Engine<'p> {
                 .board
                 .coord(self.cell(*cell, vars, candidate), usize::from(*axis)),
             IntExpr::Count(s) => {
-                let set = self.eval_set(*s, vars, p.board.all, candidate);
+                let set = self.eval_set::<W>(*s, vars, self.all::<W>(), candidate);
                 i32::try_from(set.len()).unwrap_or(i32::MAX)
             }
             IntExpr::CellCounter { base, cell } => {
@@ -1449,7 +1511,7 @@ impl<'p> Engine<'p> {
             IntExpr::Repetitions => self.rt_repetitions(self.state.hash),
             IntExpr::DirIndex { relation, dir } => {
                 let rel = &self.program.relations[usize::from(*relation)];
-                match self.dir(rel, dir, vars, candidate) {
+                match self.dir::<W>(rel, dir, vars, candidate) {
                     NO_DIR => -1,
                     d => i32::from(d),
                 }
@@ -1462,36 +1524,36 @@ impl<'p> Engine<'p> {
                 then,
                 otherwise,
             } => {
-                if self.eval_bool(*cond, vars, candidate) {
-                    self.eval_int(*then, vars, candidate)
+                if self.eval_bool::<W>(*cond, vars, candidate) {
+                    self.eval_int::<W>(*then, vars, candidate)
                 } else {
-                    self.eval_int(*otherwise, vars, candidate)
+                    self.eval_int::<W>(*otherwise, vars, candidate)
                 }
             }
-            IntExpr::Neg(x) => self.eval_int(*x, vars, candidate).wrapping_neg(),
+            IntExpr::Neg(x) => self.eval_int::<W>(*x, vars, candidate).wrapping_neg(),
             IntExpr::Bin { op, lhs, rhs } => int_op(
                 *op,
-                self.eval_int(*lhs, vars, candidate),
-                self.eval_int(*rhs, vars, candidate),
+                self.eval_int::<W>(*lhs, vars, candidate),
+                self.eval_int::<W>(*rhs, vars, candidate),
             ),
         }
     }
 
-    fn eval_bool(&self, id: BoolId, vars: &Vars, candidate: u8) -> bool {
+    fn eval_bool<const W: usize>(&self, id: BoolId, vars: &Vars, candidate: u16) -> bool {
         let p = self.program;
         match &p.bools[usize::from(id)] {
             BoolExpr::Const(v) => *v,
-            BoolExpr::Not(x) => !self.eval_bool(*x, vars, candidate),
+            BoolExpr::Not(x) => !self.eval_bool::<W>(*x, vars, candidate),
             BoolExpr::And(a, b) => {
-                self.eval_bool(*a, vars, candidate) && self.eval_bool(*b, vars, candidate)
+                self.eval_bool::<W>(*a, vars, candidate) && self.eval_bool::<W>(*b, vars, candidate)
             }
             BoolExpr::Or(a, b) => {
-                self.eval_bool(*a, vars, candidate) || self.eval_bool(*b, vars, candidate)
+                self.eval_bool::<W>(*a, vars, candidate) || self.eval_bool::<W>(*b, vars, candidate)
             }
             BoolExpr::Cmp { op, lhs, rhs } => compare(
                 *op,
-                self.eval_int(*lhs, vars, candidate),
-                self.eval_int(*rhs, vars, candidate),
+                self.eval_int::<W>(*lhs, vars, candidate),
+                self.eval_int::<W>(*rhs, vars, candidate),
             ),
             BoolExpr::CellEq { eq, lhs, rhs } => {
                 (self.cell(*lhs, vars, candidate) == self.cell(*rhs, vars, candidate)) == *eq
@@ -1505,15 +1567,15 @@ impl<'p> Engine<'p> {
                 members,
             } => {
                 let rel = &p.relations[usize::from(*relation)];
-                let d = self.dir(rel, dir, vars, candidate);
+                let d = self.dir::<W>(rel, dir, vars, candidate);
                 let mask = members[usize::from(self.state.mover & 1)];
                 d < 64 && mask >> d & 1 == 1
             }
             BoolExpr::In { cell, set } => {
                 let c = self.cell(*cell, vars, candidate);
-                let mut one = CellSet::EMPTY;
+                let mut one = CellBits::<W>::EMPTY;
                 one.insert(c);
-                !self.eval_set(*set, vars, one, candidate).is_empty()
+                !self.eval_set::<W>(*set, vars, one, candidate).is_empty()
             }
             BoolExpr::Connected {
                 relation,
@@ -1521,23 +1583,23 @@ impl<'p> Engine<'p> {
                 from,
                 to,
             } => {
-                let all = p.board.all;
-                let through = self.eval_set(*through, vars, all, candidate);
-                let to = self.eval_set(*to, vars, all, candidate) & through;
+                let all = self.all::<W>();
+                let through = self.eval_set::<W>(*through, vars, all, candidate);
+                let to = self.eval_set::<W>(*to, vars, all, candidate) & through;
                 if to.is_empty() {
                     return false;
                 }
                 let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
                 // Grow the region reachable from `from` one ring at a time.
-                let mut reached = self.eval_set(*from, vars, through, candidate);
+                let mut reached = self.eval_set::<W>(*from, vars, through, candidate);
                 let mut frontier = reached;
                 while !frontier.is_empty() {
                     if frontier.intersects(&to) {
                         return true;
                     }
-                    let mut ring = CellSet::EMPTY;
+                    let mut ring = CellBits::<W>::EMPTY;
                     for c in frontier.iter() {
-                        ring |= masks[c];
+                        ring |= masks[c].resized::<W>();
                     }
                     frontier = (ring & through) - reached;
                     reached |= frontier;
@@ -1551,8 +1613,10 @@ impl<'p> Engine<'p> {
                 if a == b {
                     return false;
                 }
-                let s = self.eval_set(*set, vars, p.board.all, candidate);
-                pat.instances[a..b].iter().any(|inst| inst.is_subset(&s))
+                let s = self.eval_set::<W>(*set, vars, self.all::<W>(), candidate);
+                pat.instances[a..b]
+                    .iter()
+                    .any(|inst| inst.resized::<W>().is_subset(&s))
             }
         }
     }
@@ -1565,14 +1629,14 @@ impl<'p> Engine<'p> {
             .get(usize::from(index))
     }
 
-    fn render(&self, t: u16, vars: &Vars) -> String {
+    fn render<const W: usize>(&self, t: u16, vars: &Vars) -> String {
         let p = self.program;
         let mut out = String::new();
         for part in &p.templates[usize::from(t)].parts {
             match part {
                 TemplatePart::Text(s) => out.push_str(s),
                 TemplatePart::Cell(c) => out.push_str(&p.board.names[self.cell(*c, vars, 0)]),
-                TemplatePart::Int(i) => out.push_str(&self.eval_int(*i, vars, 0).to_string()),
+                TemplatePart::Int(i) => out.push_str(&self.eval_int::<W>(*i, vars, 0).to_string()),
                 TemplatePart::Player(pl) => {
                     let who = usize::from(self.player(*pl, vars, 0));
                     out.push_str(p.players.get(who).map_or("?", String::as_str));
@@ -1589,7 +1653,7 @@ impl<'p> Engine<'p> {
                 }
                 TemplatePart::Dir { relation, dir } => {
                     let rel = &p.relations[usize::from(*relation)];
-                    let d = self.dir(rel, dir, vars, 0);
+                    let d = self.dir::<W>(rel, dir, vars, 0);
                     out.push_str(rel.names.get(usize::from(d)).map_or("?", String::as_str));
                 }
                 TemplatePart::Facing { slot, table } => {
@@ -1603,7 +1667,7 @@ impl<'p> Engine<'p> {
                     }
                 }
                 TemplatePart::Letter(i) => {
-                    let v = self.eval_int(*i, vars, 0);
+                    let v = self.eval_int::<W>(*i, vars, 0);
                     let c = u8::try_from(v)
                         .ok()
                         .filter(|v| *v < 26)
@@ -1632,6 +1696,29 @@ impl Walk<'_> {
             chooser: None,
             refusals: None,
             refused_by: None,
+        }
+    }
+
+    /// Records a picked cell: one decision, or two (high byte, then low) when `wide`.
+    /// `false` when the move has no room left.
+    #[inline]
+    fn push_cell(&mut self, cell: usize, wide: bool) -> bool {
+        let [hi, lo] = u16::try_from(cell).unwrap_or(u16::MAX).to_be_bytes();
+        if wide {
+            self.current.push(hi) && self.current.push(lo)
+        } else {
+            self.current.push(lo)
+        }
+    }
+
+    /// The next recorded cell, as [`Walk::push_cell`] wrote it.
+    #[inline]
+    fn next_cell(&mut self, wide: bool) -> u16 {
+        let first = u16::from(self.next());
+        if wide {
+            (first << 8) | u16::from(self.next())
+        } else {
+            first
         }
     }
 

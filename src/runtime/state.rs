@@ -56,8 +56,9 @@ impl Clone for State {
     }
 }
 
-/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position:
-/// shared by [`State`] and the compiled backend's position value. `by_code[k]` holds code
+/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position of
+/// the compiled backend, whose sets may live in registers ([`State`]'s live in memory and are
+/// as wide as the largest board, so it changes only the cell's word). `by_code[k]` holds code
 /// `k + 1`; it may be empty when the codes follow from the owners (one piece kind).
 #[inline]
 pub(crate) fn move_bits<const W: usize>(
@@ -213,14 +214,25 @@ impl State {
     #[inline]
     pub fn set_cell_unhashed(&mut self, cell: usize, code: u8) {
         let old = self.board[cell];
-        move_bits(
-            &mut self.occupied,
-            &mut self.by_player,
-            &mut self.by_code,
-            cell,
-            old,
-            code,
-        );
+        if old == code {
+            return;
+        }
+        // The sets live in memory and are as wide as the largest board: only the cell's own
+        // word changes.
+        if old != 0 {
+            self.occupied.remove_in_place(cell);
+            self.by_player[usize::from((old - 1) & 1)].remove_in_place(cell);
+            if let Some(b) = self.by_code.get_mut(usize::from(old) - 1) {
+                b.remove_in_place(cell);
+            }
+        }
+        if code != 0 {
+            self.occupied.insert_in_place(cell);
+            self.by_player[usize::from((code - 1) & 1)].insert_in_place(cell);
+            if let Some(b) = self.by_code.get_mut(usize::from(code) - 1) {
+                b.insert_in_place(cell);
+            }
+        }
         self.board[cell] = code;
     }
 

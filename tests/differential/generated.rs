@@ -13,26 +13,26 @@ use rulestone::runtime::compiled::{
 use rulestone::runtime::{Engine, GameResult, Move};
 
 /// The turn variables: picked cells and loop counters.
-type V = [u8; 16];
+type V = [u16; 16];
 
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x0a4c578eda627626,
+        fingerprint: 0x08fb519c615fa0fa,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0xdd012c3b2b96359c,
+        fingerprint: 0xf4103fd19432c4e8,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0xe18f08d6c819fb96,
+        fingerprint: 0x9062cdaae25eee0c,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x6a2ea77986bcfaa2,
+        fingerprint: 0x80953c16c165a3de,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0xc72bfb1eb9f31b28,
+        fingerprint: 0x5ae9f6324172aeca,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x8754e6d483e2c8ea,
+        fingerprint: 0xd6eee681d67c809a,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x289bab3f4c47c108,
+        fingerprint: 0xab9fe004b3eac1fa,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0xab5d525358492d23,
+        fingerprint: 0xcba9e96543c76261,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0x32a466927857423f,
+        fingerprint: 0x7612f26c45ccecff,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x7bbfe319cceb25e8,
+        fingerprint: 0x15b36eeeb26225a8,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0xeaa5e4a0be06934e,
+        fingerprint: 0xfb4fe7d1cdad6c86,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xc6898a7ffc2a335f,
+        fingerprint: 0x291e3a00b957c3e1,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xa7c19830cf13e273,
+        fingerprint: 0x617a4e5b11ac58eb,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0x5c507b691258335f,
+        fingerprint: 0x1f00e7286441f397,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x24b47637fb094134,
+        fingerprint: 0x1b0a4f0460f3e5c4,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0x4fe93d6b3b465af2,
+        fingerprint: 0x690f4237b9c1a02c,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0xf336f860312d5042,
+        fingerprint: 0x6148fe557a9c6bdc,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0xe4e37b870e03c860,
+        fingerprint: 0x98347a77dfcb60c8,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xc74c215836feb45d,
+        fingerprint: 0xfb932df3f6b36981,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0xbf76fc6aa3a38138,
+        fingerprint: 0x2eadbef9600fc692,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x3969fb9d9ec1d4c9,
+        fingerprint: 0xf4957b0befdefe8f,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0x164d0744c6e51495,
+        fingerprint: 0xff519ab647bc9517,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x509ae9190aceb1f7,
+        fingerprint: 0x1ba47d3173a4d4d3,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xe85d43b3c2b9f9d7,
+        fingerprint: 0x1fc27e68e20444dd,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x26c97723a0f976a5,
+        fingerprint: 0x052915af1eea2e7f,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x06829a44ea7d5aa5,
+        fingerprint: 0xf34c14ff2ca1f237,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xd876f6e25bf68c9b,
+        fingerprint: 0x33286219acc7ee3b,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x7a5f013a3e4e63d3,
+        fingerprint: 0x49928a172bea64c7,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0x6d0c0ea0aaa0d08c,
+        fingerprint: 0xe3f11f282ffda820,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x6bd42b39f879dbb2,
+        fingerprint: 0xdab4b67a8d8aaa00,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xa0fc1f9c9822eb22,
+        fingerprint: 0xf42d563dab505d0e,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x4f4da95c2ee2354f,
+        fingerprint: 0x46bfee0e4040a2f3,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0xb15e42a51ac1784a,
+        fingerprint: 0x9ccb3aa65f066ac2,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x5a59349aef622898,
+        fingerprint: 0x4e38be44110e1f70,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0xdebf36cda15ad1a5,
+        fingerprint: 0x3042bd6e3e2bc4a7,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0x0b5ddef95cfad080,
+        fingerprint: 0xddb0259da93b7ec2,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0xc078676a12423ddd,
+        fingerprint: 0x76f8aa0cea55d2fb,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0xd09ccafc2a6682a6,
+        fingerprint: 0xa7a454402fc83be4,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0xa64e202d72f09d38,
+        fingerprint: 0x698f0deedc446578,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0x33090317b727a3a4,
+        fingerprint: 0x56fddb42b17ffc02,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0xb1a55f1c8d8179b6,
+        fingerprint: 0x5941458306cc9dae,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x8633166861fd04b1,
+        fingerprint: 0xc287c27e7914fe1d,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0xc743506f88015151,
+        fingerprint: 0x39eeb0e9fb6d8025,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x532aeb441a35fc30,
+        fingerprint: 0x38d7b81c17962c9a,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x04a13e8ed2d32f40,
+        fingerprint: 0xe0939a69b6f53d8e,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0xc3e7c56874848bb7,
+        fingerprint: 0x1ae858bf23dce7dd,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
@@ -877,7 +877,7 @@ mod p0 {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -943,7 +943,7 @@ mod p0 {
         let set = set - earlier;
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at12(e, w, pos, m, g);
             }
@@ -1015,13 +1015,13 @@ mod p0 {
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -1041,7 +1041,7 @@ mod p0 {
 
     #[inline(always)]
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let from = usize::from(11u8);
+        let from = usize::from(11u16);
         let to = usize::from(v[0]);
         if from != to {
             let piece = pos.code(from);
@@ -1082,7 +1082,7 @@ mod p0 {
 
     #[inline]
     fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
@@ -1142,104 +1142,104 @@ mod p0 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x888]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x444]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3807]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x888]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x444]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x130]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1249,17 +1249,17 @@ mod p0 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-5) & S::from_words([0x1bb]))
             | (of.shifted(-7) & S::from_words([0x77]))
@@ -1271,7 +1271,7 @@ mod p0 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1281,24 +1281,24 @@ mod p0 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bbb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fff]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -1308,12 +1308,12 @@ mod p0 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1bb])).shifted(5)
             | (of & S::from_words([0x77])).shifted(7)
@@ -1325,102 +1325,102 @@ mod p0 {
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s27(e, pos, v, d, cand) | s29(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -3274,7 +3274,7 @@ mod p1 {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -3286,7 +3286,7 @@ mod p1 {
         let set = s31(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -3390,13 +3390,13 @@ mod p1 {
 
     #[inline(always)]
     fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -3505,164 +3505,164 @@ mod p1 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x80]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040404040404040, 0x4040]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0c0c0c0c0c0c0ff, 0x40c0]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000, 0x0]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000, 0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000001000, 0x0]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80004000001000, 0x0]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8183, 0x0]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x80]) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040404040404040, 0x4040]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x0]) & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x10]) & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x10]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x2000]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000, 0x2010]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -3672,17 +3672,17 @@ mod p1 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x7fff]) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -3719,17 +3719,17 @@ mod p1 {
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3f3f3f3f3f3f3f00, 0x3f3f]) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand) - run;
         let out = {
@@ -3836,182 +3836,182 @@ mod p1 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i16(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i15(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s37(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 }
@@ -5490,7 +5490,7 @@ mod p2 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -5502,7 +5502,7 @@ mod p2 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -5555,7 +5555,7 @@ mod p2 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[2] = i as u8;
+                w[2] = i as u16;
                 at12(e, w, pos, m, g);
             }
         }
@@ -5664,13 +5664,13 @@ mod p2 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -5713,7 +5713,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
@@ -5728,7 +5728,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(0u8);
+        let slot = 85usize + usize::from(0u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -5757,7 +5757,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(80u8);
+        let slot = 85usize + usize::from(80u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -5768,7 +5768,7 @@ mod p2 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(78u8);
+        let slot = 85usize + usize::from(78u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -5825,49 +5825,49 @@ mod p2 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s7(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
@@ -5877,22 +5877,22 @@ mod p2 {
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         {
             let who = pos.owner(usize::from(v[0]));
             if who > 1 {
@@ -5906,12 +5906,12 @@ mod p2 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5921,7 +5921,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5931,7 +5931,7 @@ mod p2 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -5941,107 +5941,107 @@ mod p2 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(3u8)]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(79u8)]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(79u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(77u8)]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(77u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(3u8)]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         if b7(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -6050,49 +6050,49 @@ mod p2 {
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -7571,7 +7571,7 @@ mod p3 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -7583,7 +7583,7 @@ mod p3 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -7636,7 +7636,7 @@ mod p3 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[2] = i as u8;
+                w[2] = i as u16;
                 at12(e, w, pos, m, g);
             }
         }
@@ -7745,13 +7745,13 @@ mod p3 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -7794,7 +7794,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
@@ -7809,7 +7809,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(0u8);
+        let slot = 85usize + usize::from(0u16);
         let value = i5(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -7838,7 +7838,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(80u8);
+        let slot = 85usize + usize::from(80u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -7849,7 +7849,7 @@ mod p3 {
 
     #[inline(always)]
     fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 85usize + usize::from(78u8);
+        let slot = 85usize + usize::from(78u16);
         let value = i6(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -7906,49 +7906,49 @@ mod p3 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x100]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x10080]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s7(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0xbfdfeff7fbfdfeff, 0xff7f])).shifted(1),
@@ -7958,22 +7958,22 @@ mod p3 {
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         {
             let who = pos.owner(usize::from(v[0]));
             if who > 1 {
@@ -7987,12 +7987,12 @@ mod p3 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8002,7 +8002,7 @@ mod p3 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8012,7 +8012,7 @@ mod p3 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8022,107 +8022,107 @@ mod p3 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6030180c06030180, 0x180c0]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[4usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[1])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(3u8)]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(79u8)]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(79u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(77u8)]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(77u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[85usize + usize::from(3u8)]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[85usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         if b7(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -8131,49 +8131,49 @@ mod p3 {
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         !s17(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         ((1 - e.rt_mover()) == 0u8) == true
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         true
     }
 }
@@ -8424,7 +8424,7 @@ mod p4 {
         let set = set - earlier;
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at5(e, w, pos, m, g);
             }
@@ -8562,7 +8562,7 @@ mod p4 {
 
     #[inline]
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap5(e, v, pos, r);
     }
 
@@ -8667,72 +8667,72 @@ mod p4 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x2d])).shifted(1)
             | (of & S::from_words([0x1b])).shifted(2)
@@ -8744,7 +8744,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8754,40 +8754,40 @@ mod p4 {
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = Some(s17(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(5u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(5u16), run) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s16(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8797,17 +8797,17 @@ mod p4 {
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -8817,12 +8817,12 @@ mod p4 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s21(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -8830,7 +8830,7 @@ mod p4 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -8838,17 +8838,17 @@ mod p4 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand) - run;
         let out = {
@@ -8931,112 +8931,112 @@ mod p4 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s30(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -9379,7 +9379,7 @@ mod p5 {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -9456,13 +9456,13 @@ mod p5 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -9515,129 +9515,129 @@ mod p5 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5555]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xaaaa]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5555]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xaaaa]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200c]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s21(e, pos, v, d, cand) | s22(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -9647,7 +9647,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -9655,7 +9655,7 @@ mod p5 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -9663,57 +9663,57 @@ mod p5 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s25(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         17
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 }
@@ -10595,7 +10595,7 @@ mod p6 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -10640,121 +10640,121 @@ mod p6 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20820820820]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1e79e79e780]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000000104]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1041041041]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b12(e, pos, v, c as u8) {
+            if !b12(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -10762,26 +10762,26 @@ mod p6 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2186186187f]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3ffffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s17(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b15(e, pos, v, c as u8) {
+            if !b15(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -10789,27 +10789,27 @@ mod p6 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20820820820]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -10819,162 +10819,162 @@ mod p6 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s33(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b8(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s19(e, pos, v, ALL, cand);
         let to = s21(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -10994,12 +10994,12 @@ mod p6 {
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b10(e, pos, v, cand) || b11(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s22(e, pos, v, ALL, cand);
         let to = s24(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -11026,17 +11026,17 @@ mod p6 {
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b13(e, pos, v, cand) || b14(e, pos, v, cand)
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s26(e, pos, v, ALL, cand);
         let to = s28(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -11056,19 +11056,19 @@ mod p6 {
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(10u8);
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
         let s = s31(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b16(e, pos, v, cand) || b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 }
@@ -12255,7 +12255,7 @@ mod p7 {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -12418,7 +12418,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
@@ -12476,7 +12476,7 @@ mod p7 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap18(e, v, pos, r);
     }
 
@@ -12512,97 +12512,97 @@ mod p7 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40810204081]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20010]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000020010]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40810204081]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x204081020408]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -12612,7 +12612,7 @@ mod p7 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -12622,111 +12622,111 @@ mod p7 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of.shifted(-7) & S::from_words([0x3ffffffffff]));
         d & x
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[54]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[55]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s14(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -12955,7 +12955,7 @@ mod p8 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -13000,125 +13000,125 @@ mod p8 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -13126,7 +13126,7 @@ mod p8 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -13134,67 +13134,67 @@ mod p8 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s20(e, pos, v, ALL, cand);
         let to = s22(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -13439,7 +13439,7 @@ mod p9 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -13484,125 +13484,125 @@ mod p9 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x60]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -13610,7 +13610,7 @@ mod p9 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -13618,67 +13618,67 @@ mod p9 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         21
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s20(e, pos, v, ALL, cand);
         let to = s22(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -14222,7 +14222,7 @@ mod p10 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -14293,124 +14293,124 @@ mod p10 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40400]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc0400]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (S::from_words([0xfcccc]) | of.shifted(-6))
             & (S::from_words([0xff888]) | of.shifted(-9))
@@ -14424,112 +14424,112 @@ mod p10 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         22
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i10(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) || b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s23(e, pos, v, ALL, cand);
         let to = s25(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -14843,7 +14843,7 @@ mod p11 {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -14930,13 +14930,13 @@ mod p11 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -15015,127 +15015,127 @@ mod p11 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x63]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5b]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x63]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = Some(s21(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(3u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(3u16), run) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15145,7 +15145,7 @@ mod p11 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15155,26 +15155,26 @@ mod p11 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s25(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x5a])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s27(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -15184,112 +15184,112 @@ mod p11 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (1u8 == 6u8) == true
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (1u16 == 6u16) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b6(e, pos, v, cand)
     }
 }
@@ -16997,7 +16997,7 @@ mod p12 {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -17072,7 +17072,7 @@ mod p12 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         at11(e, v, pos, m, g);
     }
 
@@ -17174,7 +17174,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -17245,7 +17245,7 @@ mod p12 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         ap11(e, v, pos, r);
     }
 
@@ -17353,97 +17353,97 @@ mod p12 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101, 0x101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x8080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x0]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x2000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x2000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x4000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400, 0x6000]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x101010101010101, 0x101]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8080808080808080, 0x8080]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17453,11 +17453,11 @@ mod p12 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b7(e, pos, v, c as u8) {
+            if !b7(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -17465,31 +17465,31 @@ mod p12 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xff])).shifted(8);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17499,7 +17499,7 @@ mod p12 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17509,16 +17509,16 @@ mod p12 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s26(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b10(e, pos, v, c as u8) {
+            if !b10(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -17526,17 +17526,17 @@ mod p12 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s29(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -17591,12 +17591,12 @@ mod p12 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s31(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f7f, 0x7f]))
@@ -17608,12 +17608,12 @@ mod p12 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17623,24 +17623,24 @@ mod p12 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s37(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17650,17 +17650,17 @@ mod p12 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x81818181818181ff, 0x8181]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17670,7 +17670,7 @@ mod p12 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s41(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17680,26 +17680,26 @@ mod p12 {
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s43(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfefefefefefefefe, 0xfefe])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s45(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -17709,77 +17709,77 @@ mod p12 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[2usize + usize::from(v[0])]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i12(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -17789,7 +17789,7 @@ mod p12 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(e.rt_mover());
         e.program()
             .shapes
@@ -17799,122 +17799,122 @@ mod p12 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i21(e, pos, v, cand), i22(e, pos, v, cand))
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 }
@@ -18066,7 +18066,7 @@ mod p13 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -18197,7 +18197,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -18266,7 +18266,7 @@ mod p13 {
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -18311,109 +18311,109 @@ mod p13 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x22]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x22]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s17(e, pos, v, d, cand) | s18(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s19(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]))
             | (of.shifted(1) & S::from_words([0x7e]));
@@ -18421,24 +18421,24 @@ mod p13 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x3f]));
         d & x
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -18448,7 +18448,7 @@ mod p13 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -18458,77 +18458,77 @@ mod p13 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
@@ -18928,7 +18928,7 @@ mod p14 {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -18940,7 +18940,7 @@ mod p14 {
         let set = s19(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at4(e, w, pos, m, g);
             }
@@ -18971,7 +18971,7 @@ mod p14 {
         let set = s27(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -19048,13 +19048,13 @@ mod p14 {
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -19079,7 +19079,7 @@ mod p14 {
 
     #[inline(always)]
     fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -19147,99 +19147,99 @@ mod p14 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x810]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19249,7 +19249,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19259,7 +19259,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -19267,7 +19267,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -19275,12 +19275,12 @@ mod p14 {
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s20(e, pos, v, d, cand) | s21(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333])).shifted(2)
             | (of & S::from_words([0x444])).shifted(3);
@@ -19288,17 +19288,17 @@ mod p14 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s24(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19308,22 +19308,22 @@ mod p14 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s23(e, pos, v, d, cand) | s26(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111]) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19333,7 +19333,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -19341,7 +19341,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -19349,17 +19349,17 @@ mod p14 {
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s34(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19369,7 +19369,7 @@ mod p14 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -19379,32 +19379,32 @@ mod p14 {
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(e.rt_mover()))
@@ -19413,43 +19413,43 @@ mod p14 {
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(3u8)) == e.rt_mover()) == false
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(3u16)) == e.rt_mover()) == false
     }
 }
 
@@ -20123,7 +20123,7 @@ mod p15 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -20139,7 +20139,7 @@ mod p15 {
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let from = usize::from(v[0]);
-        let to = usize::from(21u8);
+        let to = usize::from(21u16);
         if from != to {
             let piece = pos.code(from);
             e.rt_set_cell(from, 0);
@@ -20182,82 +20182,82 @@ mod p15 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000010]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc000010]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffff]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x137]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x3333333])).shifted(2)
             | (of & S::from_words([0xfffff])).shifted(8)
@@ -20267,12 +20267,12 @@ mod p15 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -20282,102 +20282,102 @@ mod p15 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        i32::from(21u8)
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(21u16)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         15
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -21615,7 +21615,7 @@ mod p16 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -21660,72 +21660,72 @@ mod p16 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101010101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080808080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000021000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0f0f0f0f0f0])).shifted(-4)
             | (of & S::from_words([0xe0e0e0e0e00])).shifted(-5);
@@ -21733,57 +21733,57 @@ mod p16 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         33
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
@@ -22255,7 +22255,7 @@ mod p17 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -22300,129 +22300,129 @@ mod p17 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x83f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4800]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14800]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s16(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(u8::try_from(pos.counters[19]).unwrap_or(0)), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)), run) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[19]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[19]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1efde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -22432,147 +22432,147 @@ mod p17 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
 }
@@ -23336,7 +23336,7 @@ mod p18 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[0] = i as u8;
+                w[0] = i as u16;
                 at5(e, w, pos, m, g);
             }
         }
@@ -23347,7 +23347,7 @@ mod p18 {
         let set = s16(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at6(e, w, pos, m, g);
             }
@@ -23372,7 +23372,7 @@ mod p18 {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at11(e, w, pos, m, g);
             }
@@ -23384,7 +23384,7 @@ mod p18 {
         let set = s29(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at12(e, w, pos, m, g);
             }
@@ -23491,7 +23491,7 @@ mod p18 {
 
     #[inline(always)]
     fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -23500,7 +23500,7 @@ mod p18 {
 
     #[inline(always)]
     fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(2u8);
+        let slot = 1usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23509,7 +23509,7 @@ mod p18 {
 
     #[inline(always)]
     fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23527,7 +23527,7 @@ mod p18 {
 
     #[inline(always)]
     fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -23536,7 +23536,7 @@ mod p18 {
 
     #[inline(always)]
     fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(9u8);
+        let slot = 1usize + usize::from(9u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23545,7 +23545,7 @@ mod p18 {
 
     #[inline(always)]
     fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(10u8);
+        let slot = 1usize + usize::from(10u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23558,7 +23558,7 @@ mod p18 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         at46(e, v, pos, m, g);
     }
 
@@ -23646,7 +23646,7 @@ mod p18 {
 
     #[inline(always)]
     fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -23655,7 +23655,7 @@ mod p18 {
 
     #[inline(always)]
     fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(2u8);
+        let slot = 1usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23664,7 +23664,7 @@ mod p18 {
 
     #[inline(always)]
     fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23682,7 +23682,7 @@ mod p18 {
 
     #[inline(always)]
     fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -23691,7 +23691,7 @@ mod p18 {
 
     #[inline(always)]
     fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(9u8);
+        let slot = 1usize + usize::from(9u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23700,7 +23700,7 @@ mod p18 {
 
     #[inline(always)]
     fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(10u8);
+        let slot = 1usize + usize::from(10u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -23713,7 +23713,7 @@ mod p18 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[8] = c as u8;
+        v[8] = c as u16;
         at66(e, v, pos, m, g);
     }
 
@@ -23813,19 +23813,19 @@ mod p18 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap5(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -23845,13 +23845,13 @@ mod p18 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap12(e, v, pos, r);
     }
 
@@ -23900,7 +23900,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(0u8);
+        let slot = 1usize + usize::from(0u16);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -23911,7 +23911,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i15(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -23940,7 +23940,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(10u8);
+        let slot = 1usize + usize::from(10u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -23951,7 +23951,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(7u8);
+        let slot = 1usize + usize::from(7u16);
         let value = i16(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -23990,7 +23990,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i17(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -24001,7 +24001,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(2u8);
+        let slot = 1usize + usize::from(2u16);
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24012,7 +24012,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i19(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24032,7 +24032,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i20(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -24043,7 +24043,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(9u8);
+        let slot = 1usize + usize::from(9u16);
         let value = i21(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24054,7 +24054,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(10u8);
+        let slot = 1usize + usize::from(10u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24069,13 +24069,13 @@ mod p18 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[5] = c as u8;
+        v[5] = c as u16;
         ap46(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[6] = r.decision();
+        v[6] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
@@ -24145,7 +24145,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(3u8);
+        let slot = 1usize + usize::from(3u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -24156,7 +24156,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(2u8);
+        let slot = 1usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24167,7 +24167,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(1u8);
+        let slot = 1usize + usize::from(1u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24187,7 +24187,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(8u8);
+        let slot = 1usize + usize::from(8u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -24198,7 +24198,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(9u8);
+        let slot = 1usize + usize::from(9u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24209,7 +24209,7 @@ mod p18 {
 
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 1usize + usize::from(10u8);
+        let slot = 1usize + usize::from(10u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -24224,25 +24224,25 @@ mod p18 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[8] = c as u8;
+        v[8] = c as u16;
         ap66(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[9] = r.decision();
+        v[9] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[9] = r.decision();
+        v[9] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[10] = r.decision();
+        v[10] = u16::from(r.decision());
         ap79(e, v, pos, r);
     }
 
@@ -24278,119 +24278,119 @@ mod p18 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x44444444]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333330]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x44444444]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -24400,39 +24400,39 @@ mod p18 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -24442,56 +24442,56 @@ mod p18 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x19999999]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x66666666]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b15(e, pos, v, c as u8) {
+            if !b15(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -24499,11 +24499,11 @@ mod p18 {
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b16(e, pos, v, c as u8) {
+            if !b16(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -24511,36 +24511,36 @@ mod p18 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4ccccccf]) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s44(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b20(e, pos, v, c as u8) {
+            if !b20(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -24548,27 +24548,27 @@ mod p18 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffff]) & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s48(e, pos, v, d, cand) | s49(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s50(e, pos, v, ALL, cand) - run;
         let out = {
@@ -24591,356 +24591,356 @@ mod p18 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(2u8)]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(1u8)]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(9u8)]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(10u8)]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(2u8)]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(1u8)]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(9u8)]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(10u8)]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s45(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s51(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i37(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i36(e, pos, v, cand), i38(e, pos, v, cand))
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i42(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s30(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         !s31(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (10u8 == 1u8) == true
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (10u16 == 1u16) == true
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (0u8 == 9u8) == true
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (0u16 == 9u16) == true
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i32(e, pos, v, cand), i33(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i34(e, pos, v, cand), i35(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         true
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i43(e, pos, v, cand), i44(e, pos, v, cand))
     }
 }
@@ -27115,7 +27115,7 @@ mod p19 {
         let set = s28(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at19(e, w, pos, m, g);
             }
@@ -27127,7 +27127,7 @@ mod p19 {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at20(e, w, pos, m, g);
             }
@@ -27378,13 +27378,13 @@ mod p19 {
 
     #[inline(always)]
     fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap19(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap20(e, v, pos, r);
     }
 
@@ -27480,70 +27480,70 @@ mod p19 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111111111111, 0x111111111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888, 0x888888888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0, 0x200000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000000000000, 0x200000]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(60u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(60u16), run) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s10(e, pos, v, ALL, cand);
         let end = s11(e, pos, v, ALL, cand) - run;
         let out = {
@@ -27566,24 +27566,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0xfffffffff]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of.shifted(20) & S::from_words([0xfffffffffff00000, 0xfffffffff]));
         d & x
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27593,7 +27593,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27603,15 +27603,15 @@ mod p19 {
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[1];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(49u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(49u16), run) & d
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4)
             | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(20)
@@ -27621,17 +27621,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888, 0x888888888]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27641,7 +27641,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27651,7 +27651,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -27659,7 +27659,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -27667,59 +27667,59 @@ mod p19 {
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s24(e, pos, v, d, cand) | s25(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s26(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(48u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(48u16), run) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s29(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf0ffff0ffff0ffff, 0xffff0fff])).shifted(4);
         x & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27729,7 +27729,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s35(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -27739,21 +27739,21 @@ mod p19 {
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s37(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b6(e, pos, v, c as u8) {
+            if !b6(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -27761,174 +27761,174 @@ mod p19 {
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[103]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[104]
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[3usize + usize::from(21u8)]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[3usize + usize::from(21u16)]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s39(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i19(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(34u8)) == e.rt_mover()) == false
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(34u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(69u8));
+        one.insert(usize::from(69u16));
         !s38(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         !b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 }
@@ -28178,7 +28178,7 @@ mod p20 {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -28201,7 +28201,7 @@ mod p20 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[1] = i as u8;
+                w[1] = i as u16;
                 at4(e, w, pos, m, g);
             }
         }
@@ -28210,13 +28210,13 @@ mod p20 {
     #[inline(always)]
     fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         at5(e, v, pos, m, g);
     }
 
@@ -28226,7 +28226,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at6(e, v, pos, m, g);
     }
 
@@ -28255,7 +28255,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at7(e, v, pos, m, g);
     }
 
@@ -28316,7 +28316,7 @@ mod p20 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -28331,20 +28331,20 @@ mod p20 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             e.program().relations[4].mirrors[1].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         ap5(e, v, pos, r);
     }
 
@@ -28354,7 +28354,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap6(e, v, pos, r);
     }
 
@@ -28383,7 +28383,7 @@ mod p20 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap7(e, v, pos, r);
     }
 
@@ -28433,138 +28433,138 @@ mod p20 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x28]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x68]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x21]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x50]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd0]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
-        let dir = v[2];
-        S::from_set(rel.step_along(dir, s22(e, pos, v, ALL, cand).to_set())) & d
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s22(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28574,26 +28574,26 @@ mod p20 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[4];
-        let dir = v[2];
-        S::from_set(rel.step_along(dir, s26(e, pos, v, ALL, cand).to_set())) & d
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s26(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6b])).shifted(1)
             | (of & S::from_words([0x7])).shifted(5)
@@ -28603,12 +28603,12 @@ mod p20 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -28618,36 +28618,36 @@ mod p20 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s35(e, pos, v, ALL, cand);
         let end = s36(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
-        start.insert(usize::from(6u8));
+        start.insert(usize::from(6u16));
         let out = {
             let mut out = S::EMPTY;
             let mut line = S::EMPTY;
@@ -28665,16 +28665,16 @@ mod p20 {
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s32(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b6(e, pos, v, c as u8) {
+            if !b6(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -28682,31 +28682,31 @@ mod p20 {
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x68]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xff]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s42(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b8(e, pos, v, c as u8) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -28714,101 +28714,101 @@ mod p20 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s25(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s31(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(2u8);
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(2u16);
         let s = s37(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(1u8);
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
         let s = s38(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s39(e, pos, v, ALL, cand);
         let to = s41(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -28828,21 +28828,21 @@ mod p20 {
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(1u8));
+        one.insert(usize::from(1u16));
         !s43(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(1u8));
+        one.insert(usize::from(1u16));
         !s44(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b7(e, pos, v, cand) || b9(e, pos, v, cand)
     }
 }
@@ -29357,7 +29357,7 @@ mod p21 {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -29449,13 +29449,13 @@ mod p21 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -29532,114 +29532,114 @@ mod p21 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x92492]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1fffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1c0007]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49249]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x92492]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x6]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1006]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R7[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s18(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29649,17 +29649,17 @@ mod p21 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s22(e, pos, v, ALL, cand);
         let end = s23(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -29726,17 +29726,17 @@ mod p21 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s25(e, pos, v, ALL, cand);
         let end = s26(e, pos, v, ALL, cand) - run;
         let out = {
@@ -29819,12 +29819,12 @@ mod p21 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0x6db6d]))
             | (of.shifted(-3) & S::from_words([0x3ffff]))
@@ -29836,12 +29836,12 @@ mod p21 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -29851,93 +29851,93 @@ mod p21 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         11
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         14
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(18u8);
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(18u16);
         let s = s27(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
@@ -30291,7 +30291,7 @@ mod p22 {
         let set = s8(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -30329,7 +30329,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         at7(e, v, pos, m, g);
     }
 
@@ -30358,7 +30358,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         at8(e, v, pos, m, g);
     }
 
@@ -30376,7 +30376,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at13(e, v, pos, m, g);
     }
 
@@ -30405,7 +30405,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at14(e, v, pos, m, g);
     }
 
@@ -30592,7 +30592,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -30629,7 +30629,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         ap7(e, v, pos, r);
     }
 
@@ -30658,7 +30658,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         ap8(e, v, pos, r);
     }
 
@@ -30677,7 +30677,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap13(e, v, pos, r);
     }
 
@@ -30706,7 +30706,7 @@ mod p22 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap14(e, v, pos, r);
     }
 
@@ -30749,7 +30749,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 4usize + usize::from(0u8);
+        let slot = 4usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -30769,7 +30769,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 4usize + usize::from(3u8);
+        let slot = 4usize + usize::from(3u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -30803,7 +30803,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 4usize + usize::from(6u8);
+        let slot = 4usize + usize::from(6u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -30823,7 +30823,7 @@ mod p22 {
 
     #[inline(always)]
     fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 4usize + usize::from(5u8);
+        let slot = 4usize + usize::from(5u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
@@ -30892,89 +30892,89 @@ mod p22 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x16f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s12(e, pos, v, d, cand) | s13(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s14(e, pos, v, ALL, cand);
         let end = s15(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -31023,33 +31023,33 @@ mod p22 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s18(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31059,66 +31059,66 @@ mod p22 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s22(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s24(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s27(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s29(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31128,7 +31128,7 @@ mod p22 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s31(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -31138,36 +31138,36 @@ mod p22 {
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s33(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xdb])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s37(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
@@ -31179,12 +31179,12 @@ mod p22 {
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s39(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf])).shifted(5)
             | (of & S::from_words([0x3])).shifted(7)
@@ -31196,11 +31196,11 @@ mod p22 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b16(e, pos, v, c as u8) {
+            if !b16(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -31208,357 +31208,357 @@ mod p22 {
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[8];
         let dir = None;
         let run = Some(s42(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(0u8)]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(3u8)]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(6u8)]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(5u8)]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(5u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == (1 - e.rt_mover())) == false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b9(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b14(e, pos, v, cand) && b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (pos.owner(usize::from(v[0])) == pos.owner(usize::from(v[0]))) == false
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (8u8 == v[0]) == true
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (8u16 == v[0]) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b17(e, pos, v, cand) && b18(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i26(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i27(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i30(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i31(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i33(e, pos, v, cand), i34(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(5u8));
+        one.insert(usize::from(5u16));
         !s44(e, pos, v, one, cand).is_empty()
     }
 }
@@ -32173,7 +32173,7 @@ mod p23 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[2] = i as u8;
+                w[2] = i as u16;
                 at23(e, w, pos, m, g);
             }
         }
@@ -32283,7 +32283,7 @@ mod p23 {
 
     #[inline(always)]
     fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 3usize + usize::from(0u8);
+        let slot = 3usize + usize::from(0u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -32292,7 +32292,7 @@ mod p23 {
 
     #[inline(always)]
     fn at46(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 3usize + usize::from(3u8);
+        let slot = 3usize + usize::from(3u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -32319,7 +32319,7 @@ mod p23 {
 
     #[inline(always)]
     fn at50(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 3usize + usize::from(19u8);
+        let slot = 3usize + usize::from(19u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -32328,7 +32328,7 @@ mod p23 {
 
     #[inline(always)]
     fn at52(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 3usize + usize::from(16u8);
+        let slot = 3usize + usize::from(16u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -32349,7 +32349,7 @@ mod p23 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at57(e, v, pos, m, g);
     }
 
@@ -32398,7 +32398,7 @@ mod p23 {
         let set = s45(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[5] = c as u8;
+            w[5] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at64(e, w, pos, m, g);
             }
@@ -32414,7 +32414,7 @@ mod p23 {
     #[inline(always)]
     fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<true>(e.zobrist(), usize::from(18u8), piece);
+        pos.set_cell::<true>(e.zobrist(), usize::from(18u16), piece);
         at67(e, v, pos, m, g);
     }
 
@@ -32507,7 +32507,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
@@ -32542,7 +32542,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap14(e, v, pos, r);
     }
 
@@ -32581,7 +32581,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap23(e, v, pos, r);
     }
 
@@ -32605,7 +32605,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(0u8);
+        let slot = 3usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32616,7 +32616,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(3u8);
+        let slot = 3usize + usize::from(3u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32645,7 +32645,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(19u8);
+        let slot = 3usize + usize::from(19u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32656,7 +32656,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(16u8);
+        let slot = 3usize + usize::from(16u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32722,7 +32722,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(0u8);
+        let slot = 3usize + usize::from(0u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32733,7 +32733,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap46(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(3u8);
+        let slot = 3usize + usize::from(3u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32762,7 +32762,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap50(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(19u8);
+        let slot = 3usize + usize::from(19u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32773,7 +32773,7 @@ mod p23 {
 
     #[inline(always)]
     fn ap52(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 3usize + usize::from(16u8);
+        let slot = 3usize + usize::from(16u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -32793,7 +32793,7 @@ mod p23 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap57(e, v, pos, r);
     }
 
@@ -32846,7 +32846,7 @@ mod p23 {
 
     #[inline]
     fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = r.decision();
+        v[5] = u16::from(r.decision());
         ap64(e, v, pos, r);
     }
 
@@ -32861,7 +32861,7 @@ mod p23 {
     #[inline(always)]
     fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        let c = usize::from(18u8);
+        let c = usize::from(18u16);
         e.rt_set_cell(c, piece);
         pos.set_cell::<false>(e.zobrist(), c, piece);
         ap67(e, v, pos, r);
@@ -32910,107 +32910,107 @@ mod p23 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10080]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x137]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x11111]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33020,12 +33020,12 @@ mod p23 {
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33035,21 +33035,21 @@ mod p23 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b5(e, pos, v, c as u8) {
+            if !b5(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -33057,36 +33057,36 @@ mod p23 {
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0xeeeee]));
         d & x
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -33096,64 +33096,64 @@ mod p23 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333]) & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xccccc]) & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x33333]) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xccccc]) & d
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x88888]) & d
     }
 
     #[inline]
-    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x30080]) & d
     }
 
     #[inline]
-    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s41(e, pos, v, ALL, cand);
         let end = s42(e, pos, v, ALL, cand) - run;
         let out = {
@@ -33212,129 +33212,129 @@ mod p23 {
     }
 
     #[inline]
-    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s43(e, pos, v, ALL, cand);
         let x = (S::from_words([0x11111]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s15(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[3usize + usize::from(2u8)]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[3usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[3usize + usize::from(3u8)]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[3usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[3usize + usize::from(17u8)]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[3usize + usize::from(17u16)]
     }
 
     #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[3usize + usize::from(16u8)]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[3usize + usize::from(16u16)]
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         if b6(e, pos, v, cand) {
             i20(e, pos, v, cand)
         } else {
@@ -33343,119 +33343,119 @@ mod p23 {
     }
 
     #[inline]
-    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i26(e, pos, v, cand), i27(e, pos, v, cand))
     }
 
     #[inline]
-    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
     }
 
     #[inline]
-    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         38
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s17(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let through = s31(e, pos, v, ALL, cand);
         let to = s35(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -33475,70 +33475,70 @@ mod p23 {
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         !s36(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         !s37(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0))) == 1u8) == true
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0))) == 1u8) == true
     }
 
     #[inline]
-    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(6u8));
+        one.insert(usize::from(6u16));
         !s38(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(6u8));
+        one.insert(usize::from(6u16));
         !s39(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i35(e, pos, v, cand), i36(e, pos, v, cand))
     }
 }
@@ -34252,7 +34252,7 @@ mod p24 {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -34341,7 +34341,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -34356,7 +34356,7 @@ mod p24 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -34416,112 +34416,112 @@ mod p24 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4208200]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104108]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4002000]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4208200]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x104108]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000001]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3000001]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -34529,7 +34529,7 @@ mod p24 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -34537,75 +34537,75 @@ mod p24 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         5
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[1]);
         let s = s20(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (27u8 == 3u8) == false
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (27u16 == 3u16) == false
     }
 }
 
@@ -35347,7 +35347,7 @@ mod p25 {
         let set = s18(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -35412,7 +35412,7 @@ mod p25 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at13(e, v, pos, m, g);
     }
 
@@ -35438,7 +35438,7 @@ mod p25 {
         let set = s39(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at18(e, w, pos, m, g);
             }
@@ -35522,7 +35522,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -35573,7 +35573,7 @@ mod p25 {
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap13(e, v, pos, r);
     }
 
@@ -35593,7 +35593,7 @@ mod p25 {
 
     #[inline(always)]
     fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap18(e, v, pos, r);
     }
 
@@ -35670,119 +35670,119 @@ mod p25 {
     }
 
     #[inline]
-    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x249249249]) & d
     }
 
     #[inline]
-    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x924924924]) & d
     }
 
     #[inline]
-    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffff]) & d
     }
 
     #[inline]
-    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000001]) & d
     }
 
     #[inline]
-    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20]) & d
     }
 
     #[inline]
-    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000000]) & d
     }
 
     #[inline]
-    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000020]) & d
     }
 
     #[inline]
-    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xc000020]) & d
     }
 
     #[inline]
-    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s19(e, pos, v, d, cand) | s20(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of.shifted(-3) & S::from_words([0x1ff1ff1ff]))
             | (of.shifted(-12) & S::from_words([0xffffff]))
@@ -35792,12 +35792,12 @@ mod p25 {
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35807,12 +35807,12 @@ mod p25 {
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -35820,7 +35820,7 @@ mod p25 {
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -35828,12 +35828,12 @@ mod p25 {
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35843,15 +35843,15 @@ mod p25 {
     }
 
     #[inline]
-    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -35859,7 +35859,7 @@ mod p25 {
     }
 
     #[inline]
-    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -35867,17 +35867,17 @@ mod p25 {
     }
 
     #[inline]
-    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s31(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s33(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35887,26 +35887,26 @@ mod p25 {
     }
 
     #[inline]
-    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s36(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db6db6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s38(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -35916,157 +35916,157 @@ mod p25 {
     }
 
     #[inline]
-    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[0];
         let dir = None;
         let run = Some(s40(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
-    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(v[0])]
     }
 
     #[inline]
-    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[0])
     }
 
     #[inline]
-    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i12(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         37
     }
 
     #[inline]
-    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s30(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         (v[0] == v[0]) == true
     }
 
     #[inline]
-    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(8u8));
+        one.insert(usize::from(8u16));
         !s35(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
     }
 }
@@ -38060,7 +38060,7 @@ mod p26 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -38135,146 +38135,146 @@ mod p26 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8040201008040201, 0x20100]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4020100804020100, 0x2010080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40607, 0x0]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         9
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s7(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(44u8);
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(44u16);
         let s = s8(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(9u8)) == e.rt_mover()) == false
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(9u16)) == e.rt_mover()) == false
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 }
@@ -38570,7 +38570,7 @@ mod p27 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         at5(e, v, pos, m, g);
     }
 
@@ -38599,7 +38599,7 @@ mod p27 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at7(e, w, pos, m, g);
             }
@@ -38611,7 +38611,7 @@ mod p27 {
         let set = s10(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -38644,7 +38644,7 @@ mod p27 {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at13(e, w, pos, m, g);
             }
@@ -38656,7 +38656,7 @@ mod p27 {
         let set = s17(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at14(e, w, pos, m, g);
             }
@@ -38728,7 +38728,7 @@ mod p27 {
         let set = s24(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[6] = c as u8;
+            w[6] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at27(e, w, pos, m, g);
             }
@@ -38852,7 +38852,7 @@ mod p27 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[0] = c as u8;
+        v[0] = c as u16;
         ap5(e, v, pos, r);
     }
 
@@ -38867,13 +38867,13 @@ mod p27 {
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
@@ -38904,13 +38904,13 @@ mod p27 {
 
     #[inline(always)]
     fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap13(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap14(e, v, pos, r);
     }
 
@@ -38957,7 +38957,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[5] = r.decision();
+        v[5] = u16::from(r.decision());
         ap21(e, v, pos, r);
     }
 
@@ -38972,7 +38972,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[6] = r.decision();
+        v[6] = u16::from(r.decision());
         ap27(e, v, pos, r);
     }
 
@@ -38987,7 +38987,7 @@ mod p27 {
 
     #[inline(always)]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[7] = r.decision();
+        v[7] = u16::from(r.decision());
         ap34(e, v, pos, r);
     }
 
@@ -39038,59 +39038,59 @@ mod p27 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x924]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s9(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39100,43 +39100,43 @@ mod p27 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s12(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6db])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39146,17 +39146,17 @@ mod p27 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s18(e, pos, v, ALL, cand);
         let end = s19(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -39205,22 +39205,22 @@ mod p27 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s22(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39230,56 +39230,56 @@ mod p27 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s26(e, pos, v, d, cand) | s27(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x801]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s28(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
-        start.insert(usize::from(3u8));
+        start.insert(usize::from(3u16));
         let out = {
             let mut out = S::EMPTY;
             let mut line = S::EMPTY;
@@ -39297,34 +39297,34 @@ mod p27 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s35(e, pos, v, d, cand) | s36(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s37(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1ff])).shifted(3);
         x & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s39(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -39334,87 +39334,87 @@ mod p27 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[2])]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[4])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         34
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -39827,7 +39827,7 @@ mod p28 {
         let set = s11(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at9(e, w, pos, m, g);
             }
@@ -39953,13 +39953,13 @@ mod p28 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -40009,57 +40009,57 @@ mod p28 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x49]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s8(e, pos, v, ALL, cand);
         let end = s9(e, pos, v, ALL, cand) - run;
         let out = {
@@ -40082,7 +40082,7 @@ mod p28 {
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s5(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -40092,34 +40092,34 @@ mod p28 {
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R8[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s14(e, pos, v, d, cand) | s15(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -40129,97 +40129,97 @@ mod p28 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[12]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[13]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         8
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 }
@@ -40875,7 +40875,7 @@ mod p29 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -40972,229 +40972,229 @@ mod p29 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x50]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x450]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10101]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x808080]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4040]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10000]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x14040]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2002]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         30
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         30
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let c = usize::from(v[0]);
         let s = s21(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -41787,54 +41787,54 @@ mod p30 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s6(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1b])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41844,36 +41844,36 @@ mod p30 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s11(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41883,24 +41883,24 @@ mod p30 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41910,16 +41910,16 @@ mod p30 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b5(e, pos, v, c as u8) {
+            if !b5(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -41927,7 +41927,7 @@ mod p30 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -41937,16 +41937,16 @@ mod p30 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b8(e, pos, v, c as u8) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -41954,85 +41954,85 @@ mod p30 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[9]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[10]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -42042,77 +42042,77 @@ mod p30 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i15(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(4u8)) == e.rt_mover()) == true
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (2u8 == 1u8) == false
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -42705,54 +42705,54 @@ mod p31 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x12]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s6(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x1b])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x24]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s8(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42762,36 +42762,36 @@ mod p31 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s11(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x2d]));
         d & x
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6c])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42801,24 +42801,24 @@ mod p31 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(1) & S::from_words([0x5a]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42828,16 +42828,16 @@ mod p31 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s20(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b5(e, pos, v, c as u8) {
+            if !b5(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -42845,7 +42845,7 @@ mod p31 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -42855,16 +42855,16 @@ mod p31 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b8(e, pos, v, c as u8) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -42872,85 +42872,85 @@ mod p31 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(6u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(6u16), run) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[9]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[10]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[1usize + usize::from(6u8)]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1usize + usize::from(6u16)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         32
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         let who = usize::from(1u8);
         e.program()
             .shapes
@@ -42960,77 +42960,77 @@ mod p31 {
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i15(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i14(e, pos, v, cand), i16(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (pos.owner(usize::from(4u8)) == e.rt_mover()) == true
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (pos.owner(usize::from(4u16)) == e.rt_mover()) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (2u8 == 1u8) == false
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (2u16 == 1u16) == false
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b6(e, pos, v, cand) || b7(e, pos, v, cand)
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 }
@@ -43551,7 +43551,7 @@ mod p32 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -43611,77 +43611,77 @@ mod p32 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf000]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -43691,7 +43691,7 @@ mod p32 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -43701,82 +43701,82 @@ mod p32 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(1u8))
@@ -43785,77 +43785,77 @@ mod p32 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (21u8 == 14u8) == true
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b9(e, pos, v, cand)
     }
 }
@@ -44376,7 +44376,7 @@ mod p33 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -44436,77 +44436,77 @@ mod p33 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xf000]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3fffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x20000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4000]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -44516,7 +44516,7 @@ mod p33 {
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -44526,82 +44526,82 @@ mod p33 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(1u8))
@@ -44610,77 +44610,77 @@ mod p33 {
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         24
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b0(e, pos, v, cand) && b1(e, pos, v, cand)
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b3(e, pos, v, cand) && b4(e, pos, v, cand)
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (21u8 == 14u8) == true
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (21u16 == 14u16) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b9(e, pos, v, cand)
     }
 }
@@ -45314,7 +45314,7 @@ mod p34 {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -45404,7 +45404,7 @@ mod p34 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -45428,7 +45428,7 @@ mod p34 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -45464,122 +45464,122 @@ mod p34 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ef7bde]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe739ce]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x739c0]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100008]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -45646,12 +45646,12 @@ mod p34 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -45661,92 +45661,92 @@ mod p34 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -46380,7 +46380,7 @@ mod p35 {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -46470,7 +46470,7 @@ mod p35 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -46494,7 +46494,7 @@ mod p35 {
 
     #[inline(always)]
     fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap10(e, v, pos, r);
     }
 
@@ -46530,122 +46530,122 @@ mod p35 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ef7bde]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xe739ce]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1f0001f]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x739c0]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100008]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x108421]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1084210]) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s21(e, pos, v, ALL, cand);
         let end = s22(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -46712,12 +46712,12 @@ mod p35 {
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -46727,92 +46727,92 @@ mod p35 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 }
@@ -47526,7 +47526,7 @@ mod p36 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[0] = i as u8;
+                w[0] = i as u16;
                 at2(e, w, pos, m, g);
             }
         }
@@ -47535,13 +47535,13 @@ mod p36 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[0];
+            let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at17(e, v, pos, m, g);
     }
 
@@ -47550,7 +47550,7 @@ mod p36 {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at17(e, w, pos, m, g);
             }
@@ -47580,7 +47580,7 @@ mod p36 {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at11(e, w, pos, m, g);
             }
@@ -47599,7 +47599,7 @@ mod p36 {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at17(e, w, pos, m, g);
             }
@@ -47699,26 +47699,26 @@ mod p36 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[0];
+            let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
@@ -47738,7 +47738,7 @@ mod p36 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
@@ -47753,7 +47753,7 @@ mod p36 {
 
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
@@ -47830,117 +47830,117 @@ mod p36 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000100]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(9u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -47952,7 +47952,7 @@ mod p36 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -47962,39 +47962,39 @@ mod p36 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -48006,87 +48006,87 @@ mod p36 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s15(e, pos, v, ALL, cand);
         let to = s17(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -48109,34 +48109,34 @@ mod p36 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (29u8 == 24u8) == false
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (29u16 == 24u16) == false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(7u8);
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -48850,7 +48850,7 @@ mod p37 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[0] = i as u8;
+                w[0] = i as u16;
                 at2(e, w, pos, m, g);
             }
         }
@@ -48859,13 +48859,13 @@ mod p37 {
     #[inline(always)]
     fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let d = {
-            let i = v[0];
+            let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         at17(e, v, pos, m, g);
     }
 
@@ -48874,7 +48874,7 @@ mod p37 {
         let set = s13(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[2] = c as u8;
+            w[2] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at17(e, w, pos, m, g);
             }
@@ -48904,7 +48904,7 @@ mod p37 {
         let set = s22(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[3] = c as u8;
+            w[3] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at11(e, w, pos, m, g);
             }
@@ -48923,7 +48923,7 @@ mod p37 {
         let set = s23(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[4] = c as u8;
+            w[4] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at17(e, w, pos, m, g);
             }
@@ -49023,26 +49023,26 @@ mod p37 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         let d = {
-            let i = v[0];
+            let i = u8::try_from(v[0]).unwrap_or(255);
             e.program().relations[2].mirrors[0].get(usize::from(i)).copied().unwrap_or(255)
         };
         if d == 255 {
             return;
         }
-        v[1] = d;
+        v[1] = u16::from(d);
         ap17(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
@@ -49062,7 +49062,7 @@ mod p37 {
 
     #[inline(always)]
     fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap11(e, v, pos, r);
     }
 
@@ -49077,7 +49077,7 @@ mod p37 {
 
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[4] = r.decision();
+        v[4] = u16::from(r.decision());
         ap17(e, v, pos, r);
     }
 
@@ -49154,117 +49154,117 @@ mod p37 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8000100]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400000000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x42108421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[5];
         let dir = None;
         let run = None;
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(9u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(9u16), run) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x408000100]) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -49276,7 +49276,7 @@ mod p37 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s19(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -49286,39 +49286,39 @@ mod p37 {
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffffff]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s26(e, pos, v, ALL, cand);
         let x = (S::from_words([0x7c0000000]) | of.shifted(-5));
         d & x
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x1ef7bdef])).shifted(6)
@@ -49330,87 +49330,87 @@ mod p37 {
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[2usize + usize::from(8u8)]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         25
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s15(e, pos, v, ALL, cand);
         let to = s17(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -49433,34 +49433,34 @@ mod p37 {
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (29u8 == 24u8) == false
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (29u16 == 24u16) == false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) && b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        let c = usize::from(7u8);
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) && b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 }
@@ -50475,7 +50475,7 @@ mod p38 {
         let set = s9(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -50498,7 +50498,7 @@ mod p38 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[1] = i as u8;
+                w[1] = i as u16;
                 at6(e, w, pos, m, g);
             }
         }
@@ -50510,7 +50510,7 @@ mod p38 {
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         at7(e, v, pos, m, g);
     }
 
@@ -50520,7 +50520,7 @@ mod p38 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at8(e, v, pos, m, g);
     }
 
@@ -50549,7 +50549,7 @@ mod p38 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         at9(e, v, pos, m, g);
     }
 
@@ -50634,7 +50634,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
@@ -50649,7 +50649,7 @@ mod p38 {
 
     #[inline(always)]
     fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap6(e, v, pos, r);
     }
 
@@ -50659,7 +50659,7 @@ mod p38 {
         if d == 255 {
             return;
         }
-        v[2] = d;
+        v[2] = u16::from(d);
         ap7(e, v, pos, r);
     }
 
@@ -50669,7 +50669,7 @@ mod p38 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap8(e, v, pos, r);
     }
 
@@ -50698,7 +50698,7 @@ mod p38 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[3] = c as u8;
+        v[3] = c as u16;
         ap9(e, v, pos, r);
     }
 
@@ -50774,95 +50774,95 @@ mod p38 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1111111111111111]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8888888888888888]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x200]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100200]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s11(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s11(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -50872,7 +50872,7 @@ mod p38 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -50882,67 +50882,67 @@ mod p38 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[3]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = {
-            let i = v[1];
+            let i = u8::try_from(v[1]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
                 (i64::from(i) + -1).rem_euclid(4) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s17(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[6];
         let dir = None;
         let run = Some(s19(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(31u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(31u16), run) & d
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x100200]) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        let d = v[1];
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        let d = u8::try_from(v[1]).unwrap_or(255);
         if d == 255 {
             -1
         } else {
@@ -50951,87 +50951,87 @@ mod p38 {
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[3])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         28
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i7(e, pos, v, cand), i8(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 }
@@ -51647,7 +51647,7 @@ mod p39 {
         let set = s15(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at4(e, w, pos, m, g);
             }
@@ -51741,7 +51741,7 @@ mod p39 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -51796,104 +51796,104 @@ mod p39 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1249249]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4924924]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1ff]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1249249]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4924924]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80010]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000000]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1080010]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of.shifted(9) & S::from_words([0x7fffe00]));
         d & x
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -51903,117 +51903,117 @@ mod p39 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS2[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         31
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 }
@@ -52817,7 +52817,7 @@ mod p40 {
         if d == 255 {
             return;
         }
-        v[0] = d;
+        v[0] = u16::from(d);
         at14(e, v, pos, m, g);
     }
 
@@ -52826,7 +52826,7 @@ mod p40 {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at7(e, w, pos, m, g);
             }
@@ -52942,19 +52942,19 @@ mod p40 {
         if d == 255 {
             return;
         }
-        v[0] = d;
+        v[0] = u16::from(d);
         ap14(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
@@ -53023,107 +53023,107 @@ mod p40 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4210842108]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x46318c631f]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7fffffffff]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x46318c631f]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x39ce739ce0]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x18]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80018]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4210842108]) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x421084210]) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53133,27 +53133,27 @@ mod p40 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s22(e, pos, v, d, cand) | s23(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s21(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53163,24 +53163,24 @@ mod p40 {
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R5[usize::from(e.rt_mover())].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -53190,142 +53190,142 @@ mod p40 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i11(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i12(e, pos, v, cand), i13(e, pos, v, cand))
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i16(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Rem, i15(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         40
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Mul, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(1usize + usize::from(1u8))
@@ -53334,57 +53334,57 @@ mod p40 {
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i27(e, pos, v, cand).wrapping_neg()
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b2(e, pos, v, cand) || b3(e, pos, v, cand)
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i28(e, pos, v, cand), i29(e, pos, v, cand))
     }
 }
@@ -54162,7 +54162,7 @@ mod p41 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at1(e, w, pos, m, g);
             }
@@ -54182,7 +54182,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         at4(e, v, pos, m, g);
     }
 
@@ -54211,7 +54211,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         at5(e, v, pos, m, g);
     }
 
@@ -54266,7 +54266,7 @@ mod p41 {
             }
             if let Some(m) = g.extend(m, i as u8) {
                 let mut w = v;
-                w[3] = i as u8;
+                w[3] = i as u16;
                 at15(e, w, pos, m, g);
             }
         }
@@ -54278,7 +54278,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at16(e, v, pos, m, g);
     }
 
@@ -54307,7 +54307,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         at17(e, v, pos, m, g);
     }
 
@@ -54317,7 +54317,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at22(e, v, pos, m, g);
     }
 
@@ -54346,7 +54346,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         at23(e, v, pos, m, g);
     }
 
@@ -54506,7 +54506,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap1(e, v, pos, r);
     }
 
@@ -54525,7 +54525,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         ap4(e, v, pos, r);
     }
 
@@ -54554,7 +54554,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[1] = c as u8;
+        v[1] = c as u16;
         ap5(e, v, pos, r);
     }
 
@@ -54590,7 +54590,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[3] = r.decision();
+        v[3] = u16::from(r.decision());
         ap15(e, v, pos, r);
     }
 
@@ -54600,7 +54600,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap16(e, v, pos, r);
     }
 
@@ -54629,7 +54629,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[4] = c as u8;
+        v[4] = c as u16;
         ap17(e, v, pos, r);
     }
 
@@ -54639,7 +54639,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap22(e, v, pos, r);
     }
 
@@ -54668,7 +54668,7 @@ mod p41 {
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
-        v[6] = c as u8;
+        v[6] = c as u16;
         ap23(e, v, pos, r);
     }
 
@@ -54737,7 +54737,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[8] = r.decision();
+        v[8] = u16::from(r.decision());
         ap52(e, v, pos, r);
     }
 
@@ -54777,7 +54777,7 @@ mod p41 {
 
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[9] = r.decision();
+        v[9] = u16::from(r.decision());
         ap52(e, v, pos, r);
     }
 
@@ -54828,56 +54828,56 @@ mod p41 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x102040]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4081020]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x102040]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4081020]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s8(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x3f7efdf])).shifted(1),
@@ -54887,17 +54887,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s10(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54907,7 +54907,7 @@ mod p41 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s12(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54917,14 +54917,14 @@ mod p41 {
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s14(e, pos, v, ALL, cand);
         let x = match e.rt_mover() {
             0 => (of & S::from_words([0x3f7efdf])).shifted(1),
@@ -54934,33 +54934,33 @@ mod p41 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
-        let dir = v[3];
-        S::from_set(rel.step_along(dir, s17(e, pos, v, ALL, cand).to_set())) & d
+        let dir = u8::try_from(v[3]).unwrap_or(255);
+        rel.step_along(dir, s17(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -54970,54 +54970,54 @@ mod p41 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[4]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
-        let dir = v[3];
-        S::from_set(rel.step_along(dir, s21(e, pos, v, ALL, cand).to_set())) & d
+        let dir = u8::try_from(v[3]).unwrap_or(255);
+        rel.step_along(dir, s21(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
-            let i = v[3];
+            let i = u8::try_from(v[3]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s24(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s24(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55027,66 +55027,66 @@ mod p41 {
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
-            let i = v[3];
+            let i = u8::try_from(v[3]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s28(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s28(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[7];
         let dir = {
-            let i = v[3];
+            let i = u8::try_from(v[3]).unwrap_or(255);
             if i == 255 {
                 255
             } else {
                 (i64::from(i) + -1).rem_euclid(2) as u8
             }
         };
-        S::from_set(rel.step_along(dir, s30(e, pos, v, ALL, cand).to_set())) & d
+        rel.step_along(dir, s30(e, pos, v, ALL, cand)) & d
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
         one & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R5[0].get(usize::from(v[6])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s34(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55096,29 +55096,29 @@ mod p41 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s37(e, pos, v, d, cand) | s38(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s36(e, pos, v, ALL, cand);
         let end = s39(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55141,32 +55141,32 @@ mod p41 {
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800000]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s44(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55176,17 +55176,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s47(e, pos, v, ALL, cand);
         let end = s48(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -55271,17 +55271,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s50(e, pos, v, ALL, cand);
         let end = s51(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55340,20 +55340,20 @@ mod p41 {
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[3];
         let dir = None;
         let run = Some(s53(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(v[0]), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s52(e, pos, v, ALL, cand);
         let end = s54(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55460,17 +55460,17 @@ mod p41 {
     }
 
     #[inline]
-    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s56(e, pos, v, ALL, cand);
         let end = s57(e, pos, v, ALL, cand) - run;
         let out = {
@@ -55529,39 +55529,39 @@ mod p41 {
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(0u8) & d
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s59(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s62(e, pos, v, d, cand) | s63(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s61(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55571,31 +55571,31 @@ mod p41 {
     }
 
     #[inline]
-    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ffffff]) & d
     }
 
     #[inline]
-    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s66(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b8(e, pos, v, c as u8) {
+            if !b8(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -55603,68 +55603,68 @@ mod p41 {
     }
 
     #[inline]
-    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s71(e, pos, v, d, cand) | s72(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s74(e, pos, v, d, cand) | s75(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x80000]) & d
     }
 
     #[inline]
-    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
-        one.insert(usize::from(u8::try_from(pos.counters[2]).unwrap_or(0)));
+        one.insert(usize::from(u16::try_from(pos.counters[2]).unwrap_or(0)));
         one & d
     }
 
     #[inline]
-    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s79(e, pos, v, d, cand) | s80(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s76(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -55674,184 +55674,184 @@ mod p41 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s40(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(v[0])]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         18
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s70(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s73(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s82(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Div, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Gt, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i17(e, pos, v, cand), i18(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(3u8));
+        one.insert(usize::from(3u16));
         !s65(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s67(e, pos, v, ALL, cand);
         let to = s69(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -55871,7 +55871,7 @@ mod p41 {
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 }
@@ -56005,7 +56005,7 @@ mod p42 {
         let set = s20(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at2(e, w, pos, m, g);
             }
@@ -56086,13 +56086,13 @@ mod p42 {
 
     #[inline(always)]
     fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap2(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
@@ -56142,104 +56142,104 @@ mod p42 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7f]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7e]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3e]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x10]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x40]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s16(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7e])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56249,7 +56249,7 @@ mod p42 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s13(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56259,34 +56259,34 @@ mod p42 {
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R2[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s23(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s25(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -56296,70 +56296,70 @@ mod p42 {
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let rel = &e.program().relations[2];
         let dir = None;
         let run = Some(s27(e, pos, v, ALL, cand));
-        S::from_set(rel.line(e.rt_mover(), dir, usize::from(0u8), run.map(S::to_set))) & d
+        rel.line(e.rt_mover(), dir, usize::from(0u16), run) & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         6
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         36
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 }
@@ -56840,7 +56840,7 @@ mod p43 {
         let set = s25(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at3(e, w, pos, m, g);
             }
@@ -56939,13 +56939,13 @@ mod p43 {
 
     #[inline(always)]
     fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap3(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap4(e, v, pos, r);
     }
 
@@ -56974,7 +56974,7 @@ mod p43 {
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -57010,89 +57010,89 @@ mod p43 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84210]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1000]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1400]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x2000]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3400]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x84210]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7fff])).shifted(5);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8421]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57102,21 +57102,21 @@ mod p43 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s17(e, pos, v, ALL, cand);
         let end = s18(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
-        start.insert(usize::from(4u8));
+        start.insert(usize::from(4u16));
         let out = {
             let mut out = S::EMPTY;
             let mut line = S::EMPTY;
@@ -57134,29 +57134,29 @@ mod p43 {
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s16(e, pos, v, d, cand) | s19(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x3400]) & d
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s21(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7bde])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57166,34 +57166,34 @@ mod p43 {
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R4[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s28(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57203,7 +57203,7 @@ mod p43 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s30(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -57213,17 +57213,17 @@ mod p43 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s32(e, pos, v, ALL, cand);
         let end = s33(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
@@ -57272,84 +57272,84 @@ mod p43 {
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffff]) & d
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s35(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7bdef])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         4
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         13
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 }
@@ -57834,7 +57834,7 @@ mod p44 {
         if d == 255 {
             return;
         }
-        v[0] = d;
+        v[0] = u16::from(d);
         at14(e, v, pos, m, g);
     }
 
@@ -57860,7 +57860,7 @@ mod p44 {
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e.zobrist(), usize::from(8u8), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(8u16), 0);
         at16(e, v, pos, m, g);
     }
 
@@ -57884,7 +57884,7 @@ mod p44 {
 
     #[inline(always)]
     fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -57893,7 +57893,7 @@ mod p44 {
 
     #[inline(always)]
     fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -57920,7 +57920,7 @@ mod p44 {
 
     #[inline(always)]
     fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -57929,7 +57929,7 @@ mod p44 {
 
     #[inline(always)]
     fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -57964,7 +57964,7 @@ mod p44 {
 
     #[inline(always)]
     fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -57973,7 +57973,7 @@ mod p44 {
 
     #[inline(always)]
     fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58000,7 +58000,7 @@ mod p44 {
 
     #[inline(always)]
     fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58009,7 +58009,7 @@ mod p44 {
 
     #[inline(always)]
     fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58035,7 +58035,7 @@ mod p44 {
 
     #[inline(always)]
     fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(1u8);
+        let slot = 15usize + usize::from(1u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58044,7 +58044,7 @@ mod p44 {
 
     #[inline(always)]
     fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -58053,7 +58053,7 @@ mod p44 {
 
     #[inline(always)]
     fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(3u8);
+        let slot = 15usize + usize::from(3u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58062,7 +58062,7 @@ mod p44 {
 
     #[inline(always)]
     fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -58080,7 +58080,7 @@ mod p44 {
 
     #[inline(always)]
     fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(7u8);
+        let slot = 15usize + usize::from(7u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58089,7 +58089,7 @@ mod p44 {
 
     #[inline(always)]
     fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(8u8);
+        let slot = 15usize + usize::from(8u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -58098,7 +58098,7 @@ mod p44 {
 
     #[inline(always)]
     fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, value);
@@ -58116,7 +58116,7 @@ mod p44 {
 
     #[inline(always)]
     fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.set_cell::<false>(e.zobrist(), usize::from(5u8), 0);
+        pos.set_cell::<false>(e.zobrist(), usize::from(5u16), 0);
         at59(e, v, pos, m, g);
     }
 
@@ -58140,7 +58140,7 @@ mod p44 {
 
     #[inline(always)]
     fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58149,7 +58149,7 @@ mod p44 {
 
     #[inline(always)]
     fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58176,7 +58176,7 @@ mod p44 {
 
     #[inline(always)]
     fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58185,7 +58185,7 @@ mod p44 {
 
     #[inline(always)]
     fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
@@ -58211,7 +58211,7 @@ mod p44 {
         let set = s36(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[1] = c as u8;
+            w[1] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at75(e, w, pos, m, g);
             }
@@ -58381,7 +58381,7 @@ mod p44 {
         if d == 255 {
             return;
         }
-        v[0] = d;
+        v[0] = u16::from(d);
         ap14(e, v, pos, r);
     }
 
@@ -58396,7 +58396,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(8u8);
+        let c = usize::from(8u16);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         ap16(e, v, pos, r);
@@ -58422,7 +58422,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58433,7 +58433,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58462,7 +58462,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58473,7 +58473,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58507,7 +58507,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58518,7 +58518,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i24(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58547,7 +58547,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58558,7 +58558,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i25(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58583,7 +58583,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(1u8);
+        let slot = 15usize + usize::from(1u16);
         let value = i26(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58594,7 +58594,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i27(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -58605,7 +58605,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(3u8);
+        let slot = 15usize + usize::from(3u16);
         let value = i28(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58616,7 +58616,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i29(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -58636,7 +58636,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(7u8);
+        let slot = 15usize + usize::from(7u16);
         let value = i30(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58647,7 +58647,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(8u8);
+        let slot = 15usize + usize::from(8u16);
         let value = i31(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -58658,7 +58658,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i32(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
@@ -58680,7 +58680,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(5u8);
+        let c = usize::from(5u16);
         e.rt_set_cell(c, 0);
         pos.set_cell::<false>(e.zobrist(), c, 0);
         ap59(e, v, pos, r);
@@ -58706,7 +58706,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(0u8);
+        let slot = 15usize + usize::from(0u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58717,7 +58717,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(2u8);
+        let slot = 15usize + usize::from(2u16);
         let value = i34(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58746,7 +58746,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(10u8);
+        let slot = 15usize + usize::from(10u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58757,7 +58757,7 @@ mod p44 {
 
     #[inline(always)]
     fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 15usize + usize::from(9u8);
+        let slot = 15usize + usize::from(9u16);
         let value = i35(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
@@ -58778,13 +58778,13 @@ mod p44 {
 
     #[inline(always)]
     fn ap74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap75(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = r.decision();
+        v[2] = u16::from(r.decision());
         ap76(e, v, pos, r);
     }
 
@@ -58852,82 +58852,82 @@ mod p44 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x4]) & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5]) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x8]) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x124]) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s13(e, pos, v, ALL, cand);
         let end = s14(e, pos, v, ALL, cand) - run;
         let out = {
@@ -59034,17 +59034,17 @@ mod p44 {
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s16(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -59054,17 +59054,17 @@ mod p44 {
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s20(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x36d])).shifted(1)
             | (of & S::from_words([0xff])).shifted(3)
@@ -59074,49 +59074,49 @@ mod p44 {
     }
 
     #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x9b]) & d
     }
 
     #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x492]) & d
     }
 
     #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s28(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x6da])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -59124,7 +59124,7 @@ mod p44 {
     }
 
     #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -59132,26 +59132,26 @@ mod p44 {
     }
 
     #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s30(e, pos, v, d, cand) | s31(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s32(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let run = s29(e, pos, v, ALL, cand);
         let end = s34(e, pos, v, ALL, cand);
         let mut start = S::EMPTY;
-        start.insert(usize::from(6u8));
+        start.insert(usize::from(6u16));
         let out = {
             let mut out = S::EMPTY;
             let mut line = S::EMPTY;
@@ -59196,39 +59196,39 @@ mod p44 {
     }
 
     #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R9[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x0]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s41(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -59238,12 +59238,12 @@ mod p44 {
     }
 
     #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -59251,7 +59251,7 @@ mod p44 {
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -59259,47 +59259,47 @@ mod p44 {
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s44(e, pos, v, d, cand) | s45(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x7ff]) & d
     }
 
     #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xd]) & d
     }
 
     #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s53(e, pos, v, ALL, cand);
         let x = (of.shifted(-2) & S::from_words([0xdb]))
             | (of.shifted(-4) & S::from_words([0x6d]))
@@ -59309,11 +59309,11 @@ mod p44 {
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s49(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b30(e, pos, v, c as u8) {
+            if !b30(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -59321,102 +59321,102 @@ mod p44 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(8u8)]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(1u8)]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(1u16)]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(3u8)]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(3u16)]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(10u8)]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(7u8)]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(7u16)]
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i14(e, pos, v, cand), i15(e, pos, v, cand))
     }
 
     #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         if b3(e, pos, v, cand) {
             i17(e, pos, v, cand)
         } else {
@@ -59425,7 +59425,7 @@ mod p44 {
     }
 
     #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from(0u8))
@@ -59434,127 +59434,127 @@ mod p44 {
     }
 
     #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(0u8)]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(0u16)]
     }
 
     #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(2u8)]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(2u16)]
     }
 
     #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(8u8)]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(8u16)]
     }
 
     #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[15usize + usize::from(9u8)]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[15usize + usize::from(9u16)]
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         3
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[2])
     }
 
     #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s52(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s54(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(2usize + usize::from((1 - e.rt_mover())))
@@ -59563,164 +59563,164 @@ mod p44 {
     }
 
     #[inline]
-    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
-        pos.counters[4usize + usize::from(10u8)]
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[4usize + usize::from(10u16)]
     }
 
     #[inline]
-    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         10
     }
 
     #[inline]
-    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         2
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(8u8));
+        one.insert(usize::from(8u16));
         !s22(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(8u8));
+        one.insert(usize::from(8u16));
         !s23(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(7u8));
+        one.insert(usize::from(7u16));
         !s24(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(7u8));
+        one.insert(usize::from(7u16));
         !s25(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(5u8));
+        one.insert(usize::from(5u16));
         !s26(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
-        one.insert(usize::from(5u8));
+        one.insert(usize::from(5u16));
         !s27(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i37(e, pos, v, cand), i38(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 0u8) == true
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b21(e, pos, v, cand) || b22(e, pos, v, cand)
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let through = s43(e, pos, v, ALL, cand);
         let to = s47(e, pos, v, ALL, cand) & through;
         if to.is_empty() {
@@ -59740,37 +59740,37 @@ mod p44 {
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         !b24(e, pos, v, cand)
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b23(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Le, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b28(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         false
     }
 }
@@ -60908,7 +60908,7 @@ mod p45 {
         let set = s6(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             let mut w = v;
-            w[0] = c as u8;
+            w[0] = c as u16;
             if let Some(m) = g.extend(m, c as u8) {
                 at8(e, w, pos, m, g);
             }
@@ -61040,13 +61040,13 @@ mod p45 {
 
     #[inline(always)]
     fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = r.decision();
+        v[0] = u16::from(r.decision());
         ap8(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = r.decision();
+        v[1] = u16::from(r.decision());
         ap9(e, v, pos, r);
     }
 
@@ -61121,69 +61121,69 @@ mod p45 {
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffffffff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x820404040000]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xfffffffffffff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202020410]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x820404040000]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x202020410]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R6[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         s9(e, pos, v, d, cand) | s10(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61193,26 +61193,26 @@ mod p45 {
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s13(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x7befdfdfdfbef])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s15(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61222,17 +61222,17 @@ mod p45 {
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u8) -> S {
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s17(e, pos, v, d, cand);
         if x.is_empty() {
             x
@@ -61242,117 +61242,117 @@ mod p45 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         7
     }
 
     #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[1]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[2]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::from(v[1])
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         20
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> i32 {
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i11(e, pos, v, cand), i12(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         (e.rt_mover() == 1u8) == true
     }
 
     #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         b4(e, pos, v, cand) || b5(e, pos, v, cand)
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u8) -> bool {
-        (14u8 == 51u8) == true
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (14u16 == 51u16) == true
     }
 }

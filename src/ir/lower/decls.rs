@@ -395,7 +395,7 @@ impl<'a> Lowerer<'a> {
                             };
                             covered.insert(cell);
                             parts.push(PlacedCell {
-                                cell: u8::try_from(cell).unwrap_or(u8::MAX),
+                                cell: u16::try_from(cell).unwrap_or(u16::MAX),
                                 bottom: u8::try_from(bottom).unwrap_or(u8::MAX),
                                 top: u8::try_from(top).unwrap_or(u8::MAX),
                                 foot: c.foot,
@@ -404,7 +404,7 @@ impl<'a> Lowerer<'a> {
                         if parts.len() != cells.len() || covered.len() != cells.len() {
                             continue;
                         }
-                        let mut key: Vec<(u8, u8, u8)> =
+                        let mut key: Vec<(u16, u8, u8)> =
                             parts.iter().map(|p| (p.cell, p.bottom, p.top)).collect();
                         key.sort_unstable();
                         if !seen.insert(key) {
@@ -412,7 +412,7 @@ impl<'a> Lowerer<'a> {
                         }
                         table.instances.push(Placement {
                             shape: u8::try_from(s).unwrap_or(u8::MAX),
-                            anchor: u8::try_from(anchor).unwrap_or(u8::MAX),
+                            anchor: u16::try_from(anchor).unwrap_or(u16::MAX),
                             facing: u8::try_from(f).unwrap_or(u8::MAX),
                             flipped,
                             cells: covered,
@@ -480,7 +480,7 @@ impl<'a> Lowerer<'a> {
                     .map(|c| {
                         self.geo
                             .offset(c, v)
-                            .map_or(NO_CELL, |t| u8::try_from(t).unwrap_or(NO_CELL))
+                            .map_or(NO_CELL, |t| u16::try_from(t).unwrap_or(NO_CELL))
                     })
                     .collect();
                 Ray::new(*who, next)

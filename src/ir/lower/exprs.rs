@@ -584,7 +584,7 @@ impl<'a> Lowerer<'a> {
                 }
                 if let Some(&c) = self.geo.by_name.get(name) {
                     if !self.vars.contains_key(name) {
-                        return Ok(CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)));
+                        return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
                     }
                 } else if self.syms.names.names_a_cell(n.span) {
                     return Err(LowerError::MissingCell {

@@ -295,7 +295,7 @@ impl<'a> Lowerer<'a> {
                 ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
                 ItemKind::Turn(b) => {
                     self.prog.turn = self.code(b).map_err(at)?;
-                    let found = decisions_bound(b);
+                    let found = decisions_bound(b, self.pick_bytes());
                     if found > MAX_DECISIONS as u64 {
                         return Err(LowerError::TooManyDecisions {
                             found,
@@ -384,6 +384,15 @@ impl<'a> Lowerer<'a> {
 }
 
 impl Lowerer<'_> {
+    /// Decisions a picked cell takes: two when the board's cell ids may pass 255.
+    fn pick_bytes(&self) -> u64 {
+        if self.geo.len() > 256 {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Expressions and templates are numbered with 16 bits; past that, their ids would name
     /// other expressions. Checked after each item, whose span the error then gets.
     fn ids_fit(&self) -> Result<()> {
@@ -461,27 +470,39 @@ fn default_legend(cells: &Expr) -> String {
     }
 }
 
-/// The most decisions a move of this block can record: a `pick` and a `roll` one each, a
+/// The most decisions a move of this block can record: a `pick` `pick_bytes` (two on a board
+/// whose cell ids may pass 255; a direction pick is counted as a cell pick), a `roll` one, a
 /// `place` two (its placement index may pass 255), an `either` or `first` one plus its longest
 /// branch, a `repeat lo..hi` its body `hi` times plus a stop-or-go decision for each round past
 /// `lo`. A `while` counts its body once: its rounds are not known before play, so a `while`
 /// whose body chooses is not refused here (the engine drops a move that outgrows the limit).
-fn decisions_bound(block: &Block) -> u64 {
+fn decisions_bound(block: &Block, pick_bytes: u64) -> u64 {
     block
         .stmts
         .iter()
         .map(|s| match &s.kind {
-            StmtKind::Pick { .. } | StmtKind::Roll { .. } => 1,
+            StmtKind::Pick { .. } => pick_bytes,
+            StmtKind::Roll { .. } => 1,
             StmtKind::Place { .. } => 2,
-            StmtKind::While { body, .. } | StmtKind::Distinct(body) => decisions_bound(body),
+            StmtKind::While { body, .. } | StmtKind::Distinct(body) => {
+                decisions_bound(body, pick_bytes)
+            }
             StmtKind::If {
                 then, otherwise, ..
-            } => decisions_bound(then).max(otherwise.as_ref().map_or(0, decisions_bound)),
+            } => decisions_bound(then, pick_bytes).max(
+                otherwise
+                    .as_ref()
+                    .map_or(0, |b| decisions_bound(b, pick_bytes)),
+            ),
             StmtKind::Either(branches) | StmtKind::First(branches) => {
-                1 + branches.iter().map(decisions_bound).max().unwrap_or(0)
+                1 + branches
+                    .iter()
+                    .map(|b| decisions_bound(b, pick_bytes))
+                    .max()
+                    .unwrap_or(0)
             }
             StmtKind::Repeat { min, max, body, .. } => u64::from(*max)
-                .saturating_mul(decisions_bound(body))
+                .saturating_mul(decisions_bound(body, pick_bytes))
                 .saturating_add(u64::from(max.saturating_sub(*min))),
             _ => 0,
         })

@@ -644,7 +644,7 @@ impl<'a> Lowerer<'a> {
             ops.push(Op::Assign {
                 slot: AssignSlot::PerCell {
                     base,
-                    cell: CellRef::Const(u8::try_from(entry).unwrap_or(u8::MAX)),
+                    cell: CellRef::Const(u16::try_from(entry).unwrap_or(u16::MAX)),
                 },
                 op: AssignKind::Add,
                 value,
@@ -668,12 +668,12 @@ impl<'a> Lowerer<'a> {
     ) -> Result<()> {
         let slot = |c: usize| AssignSlot::PerCell {
             base,
-            cell: CellRef::Const(u8::try_from(c).unwrap_or(u8::MAX)),
+            cell: CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)),
         };
         for i in (1..cells.len()).rev() {
             let before = self.push_int(IntExpr::CellCounter {
                 base,
-                cell: CellRef::Const(u8::try_from(cells[i - 1]).unwrap_or(u8::MAX)),
+                cell: CellRef::Const(u16::try_from(cells[i - 1]).unwrap_or(u16::MAX)),
             });
             let op = if i + 1 == cells.len() {
                 AssignKind::Add
@@ -710,7 +710,7 @@ impl<'a> Lowerer<'a> {
         let mut ends = Vec::new();
         for (_, cells) in lanes.iter().filter(|(q, _)| *q == p) {
             let Some(&end) = cells.last() else { continue };
-            let cell = CellRef::Const(u8::try_from(end).unwrap_or(u8::MAX));
+            let cell = CellRef::Const(u16::try_from(end).unwrap_or(u16::MAX));
             let count = self.push_int(IntExpr::CellCounter { base, cell });
             let cond = self.push_bool(BoolExpr::Cmp {
                 op: CmpOp::Gt,
@@ -747,7 +747,7 @@ impl<'a> Lowerer<'a> {
             let mut acc: Option<IntId> = None;
             for (_, cells) in lanes.iter().filter(|(q, _)| usize::from(*q) == p) {
                 let Some(&end) = cells.last() else { continue };
-                let cell = CellRef::Const(u8::try_from(end).unwrap_or(u8::MAX));
+                let cell = CellRef::Const(u16::try_from(end).unwrap_or(u16::MAX));
                 let here = self.push_int(IntExpr::CellCounter { base, cell });
                 acc = Some(match acc {
                     None => here,
