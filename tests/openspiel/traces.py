@@ -83,6 +83,7 @@ GAMES = [
     ("othello", {}, "games/reversi.game", [], same, 8, 6),
     ("hex", {"board_size": 5}, "games/hex.game", ["size=5"], same, 5, 3),
     ("hex", {}, "games/hex.game", [], same, 11, 2),
+    ("hex", {"board_size": 19}, "games/hex.game", ["size=19"], same, 19, 2),
     ("clobber", {}, "games/clobber.game", [], same, 6, 3),
     ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
     ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
