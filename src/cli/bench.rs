@@ -25,6 +25,7 @@ use crate::runtime::Game;
 use super::any::{with_game, Games, OnGame};
 use super::load::{shown, split_moves};
 use super::perft::{parse_rolls, roll_error};
+use super::playout::mean;
 use serde_json::json;
 
 use super::{emit, grouped, json_text, per_second, CliError, Format, GameArgs, Result};
@@ -350,16 +351,6 @@ fn counted(n: u64, kind: &str) -> String {
         format!("1 {kind}")
     } else {
         format!("{} {}", grouped(n), plural_word(kind))
-    }
-}
-
-/// `x` per game; 0 with none.
-#[allow(clippy::cast_precision_loss)]
-fn mean(x: u64, games: u64) -> f64 {
-    if games == 0 {
-        0.0
-    } else {
-        x as f64 / games as f64
     }
 }
 

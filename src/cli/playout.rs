@@ -277,7 +277,7 @@ impl Tally {
 
 /// `x` per game, `0.00` with no game.
 #[allow(clippy::cast_precision_loss)]
-fn mean(x: u64, games: u64) -> f64 {
+pub(super) fn mean(x: u64, games: u64) -> f64 {
     if games == 0 {
         0.0
     } else {
