@@ -367,3 +367,85 @@ fn runaway_while_stops_at_its_limit() {
     assert!(moves.is_empty(), "every move runs into the loop's limit");
     assert!(engine.runaway);
 }
+
+/// The turn programs that explore too many paths for one position: `check` passes them (it
+/// cannot count paths in general), and generating their first position runs out of steps.
+const WIDE_LOOPS: [&str; 2] = [
+    "tests/ui/runtime/E1008-wide-while.game",
+    "tests/ui/runtime/E1008-wide-repeat.game",
+];
+
+/// A generation past the engine's step limit stops, lists nothing and exhausts the engine;
+/// from then on lists are empty at once, so counts, random games and searches end.
+#[test]
+fn wide_loops_stop_at_the_step_limit() {
+    use rand::SeedableRng as _;
+    use rulestone::runtime::game::steps_exceeded;
+    use rulestone::runtime::playout::random_game;
+    use rulestone::runtime::{BoardGame, Game};
+    for path in WIDE_LOOPS {
+        let source = std::fs::read_to_string(common::root().join(path)).expect("readable");
+        assert!(
+            !rulestone::diag::has_errors(&rulestone::diagnose(&source, &[])),
+            "{path}: `check` passes it"
+        );
+        let program = rulestone::compile(&source, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        assert_eq!(engine.step_limit(), rulestone::ir::MAX_STEPS);
+        // A lower limit finds the runaway sooner; the default one is run by the command-line
+        // test below.
+        engine.set_step_limit(200_000);
+        let mut moves = Vec::new();
+        engine.legal_moves(&mut moves);
+        assert!(moves.is_empty() && engine.exhausted, "{path}");
+        let error = steps_exceeded(&engine).expect("the engine says why");
+        assert_eq!(error.limit, 200_000);
+        assert_eq!(rulestone::runtime::perft::perft(&mut engine, 3), 0);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let (mut moves, mut undos) = (Vec::new(), Vec::new());
+        let p = random_game(&mut engine, &mut rng, 100, &mut moves, &mut undos);
+        assert_eq!(p.plies, 0, "{path}");
+        let mut game = BoardGame::new(engine);
+        assert!(game.out_of_steps(), "{path}");
+    }
+}
+
+/// On the command line, at the default limit: every command that lists moves ends with
+/// E1008 and exit status 2 in bounded time, and prints no figures.
+#[test]
+fn wide_loops_end_commands_with_e1008() {
+    let [wide_while, wide_repeat] = WIDE_LOOPS;
+    let commands: [(&[&str], &str); 7] = [
+        (&["moves"], wide_while),
+        (&["moves", "--format", "json"], wide_while),
+        (&["perft", "--depth", "3"], wide_while),
+        (&["playout", "--games", "5"], wide_while),
+        (
+            &["arena", "--agents", "mcts,alphabeta", "--games", "2"],
+            wide_while,
+        ),
+        (&["solve"], wide_while),
+        (&["moves"], wide_repeat),
+    ];
+    // Each run meets the limit once (ten million steps); they run side by side.
+    let runs: Vec<(String, std::process::Child)> = commands
+        .iter()
+        .map(|(args, path)| {
+            let mut c = common::cli::cmd(&args[..1]);
+            c.arg(path).args(&args[1..]);
+            let child = c
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn rulestone");
+            (format!("{} {path}", args.join(" ")), child)
+        })
+        .collect();
+    for (what, child) in runs {
+        let o = child.wait_with_output().expect("wait for rulestone");
+        assert_eq!(common::cli::code(&o), 2, "{what}");
+        assert!(common::cli::stdout(&o).is_empty(), "{what}: no figures");
+        let err = common::cli::stderr(&o);
+        assert!(err.contains("error[E1008]"), "{what}: {err}");
+    }
+}

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::check::options::split_set;
 use crate::diag::{self, Diag};
@@ -29,12 +31,28 @@ pub(crate) struct Loaded {
     pub compiled: Compiled,
     /// The generator this program's engines use.
     pub backend: Backend,
+    /// Raised when one of this program's engines runs out of generation steps (E1008): the
+    /// command's figures are then wrong, and it ends with that error.
+    pub exhausted: Arc<AtomicBool>,
 }
 
 impl Loaded {
     /// A new engine at the start position, on this program's backend.
     pub fn engine(&self) -> Engine<'_> {
-        Engine::with_backend(&self.program, self.backend)
+        let mut engine = Engine::with_backend(&self.program, self.backend);
+        engine.share_alarm(Arc::clone(&self.exhausted));
+        engine
+    }
+
+    /// The E1008 error once one of this program's engines ran out of generation steps.
+    ///
+    /// # Errors
+    /// That error, rendered on standard error.
+    pub fn steps_ok(&self) -> Result<()> {
+        if self.exhausted.load(Ordering::Relaxed) {
+            return super::steps_exceeded(&self.path);
+        }
+        Ok(())
     }
 }
 
@@ -130,6 +148,7 @@ pub(crate) fn load_parsed(
         Ok(program) => Ok(Loaded {
             path: path.to_path_buf(),
             backend: compiled.backend_for(&program),
+            exhausted: Arc::default(),
             program,
             compiled,
         }),

@@ -119,7 +119,7 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
     let deadline = args.time_limit.map(|limit| start + limit);
     let mut played = 0u64;
     for _ in 0..args.games {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) || engine.exhausted {
             break;
         }
         played += 1;
@@ -157,6 +157,7 @@ pub(crate) fn run(args: &PlayoutArgs, compiled: Compiled) -> Result<()> {
         bar.finish_and_clear();
     }
 
+    loaded.steps_ok()?;
     super::warn_dropped(crate::runtime::game::dropped_moves(&engine));
     let n = played;
     let cut =
