@@ -449,3 +449,27 @@ fn wide_loops_end_commands_with_e1008() {
         assert!(err.contains("error[E1008]"), "{what}: {err}");
     }
 }
+
+/// A typed move list or a record of absurd length is refused at once, before any move is
+/// played, with a message that says the limit.
+#[test]
+fn absurdly_long_move_lists_are_refused() {
+    let path = common::root().join("games/tictactoe.game");
+    let program = common::program(&path, &[]);
+    let list = "a1; ".repeat(100_001);
+    let mut engine = Engine::new(&program);
+    let error = rulestone::cli::inputs::play_typed(&mut engine, &list).expect_err("refused");
+    assert!(
+        error.starts_with(
+            "error: 100,001 moves are too many: a list of moves holds at most 100,000"
+        ),
+        "{error}"
+    );
+    assert_eq!(engine.state.ply, 0, "nothing was played");
+    let record = format!(
+        "rulestone-record 1\ngame games/tictactoe.game\n{}",
+        "move a1\n".repeat(100_001)
+    );
+    let error = rulestone::cli::inputs::replay_record(&mut engine, &record).expect_err("refused");
+    assert!(error.contains("moves are too many"), "{error}");
+}

@@ -213,10 +213,13 @@ pub(crate) fn run(args: &BenchArgs, compiled: Compiled) -> Result<()> {
 
         let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
         if let Some(after) = &args.after {
-            play_list(&mut engine, after, "`--after`")?;
+            let played = play_list(&mut engine, after, "`--after`");
+            loaded.steps_ok()?;
+            played?;
         }
         let chance = loaded.program.has_chance().then_some(rolls.as_slice());
         let (tally, depths) = bench_perft(&mut engine, budget, args.depth, chance)?;
+        loaded.steps_ok()?;
         let mut figures = tally.json("leaves");
         figures["depths"] = json!(depths);
         report.measured(

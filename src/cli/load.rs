@@ -436,12 +436,35 @@ pub(crate) fn play_list(
     play_texts(engine, &texts, |i| format!("move {} of {source}", i + 1))
 }
 
-/// Plays moves given as text; `place(i)` names the `i`th (0-based) in messages.
+/// The most moves a typed list (`--after`) or a record may hold: far more than any game lasts,
+/// few enough that playing them all ends within seconds.
+pub(crate) const MAX_LISTED_MOVES: usize = 100_000;
+
+/// Refuses a list of more than [`MAX_LISTED_MOVES`] moves; `last` names its last move.
+///
+/// # Errors
+/// The count and the limit.
+pub(crate) fn list_fits(count: usize, last: impl FnOnce() -> String) -> Result<()> {
+    if count <= MAX_LISTED_MOVES {
+        return Ok(());
+    }
+    Err(CliError::new(format!(
+        "{} moves are too many: a list of moves holds at most {}",
+        super::grouped(count as u64),
+        super::grouped(MAX_LISTED_MOVES as u64)
+    ))
+    .note(format!("the last would be {}", last()))
+    .into())
+}
+
+/// Plays moves given as text; `place(i)` names the `i`th (0-based) in messages. A list longer
+/// than [`MAX_LISTED_MOVES`] is refused before any is played.
 pub(crate) fn play_texts(
     engine: &mut Engine<'_>,
     texts: &[String],
     place: impl Fn(usize) -> String,
 ) -> Result<Vec<(Move, String)>> {
+    list_fits(texts.len(), || place(texts.len() - 1))?;
     let mut played = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         match find_move(engine, text) {

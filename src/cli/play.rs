@@ -239,7 +239,10 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
     let mut header = Some(intro(&loaded, computer, spec, seed, console.rolls));
     let mut from = "`--after`".to_string();
     loop {
-        match session(&loaded, &start, &from, header.take(), &mut console)? {
+        let next = session(&loaded, &start, &from, header.take(), &mut console);
+        // A position whose moves ran out of steps looks like a game without moves: say why.
+        loaded.steps_ok()?;
+        match next? {
             Next::Quit => return Ok(()),
             Next::Switch(next, moves) => {
                 from = format!("the record of `{}`", shown(&next.path));

@@ -50,6 +50,9 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
     };
     let program = &loaded.program;
     let mut engine = loaded.engine();
+    super::load::list_fits(record.moves.len(), || {
+        format!("move {}", record.moves.len())
+    })?;
 
     let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
     if let Some(opts) = options_text(program) {
@@ -74,11 +77,12 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
                 .into())
             }
             Err(BadMove::Illegal { notes }) => {
+                loaded.steps_ok()?;
                 return Err(
                     CliError::new(format!("{place}, `{text}`, is not a legal move"))
                         .notes(notes)
                         .into(),
-                )
+                );
             }
         };
         let mover = player_name(program, engine.state.mover);
