@@ -415,7 +415,7 @@ fn wide_loops_stop_at_the_step_limit() {
 #[test]
 fn wide_loops_end_commands_with_e1008() {
     let [wide_while, wide_repeat] = WIDE_LOOPS;
-    let commands: [(&[&str], &str); 9] = [
+    let commands: [(&[&str], &str); 10] = [
         (&["moves"], wide_while),
         (&["moves", "--format", "json"], wide_while),
         (&["perft", "--depth", "3"], wide_while),
@@ -428,6 +428,7 @@ fn wide_loops_end_commands_with_e1008() {
         (&["moves"], wide_repeat),
         (&["play"], wide_repeat),
         (&["bench", "--seconds", "1"], wide_repeat),
+        (&["info"], wide_repeat),
     ];
     // Each run meets the limit once (ten million steps); they run side by side.
     let runs: Vec<(String, std::process::Child)> = commands

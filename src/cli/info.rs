@@ -41,6 +41,7 @@ pub(crate) fn run(args: &InfoArgs, compiled: Compiled) -> Result<()> {
         let loaded = load_parsed(&args.game.file, &source, &file, &sets, compiled)?;
         let mut engine = loaded.engine();
         let examples = legal_with_text(&mut engine);
+        loaded.steps_ok()?;
         let texts: Vec<String> = examples.into_iter().map(|(_, t)| t).collect();
         board_report(args, &file, &loaded.program, &texts)
     };
