@@ -481,3 +481,23 @@ fn absurdly_long_move_lists_are_refused() {
     let error = rulestone::cli::inputs::replay_record(&mut engine, &record).expect_err("refused");
     assert!(error.contains("moves are too many"), "{error}");
 }
+
+/// `replay` of a record of absurd length stops before drawing a board, with exit status 2.
+#[test]
+fn replay_refuses_an_absurdly_long_record() {
+    let dir = common::cli::scratch("robustness", "long-record");
+    let path = dir.join("long.record");
+    let record = format!(
+        "rulestone-record 1\ngame games/tictactoe.game\n{}",
+        "move a1\n".repeat(100_001)
+    );
+    std::fs::write(&path, record).expect("write the record");
+    let o = common::cli::run(&["replay", &path.to_string_lossy()]);
+    assert_eq!(common::cli::code(&o), 2);
+    assert!(common::cli::stdout(&o).is_empty());
+    assert!(
+        common::cli::stderr(&o).contains("100,001 moves are too many"),
+        "{}",
+        common::cli::stderr(&o)
+    );
+}
