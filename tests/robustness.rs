@@ -501,3 +501,12 @@ fn replay_refuses_an_absurdly_long_record() {
         common::cli::stderr(&o)
     );
 }
+
+/// A long chain of minus signs is typed in time linear in its length (each `-` used to type
+/// its operand twice: 2^60 steps here). Found by the `parse_check` fuzz target.
+#[test]
+fn minus_chain_checks_in_linear_time() {
+    let source = tictactoe_with_loop(&format!("    require 1 == {}1", "- ".repeat(60)));
+    let diags = rulestone::diagnose(&source, &[]);
+    assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
+}
