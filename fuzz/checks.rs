@@ -8,7 +8,8 @@
 //! of a position's moves are tried.
 #![allow(dead_code)]
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rulestone::check::table::TableGame;
 use rulestone::cli::inputs;
@@ -412,6 +413,48 @@ pub fn typed(bytes: &[u8]) {
     }
 }
 
+/// The bundled board games' sources (the table game left out), found once: a record's first
+/// byte picks among them.
+fn board_sources() -> &'static [(&'static str, &'static str)] {
+    static SOURCES: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    SOURCES.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .filter(|(_, source)| !is_table_game(source))
+            .copied()
+            .collect()
+    })
+}
+
+/// How many compiled programs [`compiled_once`] keeps before it starts afresh.
+const PROGRAM_CACHE: usize = 256;
+
+/// The `index`th game of [`board_sources`] compiled with these option values, once per process
+/// for each set of values (most records name the same few), so an execution costs only the
+/// record's own work.
+fn compiled_once(
+    index: usize,
+    sets: Vec<(String, String)>,
+) -> Result<Arc<Program>, rulestone::CompileError> {
+    static PROGRAMS: OnceLock<Mutex<ProgramCache>> = OnceLock::new();
+    let cache = PROGRAMS.get_or_init(Mutex::default);
+    let key = (index, sets);
+    if let Some(program) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(program);
+    }
+    let program = Arc::new(rulestone::compile(board_sources()[index].1, &key.1)?);
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= PROGRAM_CACHE {
+            c.clear();
+        }
+        c.insert(key, Arc::clone(&program));
+    }
+    Ok(program)
+}
+
+/// Compiled programs by game and option values.
+type ProgramCache = HashMap<(usize, Vec<(String, String)>), Arc<Program>>;
+
 /// Target `record`: the first byte picks a bundled board game, the rest is a saved record of it
 /// (its options, moves and result), replayed as `replay` does.
 pub fn record(bytes: &[u8]) {
@@ -424,9 +467,10 @@ pub fn record(bytes: &[u8]) {
     let Ok(sets) = inputs::record_options(text) else {
         return;
     };
-    let boards: Vec<&(&str, &str)> = BUNDLED.iter().filter(|(_, s)| !is_table_game(s)).collect();
-    let (_, source) = boards[usize::from(pick) % boards.len()];
-    let program = match rulestone::compile(source, &sets) {
+    let boards = board_sources();
+    let index = usize::from(pick) % boards.len();
+    let source = boards[index].1;
+    let program = match compiled_once(index, sets) {
         Ok(program) => program,
         Err(e) => return assert_coded(&e.diags, source, "record options"),
     };

@@ -159,3 +159,38 @@ fn rule_positions_leave_the_fingerprint_unchanged() {
     };
     assert_eq!(fp(&source), fp(&moved));
 }
+
+/// A generation that runs out of steps lists nothing on either backend, through every way
+/// moves are listed (the engine's list, the fast perft, the fast random game), and leaves the
+/// engine exhausted; with the default limit no bundled game comes near it.
+#[test]
+fn step_limit_stops_both_backends() {
+    for (label, program) in units() {
+        let backends = [Engine::new(&program), compiled_engine(&program)];
+        for (k, fresh) in backends.into_iter().enumerate() {
+            let mut engine = fresh.clone();
+            let mut moves = Vec::new();
+            engine.legal_moves(&mut moves);
+            assert!(!engine.exhausted, "{label} #{k}");
+            if moves.is_empty() {
+                continue;
+            }
+            engine.set_step_limit(1);
+            engine.legal_moves(&mut moves);
+            assert!(moves.is_empty() && engine.exhausted, "{label} #{k}: list");
+
+            let mut engine = fresh.clone();
+            engine.set_step_limit(1);
+            assert_eq!(perft(&mut engine, 3), 0, "{label} #{k}: perft");
+            assert!(engine.exhausted, "{label} #{k}: perft");
+
+            let mut engine = fresh;
+            engine.set_step_limit(1);
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let (mut moves, mut undos) = (Vec::new(), Vec::new());
+            let p = random_game(&mut engine, &mut rng, 50, &mut moves, &mut undos);
+            assert_eq!(p.plies, 0, "{label} #{k}: random game");
+            assert!(engine.exhausted, "{label} #{k}: random game");
+        }
+    }
+}

@@ -367,3 +367,146 @@ fn runaway_while_stops_at_its_limit() {
     assert!(moves.is_empty(), "every move runs into the loop's limit");
     assert!(engine.runaway);
 }
+
+/// The turn programs that explore too many paths for one position: `check` passes them (it
+/// cannot count paths in general), and generating their first position runs out of steps.
+const WIDE_LOOPS: [&str; 2] = [
+    "tests/ui/runtime/E1008-wide-while.game",
+    "tests/ui/runtime/E1008-wide-repeat.game",
+];
+
+/// A generation past the engine's step limit stops, lists nothing and exhausts the engine;
+/// from then on lists are empty at once, so counts, random games and searches end.
+#[test]
+fn wide_loops_stop_at_the_step_limit() {
+    use rand::SeedableRng as _;
+    use rulestone::runtime::game::steps_exceeded;
+    use rulestone::runtime::playout::random_game;
+    use rulestone::runtime::{BoardGame, Game};
+    for path in WIDE_LOOPS {
+        let source = std::fs::read_to_string(common::root().join(path)).expect("readable");
+        assert!(
+            !rulestone::diag::has_errors(&rulestone::diagnose(&source, &[])),
+            "{path}: `check` passes it"
+        );
+        let program = rulestone::compile(&source, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        assert_eq!(engine.step_limit(), rulestone::ir::MAX_STEPS);
+        // A lower limit finds the runaway sooner; the default one is run by the command-line
+        // test below.
+        engine.set_step_limit(200_000);
+        let mut moves = Vec::new();
+        engine.legal_moves(&mut moves);
+        assert!(moves.is_empty() && engine.exhausted, "{path}");
+        let error = steps_exceeded(&engine).expect("the engine says why");
+        assert_eq!(error.limit, 200_000);
+        assert_eq!(rulestone::runtime::perft::perft(&mut engine, 3), 0);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let (mut moves, mut undos) = (Vec::new(), Vec::new());
+        let p = random_game(&mut engine, &mut rng, 100, &mut moves, &mut undos);
+        assert_eq!(p.plies, 0, "{path}");
+        let mut game = BoardGame::new(engine);
+        assert!(game.out_of_steps(), "{path}");
+    }
+}
+
+/// On the command line, at the default limit: every command that lists moves ends with
+/// E1008 and exit status 2 in bounded time, and prints no figures (`bench` its heading).
+#[test]
+fn wide_loops_end_commands_with_e1008() {
+    let [wide_while, wide_repeat] = WIDE_LOOPS;
+    let commands: [(&[&str], &str); 10] = [
+        (&["moves"], wide_while),
+        (&["moves", "--format", "json"], wide_while),
+        (&["perft", "--depth", "3"], wide_while),
+        (&["playout", "--games", "5"], wide_while),
+        (
+            &["arena", "--agents", "mcts,alphabeta", "--games", "2"],
+            wide_while,
+        ),
+        (&["solve"], wide_while),
+        (&["moves"], wide_repeat),
+        (&["play"], wide_repeat),
+        (&["bench", "--seconds", "1"], wide_repeat),
+        (&["info"], wide_repeat),
+    ];
+    // Each run meets the limit once (ten million steps); they run side by side.
+    let runs: Vec<(String, std::process::Child)> = commands
+        .iter()
+        .map(|(args, path)| {
+            let mut c = common::cli::cmd(&args[..1]);
+            c.arg(path).args(&args[1..]);
+            let child = c
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn rulestone");
+            (format!("{} {path}", args.join(" ")), child)
+        })
+        .collect();
+    for (what, child) in runs {
+        let o = child.wait_with_output().expect("wait for rulestone");
+        assert_eq!(common::cli::code(&o), 2, "{what}");
+        let out = common::cli::stdout(&o);
+        assert!(
+            out.lines().count() <= 1,
+            "{what}: no figures, only a heading: {out}"
+        );
+        let err = common::cli::stderr(&o);
+        assert!(err.contains("error[E1008]"), "{what}: {err}");
+    }
+}
+
+/// A typed move list or a record of absurd length is refused at once, before any move is
+/// played, with a message that says the limit.
+#[test]
+fn absurdly_long_move_lists_are_refused() {
+    let path = common::root().join("games/tictactoe.game");
+    let program = common::program(&path, &[]);
+    let list = "a1; ".repeat(100_001);
+    let mut engine = Engine::new(&program);
+    let error = rulestone::cli::inputs::play_typed(&mut engine, &list).expect_err("refused");
+    assert!(
+        error.starts_with(
+            "error: 100,001 moves are too many: a list of moves holds at most 100,000"
+        ),
+        "{error}"
+    );
+    assert_eq!(engine.state.ply, 0, "nothing was played");
+    let record = format!(
+        "rulestone-record 1\ngame games/tictactoe.game\n{}",
+        "move a1\n".repeat(100_001)
+    );
+    let error = rulestone::cli::inputs::replay_record(&mut engine, &record).expect_err("refused");
+    assert!(error.contains("moves are too many"), "{error}");
+}
+
+/// `replay` of a record of absurd length stops before drawing a board, with exit status 2.
+#[test]
+fn replay_refuses_an_absurdly_long_record() {
+    let dir = common::cli::scratch("robustness", "long-record");
+    let path = dir.join("long.record");
+    let record = format!(
+        "rulestone-record 1\ngame games/tictactoe.game\n{}",
+        "move a1\n".repeat(100_001)
+    );
+    std::fs::write(&path, record).expect("write the record");
+    let o = common::cli::run(&["replay", &path.to_string_lossy()]);
+    assert_eq!(common::cli::code(&o), 2);
+    assert!(common::cli::stdout(&o).is_empty());
+    assert!(
+        common::cli::stderr(&o).contains("100,001 moves are too many"),
+        "{}",
+        common::cli::stderr(&o)
+    );
+}
+
+/// A long chain of minus signs is typed in time linear in its length (each `-` used to type
+/// its operand twice: 2^60 steps here). Found by the `parse_check` fuzz target.
+#[test]
+fn minus_chain_checks_in_linear_time() {
+    let source = tictactoe_with_loop(&format!("    require 1 == {}1", "- ".repeat(60)));
+    let diags = rulestone::diagnose(&source, &[]);
+    assert!(!rulestone::diag::has_errors(&diags), "it checks clean");
+}

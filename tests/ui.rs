@@ -7,6 +7,8 @@
 //! // expect: E0101 W0601   (every code the file emits; empty for none)
 //! // set: width=30         (optional: option settings, as `check --set` takes them)
 //! // file: table.perft      (optional: the file name `check` is given, if not the fixture's)
+//! // run                    (optional: the first position's moves are listed too, and an
+//! //                         error of the run, such as E1008, joins the expected codes)
 //! ```
 //!
 //! Fixtures go through [`rulestone::diagnose_file`], the pipeline `check` runs: the file-kind
@@ -61,6 +63,8 @@ struct Header {
     sets: Vec<(String, String)>,
     /// `// file: table.perft`: the name the file is checked under, instead of its own.
     file: Option<String>,
+    /// `// run`: the first position's moves are listed after the check.
+    run: bool,
 }
 
 /// Reads the directives from the comment lines that open the file.
@@ -70,6 +74,7 @@ fn header(source: &str) -> Header {
         expect: None,
         sets: Vec::new(),
         file: None,
+        run: false,
     };
     for line in source.lines() {
         let Some(comment) = line.trim().strip_prefix("//") else {
@@ -80,6 +85,8 @@ fn header(source: &str) -> Header {
             h.pass = true;
         } else if comment == "check-fail" {
             h.pass = false;
+        } else if comment == "run" {
+            h.run = true;
         } else if let Some(codes) = comment.strip_prefix("expect:") {
             h.expect = Some(codes.split_whitespace().map(str::to_string).collect());
         } else if let Some(name) = comment.strip_prefix("file:") {
@@ -106,16 +113,35 @@ fn ui() {
         let source = fs::read_to_string(path).unwrap_or_default();
         let header = header(&source);
         let name = header.file.clone().unwrap_or_else(|| shown.clone());
-        let diags = diagnose_file(&name, &source, &header.sets);
-        failures.extend(compare(&shown, &header, &diags));
+        let mut diags = diagnose_file(&name, &source, &header.sets);
+        let checked_clean = !diag::has_errors(&diags);
+        if header.run {
+            diags.extend(run_first_position(&source, &header.sets));
+        }
+        failures.extend(compare(&shown, &header, &diags, checked_clean));
         let text = diag::render(&diags, &source, &shown, false);
         snapshot(path, &text);
     }
     assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
 }
 
-/// What is wrong with a fixture's diagnostics, given its header.
-fn compare(shown: &str, h: &Header, diags: &[Diag]) -> Vec<String> {
+/// `// run`: the errors of listing the first position's moves, as a command would meet them
+/// (a generation past the step limit, E1008).
+fn run_first_position(source: &str, sets: &[(String, String)]) -> Vec<Diag> {
+    let Ok(program) = rulestone::compile(source, sets) else {
+        return Vec::new();
+    };
+    let mut engine = rulestone::runtime::Engine::new(&program);
+    engine.legal_moves(&mut Vec::new());
+    rulestone::runtime::game::steps_exceeded(&engine)
+        .map(|e| Box::new(e) as Diag)
+        .into_iter()
+        .collect()
+}
+
+/// What is wrong with a fixture's diagnostics, given its header; `checked_clean` says whether
+/// `check` itself found no error.
+fn compare(shown: &str, h: &Header, diags: &[Diag], checked_clean: bool) -> Vec<String> {
     let mut failures = Vec::new();
     let emitted: BTreeSet<String> = diags
         .iter()
@@ -128,7 +154,7 @@ fn compare(shown: &str, h: &Header, diags: &[Diag]) -> Vec<String> {
         )),
         Some(_) => {}
     }
-    let errors = diag::has_errors(diags);
+    let errors = !checked_clean;
     if h.pass && errors {
         failures.push(format!("{shown}: `check-pass` but errors were reported"));
     }
@@ -196,7 +222,8 @@ fn deck_fixtures() {
         let shown = relative(path);
         let source = fs::read_to_string(path).unwrap_or_default();
         let diags = diagnose_deck(&game, &source);
-        failures.extend(compare(&shown, &header(&source), &diags));
+        let clean = !diag::has_errors(&diags);
+        failures.extend(compare(&shown, &header(&source), &diags, clean));
         let text = diag::render(&diags, &source, &shown, false);
         snapshot(path, &text);
     }

@@ -476,11 +476,13 @@ impl Checker<'_> {
                     Ty::Bool
                 }
                 UnaryOp::Neg => {
-                    if self.infer(operand, cx) == Ty::Dir {
+                    // The operand is typed once: typing it again at each level of a chain of
+                    // minus signs took time exponential in its length.
+                    let t = self.infer(operand, cx);
+                    if t == Ty::Dir {
                         return Ty::Dir;
                     }
                     // Reports the mismatch, if any, once more in terms of `int`.
-                    let t = self.infer_quiet(operand, cx);
                     if !t.fits(Ty::Int) {
                         self.mismatch(operand, Ty::Int, t);
                     }

@@ -176,10 +176,13 @@ pub(crate) fn with_game_armies<T: OnGame>(
         }
         Ok(BoardGame::new(engine))
     };
-    // Bad `--after` moves are reported once, before any work starts.
-    start(0)?;
+    // Bad `--after` moves are reported once, before any work starts; a generation that ran
+    // out of steps (E1008), here or in the task, ends the command with that error.
+    let first = start(0).map(|mut game| game.out_of_steps());
+    loaded.steps_ok()?;
+    first?;
     let describe = || Ok(super::info::board_part(&args.file, &file, &loaded.program));
-    task.run(&Games {
+    let done = task.run(&Games {
         title: format!("{} ({})", loaded.program.name, shown(&loaded.path)),
         name: loaded.program.name.clone(),
         options: super::load::options_text(&loaded.program),
@@ -188,7 +191,9 @@ pub(crate) fn with_game_armies<T: OnGame>(
         deal: args.deal,
         kind: "game",
         describe: &describe,
-    })
+    });
+    loaded.steps_ok()?;
+    done
 }
 
 /// A game's player names, `0` and `1`.
@@ -260,10 +265,14 @@ pub(crate) fn with_variants<T: OnVariants>(
     };
     let start = |v: usize, _deal: u64| BoardGame::new(loaded[v].engine());
     let player = |p: u8| super::load::player_name(&first.program, p);
-    task.run(&Variants {
+    let done = task.run(&Variants {
         name: first.program.name.clone(),
         players: [player(0), player(1)],
         options: loaded.iter().map(|l| l.program.options.clone()).collect(),
         start: &start,
-    })
+    });
+    for variant in &loaded {
+        variant.steps_ok()?;
+    }
+    done
 }

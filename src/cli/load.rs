@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::check::options::split_set;
 use crate::diag::{self, Diag};
@@ -31,12 +33,28 @@ pub(crate) struct Loaded {
     pub backend: Backend,
     /// The game file's text, for quoting its rules.
     pub source: String,
+    /// Raised when one of this program's engines runs out of generation steps (E1008): the
+    /// command's figures are then wrong, and it ends with that error.
+    pub exhausted: Arc<AtomicBool>,
 }
 
 impl Loaded {
     /// A new engine at the start position, on this program's backend.
     pub fn engine(&self) -> Engine<'_> {
-        Engine::with_backend(&self.program, self.backend)
+        let mut engine = Engine::with_backend(&self.program, self.backend);
+        engine.share_alarm(Arc::clone(&self.exhausted));
+        engine
+    }
+
+    /// The E1008 error once one of this program's engines ran out of generation steps.
+    ///
+    /// # Errors
+    /// That error, rendered on standard error.
+    pub fn steps_ok(&self) -> Result<()> {
+        if self.exhausted.load(Ordering::Relaxed) {
+            return super::steps_exceeded(&self.path);
+        }
+        Ok(())
     }
 }
 
@@ -132,6 +150,7 @@ pub(crate) fn load_parsed(
         Ok(program) => Ok(Loaded {
             path: path.to_path_buf(),
             backend: compiled.backend_for(&program),
+            exhausted: Arc::default(),
             program,
             compiled,
             source: source.to_string(),
@@ -468,12 +487,35 @@ pub(crate) fn play_list(
     play_texts(engine, &texts, |i| format!("move {} of {source}", i + 1))
 }
 
-/// Plays moves given as text; `place(i)` names the `i`th (0-based) in messages.
+/// The most moves a typed list (`--after`) or a record may hold: far more than any game lasts,
+/// few enough that playing them all ends within seconds.
+pub(crate) const MAX_LISTED_MOVES: usize = 100_000;
+
+/// Refuses a list of more than [`MAX_LISTED_MOVES`] moves; `last` names its last move.
+///
+/// # Errors
+/// The count and the limit.
+pub(crate) fn list_fits(count: usize, last: impl FnOnce() -> String) -> Result<()> {
+    if count <= MAX_LISTED_MOVES {
+        return Ok(());
+    }
+    Err(CliError::new(format!(
+        "{} moves are too many: a list of moves holds at most {}",
+        super::grouped(count as u64),
+        super::grouped(MAX_LISTED_MOVES as u64)
+    ))
+    .note(format!("the last would be {}", last()))
+    .into())
+}
+
+/// Plays moves given as text; `place(i)` names the `i`th (0-based) in messages. A list longer
+/// than [`MAX_LISTED_MOVES`] is refused before any is played.
 pub(crate) fn play_texts(
     engine: &mut Engine<'_>,
     texts: &[String],
     place: impl Fn(usize) -> String,
 ) -> Result<Vec<(Move, String)>> {
+    list_fits(texts.len(), || place(texts.len() - 1))?;
     let mut played = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         match find_move(engine, text) {

@@ -537,6 +537,25 @@ pub(crate) fn color_stderr() -> bool {
     stderr_is_tty() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// Ends a command whose move generation ran out of steps (E1008): its figures would be wrong.
+/// The error is rendered on standard error like a diagnostic without a span; exit 2.
+pub(crate) fn steps_exceeded(path: &std::path::Path) -> Result<()> {
+    let limit = crate::runtime::game::StepLimit {
+        limit: crate::ir::MAX_STEPS,
+    };
+    report_steps(path, limit)
+}
+
+fn report_steps(path: &std::path::Path, limit: crate::runtime::game::StepLimit) -> Result<()> {
+    let diags: Vec<crate::diag::Diag> = vec![Box::new(limit)];
+    let shown = load::shown(path);
+    eprint!(
+        "{}",
+        crate::diag::render(&diags, "", &shown, color_stderr())
+    );
+    Err(Fail::ReportedUsage)
+}
+
 /// A warning on standard error when the engine left moves out of its lists: the figures shown
 /// miss them.
 pub(crate) fn warn_dropped(why: Option<&'static str>) {

@@ -50,6 +50,10 @@ impl OnGame for List<'_> {
 
     fn run<G: Game>(self, games: &Games<'_, G>) -> Result<()> {
         let mut game = (games.start)(games.deal)?;
+        if game.out_of_steps() {
+            // Nothing to show: `with_game` ends the command with E1008.
+            return Ok(());
+        }
         let shown = match self.args.format {
             Format::Text => list(&mut game, games.kind, self.args),
             Format::Json => emit(&json_text(&report(&mut game, games, self.args))),

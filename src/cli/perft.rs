@@ -106,7 +106,9 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
     let rolls = parse_rolls(args.rolls.as_deref().unwrap_or(""))?;
     let mut engine = loaded.engine();
     if let Some(after) = &args.position.after {
-        play_list(&mut engine, after, "`--after`")?;
+        let played = play_list(&mut engine, after, "`--after`");
+        loaded.steps_ok()?;
+        played?;
     }
     let start = Instant::now();
     let deadline = args.time_limit.map(|limit| start + limit);
@@ -193,6 +195,7 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         }
         total
     };
+    loaded.steps_ok()?;
     let secs = start.elapsed().as_secs_f64();
     let out = match args.format {
         Format::Text => {

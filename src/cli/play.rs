@@ -239,7 +239,10 @@ pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
     let mut header = Some(intro(&loaded, computer, spec, seed, console.rolls));
     let mut from = "`--after`".to_string();
     loop {
-        match session(&loaded, &start, &from, header.take(), &mut console)? {
+        let next = session(&loaded, &start, &from, header.take(), &mut console);
+        // A position whose moves ran out of steps looks like a game without moves: say why.
+        loaded.steps_ok()?;
+        match next? {
             Next::Quit => return Ok(()),
             Next::Switch(next, moves) => {
                 from = format!("the record of `{}`", shown(&next.path));
@@ -319,6 +322,10 @@ fn session(
         agent: console.agent.build(console.seed),
     };
     game.play_start(start, from)?;
+    if crate::runtime::Game::out_of_steps(&mut game.board) {
+        // No board and no "game over": the caller reports E1008.
+        return Ok(Next::Quit);
+    }
     if let Some(h) = header {
         emit(&h)?;
     }
@@ -345,7 +352,7 @@ impl Game<'_> {
     /// Turns until quit, the end of the game, or a load.
     fn turns(&mut self, console: &mut Console) -> Result<Next> {
         loop {
-            if self.board.engine.outcome().is_some() {
+            if self.board.engine.exhausted || self.board.engine.outcome().is_some() {
                 return Ok(Next::Quit);
             }
             let mover = self.board.engine.state.mover;
@@ -368,6 +375,7 @@ impl Game<'_> {
 
     /// Plays the opening moves (`--after`, or a loaded record's moves).
     fn play_start(&mut self, start: &[String], from: &str) -> Result<()> {
+        super::load::list_fits(start.len(), || format!("move {} of {from}", start.len()))?;
         for (i, text) in start.iter().enumerate() {
             let place = format!("move {} of {from}, `{text}`,", i + 1);
             match find_move(&mut self.board.engine, text) {

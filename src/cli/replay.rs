@@ -118,14 +118,6 @@ impl OnGame for Replay<'_> {
 
 fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
     let mut game = (games.start)(games.deal)?;
-    let mut out = format!("{}\n", games.title);
-    if let Some(opts) = &games.options {
-        let _ = writeln!(out, "options: {opts}");
-    }
-    out.push_str("\nstart\n");
-    out.push_str(&game.drawing());
-    emit(&out)?;
-
     let moves: Vec<(String, String)> = match &r.moves {
         Moves::Typed(list) => game
             .split(list)
@@ -142,6 +134,19 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
             })
             .collect(),
     };
+    // An absurdly long list is refused before anything is drawn.
+    super::load::list_fits(moves.len(), || {
+        moves
+            .last()
+            .map_or_else(String::new, |(place, _)| place.clone())
+    })?;
+    let mut out = format!("{}\n", games.title);
+    if let Some(opts) = &games.options {
+        let _ = writeln!(out, "options: {opts}");
+    }
+    out.push_str("\nstart\n");
+    out.push_str(&game.drawing());
+    emit(&out)?;
     for (i, (place, text)) in moves.iter().enumerate() {
         let d = match game.read(text) {
             Ok(d) => d,
@@ -158,7 +163,7 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
                     CliError::new(format!("{place}, `{text}`, is not a legal move"))
                         .notes(notes)
                         .into(),
-                )
+                );
             }
         };
         let mover = game.player_name(game.to_move());

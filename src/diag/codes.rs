@@ -93,6 +93,7 @@ codes! {
     "E1005" => "table too large",
     "E1006" => "`while` that never ends",
     "E1007" => "a move needs too many decisions",
+    "E1008" => "move generation took too many steps",
 }
 
 /// Codes that no valid input should reach (bugs in Rulestone): they have an explanation but no

@@ -31,6 +31,12 @@ pub const MAX_PLACED: usize = 2;
 /// to 23 decision bytes). `check` refuses a turn that could need more (E1007).
 pub const MAX_DECISIONS: usize = 23;
 
+/// The most steps (choices tried and moves completed) generating one position's moves may
+/// take, on either backend. A turn that chooses among many cells in many rounds could otherwise
+/// explore for ever; past this, generation stops and the command ends with E1008. `check`
+/// cannot find it in general: the work depends on the position.
+pub const MAX_STEPS: u64 = 10_000_000;
+
 /// A mark the board drawing puts after the piece on every cell of `set`, and the words that
 /// explain it in the legend under the drawing.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]

@@ -167,14 +167,18 @@ pub struct Gen<'o> {
     pub(super) overflow: bool,
     /// Set when a `roll` was passed.
     pub(super) chance: bool,
+    /// Decisions this generation may still try: at 0 every choice is refused, so the walk
+    /// unwinds at once and its caller reports E1008 (see [`crate::ir::MAX_STEPS`]).
+    pub(super) steps_left: u64,
 }
 
 impl<'o> Gen<'o> {
-    pub(super) fn new(out: &'o mut Vec<Move>) -> Gen<'o> {
+    pub(super) fn new(out: &'o mut Vec<Move>, steps: u64) -> Gen<'o> {
         Gen {
             out,
             overflow: false,
             chance: false,
+            steps_left: steps,
         }
     }
 
@@ -184,9 +188,14 @@ impl<'o> Gen<'o> {
         self.chance = true;
     }
 
-    /// The move with one more decision; `None` (and the overflow noted) when it is full.
+    /// The move with one more decision; `None` (and the overflow noted) when it is full, or
+    /// when the generation has used all its steps.
     #[inline]
     pub fn extend(&mut self, m: Move, decision: u8) -> Option<Move> {
+        if self.steps_left == 0 {
+            return None;
+        }
+        self.steps_left -= 1;
         let mut longer = m;
         if longer.push(decision) {
             Some(longer)
@@ -443,6 +452,9 @@ pub struct Fast<'p, P> {
     again: bool,
     /// Set when a turn needed more decisions than a move holds.
     overflow: bool,
+    /// The engine's step limit for one position's generation, and whether one ran out of it.
+    step_limit: u64,
+    exhausted: bool,
 }
 
 impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
@@ -508,6 +520,8 @@ impl<'p, P: Position> Fast<'p, P> {
             result: e.state.result,
             again: false,
             overflow: false,
+            step_limit: e.step_limit(),
+            exhausted: e.exhausted,
         }
     }
 
@@ -515,12 +529,16 @@ impl<'p, P: Position> Fast<'p, P> {
     #[inline]
     fn legal_moves<T: FastTurn<P = P>>(&mut self, out: &mut Vec<Move>) {
         out.clear();
-        if self.result.is_some() {
+        if self.result.is_some() || self.exhausted {
             return;
         }
-        let mut g = Gen::new(out);
+        let mut g = Gen::new(out, self.step_limit);
         T::generate(self, &mut g);
         self.overflow |= g.overflow;
+        if g.steps_left == 0 {
+            self.exhausted = true;
+            out.clear();
+        }
     }
 
     /// Returns to the position, player to move and (unfinished) game before a move.
@@ -547,8 +565,11 @@ pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
     let mut host = Fast::<T::P>::of(e);
     let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let nodes = fast_count::<T>(&mut host, &mut buffers);
-    let overflow = host.overflow;
+    let (overflow, exhausted) = (host.overflow, host.exhausted);
     e.overflowed |= overflow;
+    if exhausted {
+        e.mark_exhausted();
+    }
     nodes
 }
 
@@ -600,8 +621,12 @@ pub fn fast_play<T: FastTurn>(
         host.play::<T>(&m);
         plies += 1;
     }
-    let (pos, mover, result, overflow) = (host.pos, host.mover, host.result, host.overflow);
+    let (pos, mover, result) = (host.pos, host.mover, host.result);
+    let (overflow, exhausted) = (host.overflow, host.exhausted);
     e.overflowed |= overflow;
+    if exhausted {
+        e.mark_exhausted();
+    }
     let stored = stuck || keep;
     if stored {
         e.save();

@@ -7,6 +7,9 @@
 //! are stored sixteen words wide and read through their first `W` words; the others stay empty,
 //! since no cell id reaches past the board.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use super::compiled::{Backend, BackendKind, CompiledTurn, Gen};
 use super::moves::Move;
 use super::state::{GameResult, State, Zobrist};
@@ -14,7 +17,7 @@ use crate::ir::ops::{compare, int_op};
 use crate::ir::{
     words_for, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, Finish, IntExpr,
     IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED,
-    MAX_SET_LOCALS, MAX_VARS, NO_DIR, SET_WORDS,
+    MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_DIR, SET_WORDS,
 };
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
@@ -120,6 +123,9 @@ struct Walk<'o> {
     text: Option<String>,
     leaves: u64,
     overflow: bool,
+    /// Generation steps left (choices tried and moves completed): at 0 the walk gives up,
+    /// so one position's generation does bounded work (see [`MAX_STEPS`]).
+    steps_left: u64,
     /// Whether a `roll` was passed (the moves are chance moves).
     chance: bool,
     /// The values rolled while replaying.
@@ -186,6 +192,15 @@ pub struct Engine<'p> {
     /// Set when a `while` reached its round limit in the interpreter: the moves through it
     /// were dropped (`check` reports the loops it can prove endless, E1006).
     pub runaway: bool,
+    /// Set when generating one position's moves needed more than [`Engine::step_limit`] steps
+    /// (E1008). Sticky: from then on every list is empty, so whatever loops over positions
+    /// (perft, playouts, searches) ends at once, and its caller reports the error.
+    pub exhausted: bool,
+    /// The most steps one position's move generation may take (see [`MAX_STEPS`]).
+    step_limit: u64,
+    /// Raised with `exhausted`, and read by every engine that shares it: engines of one
+    /// command (threads of a playout, agents' copies) all stop once one runs out of steps.
+    alarm: Option<Arc<AtomicBool>>,
     /// Whether changes go on the trail; off while a playout plays moves it will not take back
     /// one by one (see [`Engine::save`]).
     logging: bool,
@@ -251,6 +266,9 @@ impl<'p> Engine<'p> {
             chance: false,
             overflowed: false,
             runaway: false,
+            exhausted: false,
+            step_limit: MAX_STEPS,
+            alarm: None,
             locals: [CellSet::EMPTY; MAX_SET_LOCALS],
             words: words_for(program.board.len()),
             wide_picks: program.wide_picks(),
@@ -293,18 +311,22 @@ impl<'p> Engine<'p> {
 
     /// Every legal move of the position, in generation order (choice points in program order,
     /// cells in board order). Empty when the game is over.
+    ///
+    /// A generation that needs more than [`Engine::step_limit`] steps stops, lists nothing and
+    /// sets [`Engine::exhausted`]; an exhausted engine lists nothing at all.
     pub fn legal_moves(&mut self, out: &mut Vec<Move>) {
         out.clear();
-        if self.state.result.is_some() {
+        if self.state.result.is_some() || self.is_exhausted() {
             return;
         }
         let mark = self.trail.len();
         if let Some(compiled) = self.compiled {
-            let mut gen = Gen::new(out);
+            let mut gen = Gen::new(out, self.step_limit);
             (compiled.generate)(self, &mut gen);
             self.overflowed |= gen.overflow;
             self.chance = gen.chance;
             self.rollback(mark);
+            self.note_exhausted(gen.steps_left, out);
             return;
         }
         let mut walk = Walk {
@@ -314,6 +336,7 @@ impl<'p> Engine<'p> {
             text: None,
             leaves: 0,
             overflow: false,
+            steps_left: self.step_limit,
             chance: false,
             rolled: Vec::new(),
             parts: Vec::new(),
@@ -327,6 +350,55 @@ impl<'p> Engine<'p> {
         self.overflowed |= walk.overflow;
         self.chance = walk.chance;
         self.rollback(mark);
+        self.note_exhausted(walk.steps_left, out);
+    }
+
+    /// After a generation: one that ran out of steps lists nothing and exhausts the engine.
+    fn note_exhausted(&mut self, steps_left: u64, out: &mut Vec<Move>) {
+        if steps_left == 0 {
+            self.mark_exhausted();
+            out.clear();
+        }
+    }
+
+    /// Notes that a generation ran out of steps, here and in every engine sharing the alarm.
+    pub(super) fn mark_exhausted(&mut self) {
+        self.exhausted = true;
+        if let Some(alarm) = &self.alarm {
+            alarm.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether this engine, or one sharing its alarm, ran out of generation steps.
+    fn is_exhausted(&mut self) -> bool {
+        if !self.exhausted
+            && self
+                .alarm
+                .as_ref()
+                .is_some_and(|a| a.load(Ordering::Relaxed))
+        {
+            self.exhausted = true;
+        }
+        self.exhausted
+    }
+
+    /// Shares `alarm` with this engine (and its clones): raised when one of them runs out of
+    /// generation steps, after which all of them list no moves.
+    pub fn share_alarm(&mut self, alarm: Arc<AtomicBool>) {
+        self.alarm = Some(alarm);
+    }
+
+    /// The most steps (choices tried, moves completed) one position's move generation may take
+    /// before it stops with E1008: [`MAX_STEPS`] unless set lower.
+    #[must_use]
+    pub fn step_limit(&self) -> u64 {
+        self.step_limit
+    }
+
+    /// Bounds one position's move generation at `steps` (at least 1): for callers that want a
+    /// runaway turn program found sooner than [`MAX_STEPS`] allows.
+    pub fn set_step_limit(&mut self, steps: u64) {
+        self.step_limit = steps.max(1);
     }
 
     /// The moves that exactly one `require` refuses in this position, each with its notation
@@ -673,6 +745,9 @@ impl<'p> Engine<'p> {
         mut vars: Vars,
         walk: &mut Walk,
     ) {
+        if GEN && walk.out_of_steps() {
+            return;
+        }
         loop {
             if GEN {
                 pc = code.busy[pc] as usize;
@@ -790,6 +865,9 @@ impl<'p> Engine<'p> {
                         if code.decided[pc + 1] {
                             // Each candidate completes a move at once: no need to run the rest.
                             for c in set.iter() {
+                                if walk.out_of_steps() {
+                                    return;
+                                }
                                 if walk.push_cell(c, self.wide_picks) {
                                     self.leaf::<true>(walk);
                                 } else {
@@ -1689,6 +1767,7 @@ impl Walk<'_> {
             text: text.then(String::new),
             leaves: 0,
             overflow: false,
+            steps_left: u64::MAX,
             chance: false,
             rolled: Vec::new(),
             parts: Vec::new(),
@@ -1720,6 +1799,16 @@ impl Walk<'_> {
         } else {
             first
         }
+    }
+
+    /// Counts one generation step; true once the walk has none left (it then stays so).
+    #[inline]
+    fn out_of_steps(&mut self) -> bool {
+        if self.steps_left == 0 {
+            return true;
+        }
+        self.steps_left -= 1;
+        false
     }
 
     /// The next recorded decision (0 past the end, so a malformed move cannot panic).

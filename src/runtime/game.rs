@@ -121,6 +121,13 @@ pub trait Game {
         None
     }
 
+    /// Whether listing this position's decisions ran out of generation steps (E1008): the
+    /// position's lists are then empty, though the game is not over. Lists the decisions first
+    /// if none were listed yet.
+    fn out_of_steps(&mut self) -> bool {
+        false
+    }
+
     /// Each player's score once the game is over, for games that declare one.
     fn scores(&mut self) -> Option<[i32; 2]> {
         None
@@ -473,6 +480,12 @@ impl Game for BoardGame<'_> {
         dropped_moves(&self.engine)
     }
 
+    fn out_of_steps(&mut self) -> bool {
+        let mut moves = Vec::new();
+        self.engine.legal_moves(&mut moves);
+        self.engine.exhausted
+    }
+
     fn position_key(&self) -> Option<u64> {
         // The engine's hash leaves out the result: a game just won and the same pieces with
         // the game going on are different positions.
@@ -752,4 +765,29 @@ pub fn dropped_moves(engine: &Engine<'_>) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Generating one position's moves took more steps than an engine allows: a turn program that
+/// explores too many paths (many rounds, each choosing among many cells). The engine stopped
+/// and listed nothing from then on; the command ends with this error.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("generating the moves of one position took more than {limit} steps")]
+#[diagnostic(
+    code(E1008),
+    help(
+        "each choice the turn tries is a step; a `while` or `repeat` whose every round chooses \
+         among many cells tries every combination of them; choose less per round, allow fewer \
+         rounds, or stop the loop on a condition the choices reach sooner"
+    )
+)]
+pub struct StepLimit {
+    pub limit: u64,
+}
+
+/// The E1008 error if `engine` ran out of generation steps.
+#[must_use]
+pub fn steps_exceeded(engine: &Engine<'_>) -> Option<StepLimit> {
+    engine.exhausted.then(|| StepLimit {
+        limit: engine.step_limit(),
+    })
 }
