@@ -410,6 +410,19 @@ fn wide_loops_stop_at_the_step_limit() {
     }
 }
 
+/// `play`'s `why` walks the turn again, going on past failed `require`s: that walk is bounded
+/// by the same step limit, so it ends on a runaway turn too (this test would hang otherwise).
+#[test]
+fn refusals_stop_at_the_step_limit() {
+    for path in WIDE_LOOPS {
+        let source = std::fs::read_to_string(common::root().join(path)).expect("readable");
+        let program = rulestone::compile(&source, &[]).expect("compiles");
+        let mut engine = Engine::new(&program);
+        engine.set_step_limit(200_000);
+        assert!(engine.refusals().len() <= rulestone::runtime::MAX_REFUSALS);
+    }
+}
+
 /// On the command line, at the default limit: every command that lists moves ends with
 /// E1008 and exit status 2 in bounded time, and prints no figures (`bench` its heading).
 #[test]

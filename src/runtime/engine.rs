@@ -404,8 +404,9 @@ impl<'p> Engine<'p> {
     /// The moves that exactly one `require` refuses in this position, each with its notation
     /// and that `require`: what explains why a move someone typed is not legal. The walk goes
     /// on past the first failed `require` of each way through the turn, as a replay does, and
-    /// stops at a second; at most [`MAX_REFUSALS`] moves. Always walks the interpreter
-    /// (generated code keeps no record of which `require` failed).
+    /// stops at a second; at most [`MAX_REFUSALS`] moves, within the engine's step limit.
+    /// Always walks the interpreter (generated code keeps no record of which `require`
+    /// failed).
     pub fn refusals(&mut self) -> Vec<Refusal> {
         if self.state.result.is_some() {
             return Vec::new();
@@ -413,6 +414,8 @@ impl<'p> Engine<'p> {
         let mark = self.trail.len();
         let mut walk = Walk::replay(Move::default(), false);
         walk.refusals = Some(Vec::new());
+        // Bounded as a generation is; out of steps, the refusals found so far are all.
+        walk.steps_left = self.step_limit;
         let program = self.program;
         self.run::<true>(&program.turn, &mut walk);
         self.rollback(mark);
