@@ -91,6 +91,13 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "flip(direction, axis) -> direction",
     },
     Builtin {
+        name: "group",
+        args: &[Ty::Relation, Ty::Cells, Ty::Cells],
+        required: 3,
+        result: Ty::Cells,
+        signature: "group(relation, cells, cells) -> cells",
+    },
+    Builtin {
         name: "index",
         args: &[Ty::Dir],
         required: 1,

@@ -446,6 +446,11 @@ impl Dumper<'_> {
             SetExpr::None { relation, of } => format!("none(rel#{relation}, s{of})"),
             SetExpr::Any { relation, of } => format!("any(rel#{relation}, s{of})"),
             SetExpr::Step { relation, of } => format!("step(rel#{relation}, s{of})"),
+            SetExpr::Group {
+                relation,
+                from,
+                through,
+            } => format!("group(rel#{relation}, s{from}, s{through})"),
             SetExpr::Between {
                 relation,
                 from,

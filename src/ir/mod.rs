@@ -694,6 +694,13 @@ pub enum SetExpr {
         relation: u16,
         of: SetId,
     },
+    /// `group(R, S, T)`: the cells of `through` joined to a cell of `from` by steps of the
+    /// relation that stay in `through` (the cells of `from` in `through` included).
+    Group {
+        relation: u16,
+        from: SetId,
+        through: SetId,
+    },
     /// `step(d, S)`: one step along a direction value of the relation.
     StepDir {
         relation: u16,

@@ -1406,6 +1406,19 @@ impl<'t> Parser<'t> {
                 return Ok(make(relation, of));
             }
         }
+        if c.eat("group(") {
+            let relation = self.id(c, "rel#", Kind::Relation)?;
+            c.expect(",")?;
+            let from = self.id(c, "s", Kind::Set)?;
+            c.expect(",")?;
+            let through = self.id(c, "s", Kind::Set)?;
+            c.expect(")")?;
+            return Ok(SetExpr::Group {
+                relation,
+                from,
+                through,
+            });
+        }
         if c.eat("step(") {
             let relation = self.id(c, "rel#", Kind::Relation)?;
             let dir = if c.eat(",") {
@@ -2357,6 +2370,11 @@ end
             SetExpr::None { relation: 0, of: 1 },
             SetExpr::Any { relation: 0, of: 1 },
             SetExpr::Step { relation: 0, of: 1 },
+            SetExpr::Group {
+                relation: 0,
+                from: 1,
+                through: 2,
+            },
             SetExpr::StepDir {
                 relation: 0,
                 dir: dir.clone(),

@@ -329,6 +329,9 @@ impl<'a> Emitter<'a> {
             | SetExpr::None { of, .. }
             | SetExpr::Any { of, .. }
             | SetExpr::Step { of, .. } => self.set_reads(*of),
+            SetExpr::Group { from, through, .. } => {
+                self.set_reads(*from) | self.set_reads(*through)
+            }
             SetExpr::StepDir { of, dir, .. } => self.set_reads(*of) | dir_reads(Some(dir)),
             SetExpr::Line { run, from, dir, .. } => {
                 run.map_or(Reads::default(), |r| self.set_reads(r))
@@ -1368,6 +1371,19 @@ impl<'a> Emitter<'a> {
             SetExpr::All { relation, of } => self.neighbourhood(*relation, *of, "all"),
             SetExpr::None { relation, of } => self.neighbourhood(*relation, *of, "none"),
             SetExpr::Any { relation, of } => self.neighbourhood(*relation, *of, "any"),
+            SetExpr::Group {
+                relation,
+                from,
+                through,
+            } => {
+                let ring = self.shifted(*relation, "step", "frontier").map_or_else(
+                    || format!("let masks = &R{relation}[{}];\n    let mut ring = S::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}", self.side(*relation)),
+                    |x| format!("let ring = {};", indent_lines(&x).trim_start()),
+                );
+                format!(
+                    "let through = s{through}(e, pos, v, ALL, cand);\nlet mut reached = s{from}(e, pos, v, through, cand) & through;\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    {ring}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nreached & d"
+                )
+            }
             SetExpr::Step { relation, of } if self.looked_up(*relation, *of) => match self.p.sets[usize::from(*of)] {
                 SetExpr::Single(c) => format!(
                     "R{relation}[{}].get(usize::from({})).copied().unwrap_or(S::EMPTY) & d",

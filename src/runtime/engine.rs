@@ -1453,6 +1453,26 @@ impl<'p> Engine<'p> {
                 }
                 out & domain
             }
+            SetExpr::Group {
+                relation,
+                from,
+                through,
+            } => {
+                let through = self.eval_set::<W>(*through, vars, self.all::<W>(), candidate);
+                let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
+                // Grow the group from `from` one ring at a time, inside `through`.
+                let mut reached = self.eval_set::<W>(*from, vars, through, candidate) & through;
+                let mut frontier = reached;
+                while !frontier.is_empty() {
+                    let mut ring = CellBits::<W>::EMPTY;
+                    for c in frontier.iter() {
+                        ring |= masks[c].resized::<W>();
+                    }
+                    frontier = (ring & through) - reached;
+                    reached |= frontier;
+                }
+                reached & domain
+            }
             SetExpr::StepDir { relation, dir, of } => {
                 let rel = &p.relations[usize::from(*relation)];
                 let of = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);

@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 30] = [
+pub static TURNS: [CompiledTurn; 32] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x4bd9b1d99635ed9f,
+        fingerprint: 0x1130c7b22cad1661,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 30] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x02df3128d271869d,
+        fingerprint: 0x92e4ee54bb1133c2,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -88,7 +88,7 @@ pub static TURNS: [CompiledTurn; 30] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0xfaec197d7be422f3,
+        fingerprint: 0x45ea1b21db4d9174,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -98,21 +98,21 @@ pub static TURNS: [CompiledTurn; 30] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x415ad50775a521fc,
+        fingerprint: 0xaf6c50ad18d2d54d,
         generate: p8::generate,
         apply: p8::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x85ce3ac0db8c52a3,
+        fingerprint: 0x3b9b116fe4155c06,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x2eb0cb9f8ddc63de,
+        fingerprint: 0x0e870e270aa08f1d,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -122,7 +122,7 @@ pub static TURNS: [CompiledTurn; 30] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0xf5b6a12d5ef148c5,
+        fingerprint: 0x52e654777ee5b619,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -132,14 +132,14 @@ pub static TURNS: [CompiledTurn; 30] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x5821111a01c2fd54,
+        fingerprint: 0x5c6c3f1cceb52aec,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x3c8dabf540478ffd,
+        fingerprint: 0x02eea82415d76c47,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
@@ -162,8 +162,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         fast: None,
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0xeaf79b0444ab738b,
+        label: "Capture Go",
+        fingerprint: 0x080b46fc870f2c91,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -172,8 +172,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0x9c57c722bb45fa09,
+        label: "Custodian",
+        fingerprint: 0x76965608adde1205,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -182,8 +182,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0x9a8c3a0271eb4a84,
+        label: "Flankfive",
+        fingerprint: 0x9059da0563004a4b,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -192,15 +192,18 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x7dd751db93ddb8e6,
+        label: "Gather",
+        fingerprint: 0xde24e519a647ac9f,
         generate: p19::generate,
         apply: p19::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p19::Turn>,
+            play: fast_play::<p19::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x76955789c07843d1,
+        label: "Hill",
+        fingerprint: 0x9a8c3a0271eb4a84,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -209,18 +212,15 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x37b185a9cd652e69,
+        label: "Lift",
+        fingerprint: 0x7dd751db93ddb8e6,
         generate: p21::generate,
         apply: p21::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p21::Turn>,
-            play: fast_play::<p21::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xe3dd1114451da5a3,
+        label: "Nudge",
+        fingerprint: 0x76955789c07843d1,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -229,8 +229,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x6a371d39e260f2d3,
+        label: "Orbit",
+        fingerprint: 0x37b185a9cd652e69,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -239,8 +239,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x88981e4cd6888c45,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xe3dd1114451da5a3,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -249,8 +249,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xbb02724b44857219,
+        label: "Rebound",
+        fingerprint: 0xdb035017c8b33c46,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -259,8 +259,8 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x455f1f904a7142c9,
+        label: "Relay",
+        fingerprint: 0x129b2df83e4ca011,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -269,15 +269,18 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0xc4b80fe47f45cd96,
+        label: "Sentries",
+        fingerprint: 0xbb02724b44857219,
         generate: p27::generate,
         apply: p27::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p27::Turn>,
+            play: fast_play::<p27::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xa4e7fb16f3d8d446,
+        label: "Shove",
+        fingerprint: 0x97c9b78c8499ea82,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -286,13 +289,30 @@ pub static TURNS: [CompiledTurn; 30] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x2aac4d1423d13e80,
+        label: "Shuffle",
+        fingerprint: 0xaaa32c2587e401c1,
         generate: p29::generate,
         apply: p29::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0x1c3411916de830dd,
+        generate: p30::generate,
+        apply: p30::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p29::Turn>,
-            play: fast_play::<p29::Turn>,
+            perft: fast_perft::<p30::Turn>,
+            play: fast_play::<p30::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x2aac4d1423d13e80,
+        generate: p31::generate,
+        apply: p31::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p31::Turn>,
+            play: fast_play::<p31::Turn>,
         }),
     },
 ];
@@ -29472,8 +29492,460 @@ mod p15 {
     }
 }
 
-/// Custodian
+/// Capture Go
 mod p16 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0x1ffffff]);
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 25]; 1] = [[
+        S::from_words([0x22]),
+        S::from_words([0x45]),
+        S::from_words([0x8a]),
+        S::from_words([0x114]),
+        S::from_words([0x208]),
+        S::from_words([0x441]),
+        S::from_words([0x8a2]),
+        S::from_words([0x1144]),
+        S::from_words([0x2288]),
+        S::from_words([0x4110]),
+        S::from_words([0x8820]),
+        S::from_words([0x11440]),
+        S::from_words([0x22880]),
+        S::from_words([0x45100]),
+        S::from_words([0x82200]),
+        S::from_words([0x110400]),
+        S::from_words([0x228800]),
+        S::from_words([0x451000]),
+        S::from_words([0x8a2000]),
+        S::from_words([0x1044000]),
+        S::from_words([0x208000]),
+        S::from_words([0x510000]),
+        S::from_words([0xa20000]),
+        S::from_words([0x1440000]),
+        S::from_words([0x880000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x1ffffff])];
+    static RI0: [[S; 25]; 1] = [[
+        S::from_words([0x22]),
+        S::from_words([0x45]),
+        S::from_words([0x8a]),
+        S::from_words([0x114]),
+        S::from_words([0x208]),
+        S::from_words([0x441]),
+        S::from_words([0x8a2]),
+        S::from_words([0x1144]),
+        S::from_words([0x2288]),
+        S::from_words([0x4110]),
+        S::from_words([0x8820]),
+        S::from_words([0x11440]),
+        S::from_words([0x22880]),
+        S::from_words([0x45100]),
+        S::from_words([0x82200]),
+        S::from_words([0x110400]),
+        S::from_words([0x228800]),
+        S::from_words([0x451000]),
+        S::from_words([0x8a2000]),
+        S::from_words([0x1044000]),
+        S::from_words([0x208000]),
+        S::from_words([0x510000]),
+        S::from_words([0xa20000]),
+        S::from_words([0x1440000]),
+        S::from_words([0x880000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0x1ffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 25] = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 25] = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b0(e, &pos, &v, 0) {
+            at4(e, v, pos, m, g);
+        } else {
+            at6(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            return;
+        }
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b0(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        for c in s16(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s3(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7bdef])).shifted(1)
+            | (of & S::from_words([0xfffff])).shifted(5)
+            | (of & S::from_words([0x1ef7bde])).shifted(-1)
+            | (of & S::from_words([0x1ffffe0])).shifted(-5);
+        x & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s2(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s4(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s6(e, pos, v, ALL, cand);
+        let mut reached = s5(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xf7bdef])).shifted(1)
+                | (frontier & S::from_words([0xfffff])).shifted(5)
+                | (frontier & S::from_words([0x1ef7bde])).shifted(-1)
+                | (frontier & S::from_words([0x1ffffe0])).shifted(-5);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s7(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s11(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7bdef])).shifted(1)
+            | (of & S::from_words([0xfffff])).shifted(5)
+            | (of & S::from_words([0x1ef7bde])).shifted(-1)
+            | (of & S::from_words([0x1ffffe0])).shifted(-5);
+        x & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s12(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s14(e, pos, v, ALL, cand);
+        let mut reached = s13(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xf7bdef])).shifted(1)
+                | (frontier & S::from_words([0xfffff])).shifted(5)
+                | (frontier & S::from_words([0x1ef7bde])).shifted(-1)
+                | (frontier & S::from_words([0x1ffffe0])).shifted(-5);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s9(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s19(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7bdef])).shifted(1)
+            | (of & S::from_words([0xfffff])).shifted(5)
+            | (of & S::from_words([0x1ef7bde])).shifted(-1)
+            | (of & S::from_words([0x1ffffe0])).shifted(-5);
+        x & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s18(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s22(e, pos, v, ALL, cand);
+        let mut reached = s21(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xf7bdef])).shifted(1)
+                | (frontier & S::from_words([0xfffff])).shifted(5)
+                | (frontier & S::from_words([0x1ef7bde])).shifted(-1)
+                | (frontier & S::from_words([0x1ffffe0])).shifted(-5);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s17(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s23(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s8(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s24(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+}
+
+/// Custodian
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29923,7 +30395,7 @@ mod p16 {
 }
 
 /// Flankfive
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -32824,8 +33296,264 @@ mod p17 {
     }
 }
 
+/// Gather
+mod p19 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0xffff]);
+
+    /// `king`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [[
+        S::from_words([0x32]),
+        S::from_words([0x75]),
+        S::from_words([0xea]),
+        S::from_words([0xc4]),
+        S::from_words([0x323]),
+        S::from_words([0x757]),
+        S::from_words([0xeae]),
+        S::from_words([0xc4c]),
+        S::from_words([0x3230]),
+        S::from_words([0x7570]),
+        S::from_words([0xeae0]),
+        S::from_words([0xc4c0]),
+        S::from_words([0x2300]),
+        S::from_words([0x5700]),
+        S::from_words([0xae00]),
+        S::from_words([0x4c00]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffff])];
+    static RI0: [[S; 16]; 1] = [[
+        S::from_words([0x32]),
+        S::from_words([0x75]),
+        S::from_words([0xea]),
+        S::from_words([0xc4]),
+        S::from_words([0x323]),
+        S::from_words([0x757]),
+        S::from_words([0xeae]),
+        S::from_words([0xc4c]),
+        S::from_words([0x3230]),
+        S::from_words([0x7570]),
+        S::from_words([0xeae0]),
+        S::from_words([0xc4c0]),
+        S::from_words([0x2300]),
+        S::from_words([0x5700]),
+        S::from_words([0xae00]),
+        S::from_words([0x4c00]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b2(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap5(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s2(e, pos, v, d, cand) | s3(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s5(e, pos, v, ALL, cand);
+        let mut reached = s4(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0x7777])).shifted(1)
+                | (frontier & S::from_words([0xfff])).shifted(4)
+                | (frontier & S::from_words([0x777])).shifted(5)
+                | (frontier & S::from_words([0xeeee])).shifted(-1)
+                | (frontier & S::from_words([0xeee])).shifted(3)
+                | (frontier & S::from_words([0xfff0])).shifted(-4)
+                | (frontier & S::from_words([0x7770])).shifted(-3)
+                | (frontier & S::from_words([0xeee0])).shifted(-5);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s7(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+}
+
 /// Hill
-mod p18 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -33693,7 +34421,7 @@ mod p18 {
 }
 
 /// Lift
-mod p19 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34069,7 +34797,7 @@ mod p19 {
 }
 
 /// Nudge
-mod p20 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34734,7 +35462,7 @@ mod p20 {
 }
 
 /// Orbit
-mod p21 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35154,7 +35882,7 @@ mod p21 {
 }
 
 /// Owner of an emptied cell
-mod p22 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35436,7 +36164,7 @@ mod p22 {
 }
 
 /// Rebound
-mod p23 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36595,7 +37323,7 @@ mod p23 {
 }
 
 /// Relay
-mod p24 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -38340,7 +39068,7 @@ mod p24 {
 }
 
 /// Sentries
-mod p25 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -38702,7 +39430,7 @@ mod p25 {
 }
 
 /// Shove
-mod p26 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39840,7 +40568,7 @@ mod p26 {
 }
 
 /// Shuffle
-mod p27 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40372,7 +41100,7 @@ mod p27 {
 }
 
 /// Terraces
-mod p28 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40884,7 +41612,7 @@ mod p28 {
 }
 
 /// Widefive
-mod p29 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.

@@ -25,7 +25,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0xf4103fd19432c4e8,
+        fingerprint: 0x61a3823adaf82a16,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
@@ -52,7 +52,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0x5ae9f6324172aeca,
+        fingerprint: 0x2997a568e2e81a0e,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0xab9fe004b3eac1fa,
+        fingerprint: 0xf3d9993a3544b3aa,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0x7612f26c45ccecff,
+        fingerprint: 0x9d36d0310497bf00,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x15b36eeeb26225a8,
+        fingerprint: 0x4ff2ec3f52ce3b2b,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0x291e3a00b957c3e1,
+        fingerprint: 0x8edb05b908d11968,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x617a4e5b11ac58eb,
+        fingerprint: 0x3f003d06ae7898f8,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x98347a77dfcb60c8,
+        fingerprint: 0x43298e39d0c54cd5,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xfb932df3f6b36981,
+        fingerprint: 0x34d10c68537a016f,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x2eadbef9600fc692,
+        fingerprint: 0x107a8d02811965b7,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0xf4957b0befdefe8f,
+        fingerprint: 0x9a0dc7304bbb5fb2,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xff519ab647bc9517,
+        fingerprint: 0x17a3cf823952d10f,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x1ba47d3173a4d4d3,
+        fingerprint: 0x8cbb46eb80d00f3e,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,7 +233,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x1fc27e68e20444dd,
+        fingerprint: 0x4da1505f78667d57,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
@@ -250,7 +250,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0xf34c14ff2ca1f237,
+        fingerprint: 0xfe27e84bfa5630e0,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x49928a172bea64c7,
+        fingerprint: 0x0bb81482082959bd,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xe3f11f282ffda820,
+        fingerprint: 0x1b9c02aeb9ba4c59,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xf42d563dab505d0e,
+        fingerprint: 0x56bc603e97f6aa30,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x46bfee0e4040a2f3,
+        fingerprint: 0x93a3f12ba9773065,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x3042bd6e3e2bc4a7,
+        fingerprint: 0x030913f8478342b4,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xddb0259da93b7ec2,
+        fingerprint: 0xab52847de878b191,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x76f8aa0cea55d2fb,
+        fingerprint: 0xa2d9af3b4b145c02,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0xa7a454402fc83be4,
+        fingerprint: 0xa55e117599b8c60d,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x698f0deedc446578,
+        fingerprint: 0x95bc4f9a168a6051,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0xc287c27e7914fe1d,
+        fingerprint: 0xadf1d44594b4ff43,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x39eeb0e9fb6d8025,
+        fingerprint: 0x84c072ab63f7ebec,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x38d7b81c17962c9a,
+        fingerprint: 0xcc2b8fbfa64566b8,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0xe0939a69b6f53d8e,
+        fingerprint: 0x73b05b07a9f05699,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {

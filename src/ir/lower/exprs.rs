@@ -324,6 +324,16 @@ impl<'a> Lowerer<'a> {
                             _ => SetExpr::Step { relation, of },
                         }
                     }
+                    "group" => {
+                        let relation = self.relation_arg(&func.name, args)?;
+                        let from = self.set(arg(1)?)?;
+                        let through = self.set(arg(2)?)?;
+                        SetExpr::Group {
+                            relation,
+                            from,
+                            through,
+                        }
+                    }
                     "between" => {
                         let relation = self.relation_arg(&func.name, args)?;
                         let from = self.cell(arg(1)?)?;
@@ -473,6 +483,9 @@ impl<'a> Lowerer<'a> {
             | SetExpr::None { of, .. }
             | SetExpr::Any { of, .. }
             | SetExpr::Step { of, .. } => 10 + self.set_cost(*of),
+            SetExpr::Group { from, through, .. } => {
+                40 + self.set_cost(*from) + self.set_cost(*through)
+            }
             SetExpr::Where { base, .. } => 20 + self.set_cost(*base),
             _ => 1,
         }

@@ -56,6 +56,10 @@ fn locals_in_set(program: &Program, id: SetId, read: &mut [bool]) {
         | SetExpr::None { of, .. }
         | SetExpr::Any { of, .. }
         | SetExpr::Step { of, .. } => locals_in_set(program, *of, read),
+        SetExpr::Group { from, through, .. } => {
+            locals_in_set(program, *from, read);
+            locals_in_set(program, *through, read);
+        }
         SetExpr::StepDir { of, dir, .. } => {
             locals_in_set(program, *of, read);
             locals_in_dir(program, dir, read);
