@@ -420,6 +420,15 @@ impl<'a> Emitter<'a> {
     /// Words per cell set in the generated code: the fewest of 1, 2 and the engine's width
     /// that hold the board, so that a small board's set operations are one or two
     /// instructions and its position value small.
+    /// Code binding `ring` to the neighbours along `relation` of the cells of `frontier`: the
+    /// step by which `group` and `connected` grow a region.
+    fn ring(&self, relation: u16) -> String {
+        self.shifted(relation, "step", "frontier").map_or_else(
+            || format!("let masks = &R{relation}[{}];\n    let mut ring = S::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}", self.side(relation)),
+            |x| format!("let ring = {};", indent_lines(&x).trim_start()),
+        )
+    }
+
     fn set_words(&self) -> usize {
         words_for(self.p.board.len())
     }
@@ -1376,10 +1385,7 @@ impl<'a> Emitter<'a> {
                 from,
                 through,
             } => {
-                let ring = self.shifted(*relation, "step", "frontier").map_or_else(
-                    || format!("let masks = &R{relation}[{}];\n    let mut ring = S::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}", self.side(*relation)),
-                    |x| format!("let ring = {};", indent_lines(&x).trim_start()),
-                );
+                let ring = self.ring(*relation);
                 format!(
                     "let through = s{through}(e, pos, v, ALL, cand);\nlet mut reached = s{from}(e, pos, v, through, cand) & through;\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    {ring}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nreached & d"
                 )
@@ -1572,10 +1578,7 @@ impl<'a> Emitter<'a> {
                 from,
                 to,
             } => {
-                let ring = self.shifted(*relation, "step", "frontier").map_or_else(
-                    || format!("let masks = &R{relation}[{}];\n    let mut ring = S::EMPTY;\n    for c in frontier.iter() {{\n        ring |= masks[c];\n    }}", self.side(*relation)),
-                    |x| format!("let ring = {};", indent_lines(&x).trim_start()),
-                );
+                let ring = self.ring(*relation);
                 format!(
                     "let through = s{through}(e, pos, v, ALL, cand);\nlet to = s{to}(e, pos, v, ALL, cand) & through;\nif to.is_empty() {{\n    return false;\n}}\nlet mut reached = s{from}(e, pos, v, through, cand);\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    if frontier.intersects(&to) {{\n        return true;\n    }}\n    {ring}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nfalse"
                 )

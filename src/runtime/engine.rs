@@ -732,6 +732,30 @@ impl<'p> Engine<'p> {
         at_width!(self.words, self.exec::<GEN, W>(code, 0, NO_VARS, walk));
     }
 
+    /// The cells of `through` reached from `start` by steps of `relation` inside `through`,
+    /// grown one ring at a time (`group`, `connected`); with `stop`, growing ends as soon as
+    /// the region meets it.
+    fn grow<const W: usize>(
+        &self,
+        relation: u16,
+        start: CellBits<W>,
+        through: CellBits<W>,
+        stop: Option<CellBits<W>>,
+    ) -> CellBits<W> {
+        let masks = self.program.relations[usize::from(relation)].masks_for(self.state.mover);
+        let mut reached = start;
+        let mut frontier = reached;
+        while !frontier.is_empty() && !stop.is_some_and(|s| frontier.intersects(&s)) {
+            let mut ring = CellBits::<W>::EMPTY;
+            for c in frontier.iter() {
+                ring |= masks[c].resized::<W>();
+            }
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached
+    }
+
     /// The board's cells, in sets of `W` words.
     #[inline]
     fn all<const W: usize>(&self) -> CellBits<W> {
@@ -1459,19 +1483,8 @@ impl<'p> Engine<'p> {
                 through,
             } => {
                 let through = self.eval_set::<W>(*through, vars, self.all::<W>(), candidate);
-                let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
-                // Grow the group from `from` one ring at a time, inside `through`.
-                let mut reached = self.eval_set::<W>(*from, vars, through, candidate) & through;
-                let mut frontier = reached;
-                while !frontier.is_empty() {
-                    let mut ring = CellBits::<W>::EMPTY;
-                    for c in frontier.iter() {
-                        ring |= masks[c].resized::<W>();
-                    }
-                    frontier = (ring & through) - reached;
-                    reached |= frontier;
-                }
-                reached & domain
+                let start = self.eval_set::<W>(*from, vars, through, candidate) & through;
+                self.grow::<W>(*relation, start, through, None) & domain
             }
             SetExpr::StepDir { relation, dir, of } => {
                 let rel = &p.relations[usize::from(*relation)];
@@ -1690,22 +1703,9 @@ impl<'p> Engine<'p> {
                 if to.is_empty() {
                     return false;
                 }
-                let masks = p.relations[usize::from(*relation)].masks_for(self.state.mover);
-                // Grow the region reachable from `from` one ring at a time.
-                let mut reached = self.eval_set::<W>(*from, vars, through, candidate);
-                let mut frontier = reached;
-                while !frontier.is_empty() {
-                    if frontier.intersects(&to) {
-                        return true;
-                    }
-                    let mut ring = CellBits::<W>::EMPTY;
-                    for c in frontier.iter() {
-                        ring |= masks[c].resized::<W>();
-                    }
-                    frontier = (ring & through) - reached;
-                    reached |= frontier;
-                }
-                false
+                let start = self.eval_set::<W>(*from, vars, through, candidate);
+                self.grow::<W>(*relation, start, through, Some(to))
+                    .intersects(&to)
             }
             BoolExpr::Completes { pattern, cell, set } => {
                 let pat = &p.patterns[usize::from(*pattern)];
