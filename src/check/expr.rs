@@ -126,6 +126,13 @@ const FUNCTIONS: &[Builtin] = &[
         signature: "none(relation, cells) -> cells",
     },
     Builtin {
+        name: "one",
+        args: &[Ty::Cells],
+        required: 1,
+        result: Ty::Cells,
+        signature: "one(cells) -> cells",
+    },
+    Builtin {
         name: "owner",
         args: &[Ty::Cell],
         required: 1,

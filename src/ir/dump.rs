@@ -461,6 +461,7 @@ impl Dumper<'_> {
                 from,
                 through,
             } => format!("group(rel#{relation}, s{from}, s{through})"),
+            SetExpr::First(of) => format!("one(s{of})"),
             SetExpr::Between {
                 relation,
                 from,

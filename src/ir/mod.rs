@@ -713,6 +713,8 @@ pub enum SetExpr {
         from: SetId,
         through: SetId,
     },
+    /// `one(S)`: the first cell of the set in board order (empty when the set is).
+    First(SetId),
     /// `step(d, S)`: one step along a direction value of the relation.
     StepDir {
         relation: u16,

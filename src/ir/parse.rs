@@ -1431,6 +1431,11 @@ impl<'t> Parser<'t> {
                 return Ok(make(relation, of));
             }
         }
+        if c.eat("one(") {
+            let of = self.id(c, "s", Kind::Set)?;
+            c.expect(")")?;
+            return Ok(SetExpr::First(of));
+        }
         if c.eat("group(") {
             let relation = self.id(c, "rel#", Kind::Relation)?;
             c.expect(",")?;
@@ -2400,6 +2405,7 @@ end
                 from: 1,
                 through: 2,
             },
+            SetExpr::First(1),
             SetExpr::StepDir {
                 relation: 0,
                 dir: dir.clone(),

@@ -209,6 +209,7 @@ fn classify(p: &Program, id: u16, var: u8) -> Option<Change> {
         // Lines change shape with every piece: not tracked.
         SetExpr::Between { .. }
         | SetExpr::Group { .. }
+        | SetExpr::First(_)
         | SetExpr::Brackets { .. }
         | SetExpr::Placed { .. }
         | SetExpr::StepDir { .. }

@@ -332,6 +332,7 @@ impl<'a> Emitter<'a> {
             SetExpr::Group { from, through, .. } => {
                 self.set_reads(*from) | self.set_reads(*through)
             }
+            SetExpr::First(of) => self.set_reads(*of),
             SetExpr::StepDir { of, dir, .. } => self.set_reads(*of) | dir_reads(Some(dir)),
             SetExpr::Line { run, from, dir, .. } => {
                 run.map_or(Reads::default(), |r| self.set_reads(r))
@@ -703,7 +704,7 @@ impl<'a> Emitter<'a> {
 
     fn at_most_one_cell(&self, set: SetId) -> bool {
         match self.p.sets[usize::from(set)] {
-            SetExpr::Single(_) => true,
+            SetExpr::Single(_) | SetExpr::First(_) => true,
             SetExpr::Inter(a, b) => self.at_most_one_cell(a) || self.at_most_one_cell(b),
             SetExpr::Diff(a, _) => self.at_most_one_cell(a),
             _ => false,
@@ -1390,6 +1391,9 @@ impl<'a> Emitter<'a> {
                     "let through = s{through}(e, pos, v, ALL, cand);\nlet mut reached = s{from}(e, pos, v, through, cand) & through;\nlet mut frontier = reached;\nwhile !frontier.is_empty() {{\n    {ring}\n    frontier = (ring & through) - reached;\n    reached |= frontier;\n}}\nreached & d"
                 )
             }
+            SetExpr::First(of) => format!(
+                "let of = s{of}(e, pos, v, ALL, cand);\nlet mut one = S::EMPTY;\nif let Some(c) = of.iter().next() {{\n    one.insert(c);\n}}\none & d"
+            ),
             SetExpr::Step { relation, of } if self.looked_up(*relation, *of) => match self.p.sets[usize::from(*of)] {
                 SetExpr::Single(c) => format!(
                     "R{relation}[{}].get(usize::from({})).copied().unwrap_or(S::EMPTY) & d",

@@ -1511,6 +1511,14 @@ impl<'p> Engine<'p> {
                 let start = self.eval_set::<W>(*from, vars, through, candidate) & through;
                 self.grow::<W>(*relation, start, through, None) & domain
             }
+            SetExpr::First(of) => {
+                let of = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);
+                let mut one = CellBits::<W>::EMPTY;
+                if let Some(c) = of.iter().next() {
+                    one.insert(c);
+                }
+                one & domain
+            }
             SetExpr::StepDir { relation, dir, of } => {
                 let rel = &p.relations[usize::from(*relation)];
                 let of = self.eval_set::<W>(*of, vars, self.all::<W>(), candidate);

@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 33] = [
+pub static TURNS: [CompiledTurn; 35] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0xf40050742eb3df33,
+        fingerprint: 0x2b8e923c0b6d798d,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 33] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xbee4cdcbb4b74366,
+        fingerprint: 0xb46cc7d9eaa62ded,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -87,42 +87,39 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x4e1aac24604f439c,
+        label: "Lines of Action",
+        fingerprint: 0xa7a4dc4f3be9c456,
         generate: p7::generate,
         apply: p7::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x06b398e720bb917f,
+        generate: p8::generate,
+        apply: p8::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p7::Turn>,
-            play: fast_play::<p7::Turn>,
+            perft: fast_perft::<p8::Turn>,
+            play: fast_play::<p8::Turn>,
         }),
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x435732d144efd2b7,
-        generate: p8::generate,
-        apply: p8::apply,
-        fast: None,
-    },
-    CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0x1c3bcab5479f9872,
+        fingerprint: 0x330ac323fc03ee26,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Reversi",
-        fingerprint: 0x061b66f7eee27d27,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0x71d85b8dec316bf3,
         generate: p10::generate,
         apply: p10::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p10::Turn>,
-            play: fast_play::<p10::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Steinplatz",
-        fingerprint: 0x81c5b05a271289db,
+        label: "Reversi",
+        fingerprint: 0xdbdcca70dfef4f14,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -131,66 +128,66 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Stoneball",
-        fingerprint: 0x084c674db0a8f784,
+        label: "Steinplatz",
+        fingerprint: 0x79b9c0f8749a5dbb,
         generate: p12::generate,
         apply: p12::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p12::Turn>,
+            play: fast_play::<p12::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Tankball",
-        fingerprint: 0xa03abea5cfbf4345,
+        label: "Stoneball",
+        fingerprint: 0xb1bafe98645f2dbc,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x4ba349a0b7656ea6,
+        label: "Tankball",
+        fingerprint: 0xd4b3f03cbb054127,
         generate: p14::generate,
         apply: p14::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Tic-tac-toe",
+        fingerprint: 0x4ba349a0b7656ea6,
+        generate: p15::generate,
+        apply: p15::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p14::Turn>,
-            play: fast_play::<p14::Turn>,
+            perft: fast_perft::<p15::Turn>,
+            play: fast_play::<p15::Turn>,
         }),
     },
     CompiledTurn {
         label: "Capture Lines",
         fingerprint: 0xf9418b1a229faa10,
-        generate: p15::generate,
-        apply: p15::apply,
+        generate: p16::generate,
+        apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
         fingerprint: 0xf26449183e2da4c3,
-        generate: p16::generate,
-        apply: p16::apply,
+        generate: p17::generate,
+        apply: p17::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p16::Turn>,
-            play: fast_play::<p16::Turn>,
+            perft: fast_perft::<p17::Turn>,
+            play: fast_play::<p17::Turn>,
         }),
     },
     CompiledTurn {
         label: "Clock Lift",
         fingerprint: 0x24c7eb156cae0427,
-        generate: p17::generate,
-        apply: p17::apply,
+        generate: p18::generate,
+        apply: p18::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0x444be88b07ce245f,
-        generate: p18::generate,
-        apply: p18::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p18::Turn>,
-            play: fast_play::<p18::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0x3679f8e7ad879591,
+        fingerprint: 0xebc7672cebce101d,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -199,8 +196,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0x91a39e5cfad899cd,
+        label: "Drop First",
+        fingerprint: 0x3f04b4dd096f379f,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -209,8 +206,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xb05b1c39b1795fcc,
+        label: "Flankfive",
+        fingerprint: 0xa42d8aaf767c7707,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -219,15 +216,18 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x6663bf373b7dbd12,
+        label: "Gather",
+        fingerprint: 0x91a39e5cfad899cd,
         generate: p22::generate,
         apply: p22::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p22::Turn>,
+            play: fast_play::<p22::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x8d1635a779d1de83,
+        label: "Hill",
+        fingerprint: 0xb05b1c39b1795fcc,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -236,18 +236,15 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x0426ddd1184557cb,
+        label: "Lift",
+        fingerprint: 0x6663bf373b7dbd12,
         generate: p24::generate,
         apply: p24::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p24::Turn>,
-            play: fast_play::<p24::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0x783ac1ba7e6bed19,
+        label: "Nudge",
+        fingerprint: 0x8d1635a779d1de83,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -256,8 +253,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xf1a84ab8db54bd32,
+        label: "Orbit",
+        fingerprint: 0x0426ddd1184557cb,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -266,8 +263,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0xc81087195fba3743,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x783ac1ba7e6bed19,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -276,8 +273,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0x4c9dedc068957ddb,
+        label: "Rebound",
+        fingerprint: 0xb866df133a067e97,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -286,8 +283,8 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xc825c23df8f953a6,
+        label: "Relay",
+        fingerprint: 0xf5613ce5db93b6d3,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -296,15 +293,18 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x56ff9fa7d1b59753,
+        label: "Sentries",
+        fingerprint: 0x4c9dedc068957ddb,
         generate: p30::generate,
         apply: p30::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p30::Turn>,
+            play: fast_play::<p30::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xedda889e7021fe67,
+        label: "Shove",
+        fingerprint: 0xe6f0226084f28035,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -313,13 +313,30 @@ pub static TURNS: [CompiledTurn; 33] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x9d71cb6b5396a380,
+        label: "Shuffle",
+        fingerprint: 0x644d355f244f5908,
         generate: p32::generate,
         apply: p32::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xfe10c11106069148,
+        generate: p33::generate,
+        apply: p33::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p32::Turn>,
-            play: fast_play::<p32::Turn>,
+            perft: fast_perft::<p33::Turn>,
+            play: fast_play::<p33::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x9d71cb6b5396a380,
+        generate: p34::generate,
+        apply: p34::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p34::Turn>,
+            play: fast_play::<p34::Turn>,
         }),
     },
 ];
@@ -9427,8 +9444,1059 @@ mod p6 {
     }
 }
 
-/// Pylos (variant=basic)
+/// Lines of Action
 mod p7 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 2, 0>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff]);
+
+    /// `lines`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 64]; 1] = [[
+        S::from_words([0x302]),
+        S::from_words([0x705]),
+        S::from_words([0xe0a]),
+        S::from_words([0x1c14]),
+        S::from_words([0x3828]),
+        S::from_words([0x7050]),
+        S::from_words([0xe0a0]),
+        S::from_words([0xc040]),
+        S::from_words([0x30203]),
+        S::from_words([0x70507]),
+        S::from_words([0xe0a0e]),
+        S::from_words([0x1c141c]),
+        S::from_words([0x382838]),
+        S::from_words([0x705070]),
+        S::from_words([0xe0a0e0]),
+        S::from_words([0xc040c0]),
+        S::from_words([0x3020300]),
+        S::from_words([0x7050700]),
+        S::from_words([0xe0a0e00]),
+        S::from_words([0x1c141c00]),
+        S::from_words([0x38283800]),
+        S::from_words([0x70507000]),
+        S::from_words([0xe0a0e000]),
+        S::from_words([0xc040c000]),
+        S::from_words([0x302030000]),
+        S::from_words([0x705070000]),
+        S::from_words([0xe0a0e0000]),
+        S::from_words([0x1c141c0000]),
+        S::from_words([0x3828380000]),
+        S::from_words([0x7050700000]),
+        S::from_words([0xe0a0e00000]),
+        S::from_words([0xc040c00000]),
+        S::from_words([0x30203000000]),
+        S::from_words([0x70507000000]),
+        S::from_words([0xe0a0e000000]),
+        S::from_words([0x1c141c000000]),
+        S::from_words([0x382838000000]),
+        S::from_words([0x705070000000]),
+        S::from_words([0xe0a0e0000000]),
+        S::from_words([0xc040c0000000]),
+        S::from_words([0x3020300000000]),
+        S::from_words([0x7050700000000]),
+        S::from_words([0xe0a0e00000000]),
+        S::from_words([0x1c141c00000000]),
+        S::from_words([0x38283800000000]),
+        S::from_words([0x70507000000000]),
+        S::from_words([0xe0a0e000000000]),
+        S::from_words([0xc040c000000000]),
+        S::from_words([0x302030000000000]),
+        S::from_words([0x705070000000000]),
+        S::from_words([0xe0a0e0000000000]),
+        S::from_words([0x1c141c0000000000]),
+        S::from_words([0x3828380000000000]),
+        S::from_words([0x7050700000000000]),
+        S::from_words([0xe0a0e00000000000]),
+        S::from_words([0xc040c00000000000]),
+        S::from_words([0x203000000000000]),
+        S::from_words([0x507000000000000]),
+        S::from_words([0xa0e000000000000]),
+        S::from_words([0x141c000000000000]),
+        S::from_words([0x2838000000000000]),
+        S::from_words([0x5070000000000000]),
+        S::from_words([0xa0e0000000000000]),
+        S::from_words([0x40c0000000000000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI0: [[S; 64]; 1] = [[
+        S::from_words([0x302]),
+        S::from_words([0x705]),
+        S::from_words([0xe0a]),
+        S::from_words([0x1c14]),
+        S::from_words([0x3828]),
+        S::from_words([0x7050]),
+        S::from_words([0xe0a0]),
+        S::from_words([0xc040]),
+        S::from_words([0x30203]),
+        S::from_words([0x70507]),
+        S::from_words([0xe0a0e]),
+        S::from_words([0x1c141c]),
+        S::from_words([0x382838]),
+        S::from_words([0x705070]),
+        S::from_words([0xe0a0e0]),
+        S::from_words([0xc040c0]),
+        S::from_words([0x3020300]),
+        S::from_words([0x7050700]),
+        S::from_words([0xe0a0e00]),
+        S::from_words([0x1c141c00]),
+        S::from_words([0x38283800]),
+        S::from_words([0x70507000]),
+        S::from_words([0xe0a0e000]),
+        S::from_words([0xc040c000]),
+        S::from_words([0x302030000]),
+        S::from_words([0x705070000]),
+        S::from_words([0xe0a0e0000]),
+        S::from_words([0x1c141c0000]),
+        S::from_words([0x3828380000]),
+        S::from_words([0x7050700000]),
+        S::from_words([0xe0a0e00000]),
+        S::from_words([0xc040c00000]),
+        S::from_words([0x30203000000]),
+        S::from_words([0x70507000000]),
+        S::from_words([0xe0a0e000000]),
+        S::from_words([0x1c141c000000]),
+        S::from_words([0x382838000000]),
+        S::from_words([0x705070000000]),
+        S::from_words([0xe0a0e0000000]),
+        S::from_words([0xc040c0000000]),
+        S::from_words([0x3020300000000]),
+        S::from_words([0x7050700000000]),
+        S::from_words([0xe0a0e00000000]),
+        S::from_words([0x1c141c00000000]),
+        S::from_words([0x38283800000000]),
+        S::from_words([0x70507000000000]),
+        S::from_words([0xe0a0e000000000]),
+        S::from_words([0xc040c000000000]),
+        S::from_words([0x302030000000000]),
+        S::from_words([0x705070000000000]),
+        S::from_words([0xe0a0e0000000000]),
+        S::from_words([0x1c141c0000000000]),
+        S::from_words([0x3828380000000000]),
+        S::from_words([0x7050700000000000]),
+        S::from_words([0xe0a0e00000000000]),
+        S::from_words([0xc040c00000000000]),
+        S::from_words([0x203000000000000]),
+        S::from_words([0x507000000000000]),
+        S::from_words([0xa0e000000000000]),
+        S::from_words([0x141c000000000000]),
+        S::from_words([0x2838000000000000]),
+        S::from_words([0x5070000000000000]),
+        S::from_words([0xa0e0000000000000]),
+        S::from_words([0x40c0000000000000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 64] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 64] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s4(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[0];
+        for i in 0..8usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[1] = i as u16;
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i18(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b14(e, &pos, &v, 0) {
+            return;
+        }
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s17(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 1usize;
+        let value = i18(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = u16::from(r.decision());
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 1usize;
+        let value = i43(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b18(e, &pos, &v, 0) {
+            ap10(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[2]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i45(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b22(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b23(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap16(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b24(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap18(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x81818181818100]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x7e0000000000007e]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[0];
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
+        let run = None;
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[0];
+        let dir = Some({
+            let i = u8::try_from(v[1]).unwrap_or(255);
+            e.program().relations[0].opposite.get(usize::from(i)).copied().unwrap_or(255)
+        });
+        let run = None;
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s5(e, pos, v, d, cand) | s6(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s7(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s10(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s11(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[0];
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
+        let run = Some(s12(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[0];
+        let dir = Some(u8::try_from(v[1]).unwrap_or(255));
+        let run = None;
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b17(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[2]));
+        one & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s20(e, pos, v, ALL, cand);
+        let mut reached = s19(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffff])).shifted(8)
+                | (frontier & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+                | (frontier & S::from_words([0xfefefefefefefefe])).shifted(-1)
+                | (frontier & S::from_words([0xfefefefefefefe])).shifted(7)
+                | (frontier & S::from_words([0xffffffffffffff00])).shifted(-8)
+                | (frontier & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+                | (frontier & S::from_words([0xfefefefefefefe00])).shifted(-9);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s23(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s25(e, pos, v, ALL, cand);
+        let mut reached = s24(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffff])).shifted(8)
+                | (frontier & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+                | (frontier & S::from_words([0xfefefefefefefefe])).shifted(-1)
+                | (frontier & S::from_words([0xfefefefefefefe])).shifted(7)
+                | (frontier & S::from_words([0xffffffffffffff00])).shifted(-8)
+                | (frontier & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+                | (frontier & S::from_words([0xfefefefefefefe00])).shifted(-9);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i26(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i25(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i30(e, pos, v, cand), i31(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i35(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[2])
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1000
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1000
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s27(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) || b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b4(e, pos, v, cand) && b5(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b7(e, pos, v, cand) || b8(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) && b10(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b11(e, pos, v, cand) && b12(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i19(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i29(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i39(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[2]));
+        !s18(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) || b21(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+}
+
+/// Pylos (variant=basic)
+mod p8 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -10327,7 +11395,7 @@ mod p7 {
 }
 
 /// Pylos (variant=standard)
-mod p8 {
+mod p9 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -11417,7 +12485,7 @@ mod p8 {
 }
 
 /// Pylos (variant=advanced)
-mod p9 {
+mod p10 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -12507,7 +13575,7 @@ mod p9 {
 }
 
 /// Reversi
-mod p10 {
+mod p11 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -13271,7 +14339,7 @@ mod p10 {
 }
 
 /// Steinplatz
-mod p11 {
+mod p12 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -14889,7 +15957,7 @@ mod p11 {
 }
 
 /// Stoneball
-mod p12 {
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -20752,7 +21820,7 @@ mod p12 {
 }
 
 /// Tankball
-mod p13 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -28472,7 +29540,7 @@ mod p13 {
 }
 
 /// Tic-tac-toe
-mod p14 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -28768,7 +29836,7 @@ mod p14 {
 }
 
 /// Capture Lines
-mod p15 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29500,7 +30568,7 @@ mod p15 {
 }
 
 /// Capture Go
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29952,7 +31020,7 @@ mod p16 {
 }
 
 /// Clock Lift
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -30528,7 +31596,7 @@ mod p17 {
 }
 
 /// Custodian
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -30977,8 +32045,228 @@ mod p18 {
     }
 }
 
+/// Drop First
+mod p20 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 1>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b1(e, &pos, &v, 0) {
+            return;
+        }
+        at2(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s6(e, &pos, &v, ALL, 0);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        for c in s7(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1ff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x124]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i3(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s3(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s5(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s2(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+}
+
 /// Flankfive
-mod p19 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -33880,7 +35168,7 @@ mod p19 {
 }
 
 /// Gather
-mod p20 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34136,7 +35424,7 @@ mod p20 {
 }
 
 /// Hill
-mod p21 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35004,7 +36292,7 @@ mod p21 {
 }
 
 /// Lift
-mod p22 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35380,7 +36668,7 @@ mod p22 {
 }
 
 /// Nudge
-mod p23 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36045,7 +37333,7 @@ mod p23 {
 }
 
 /// Orbit
-mod p24 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36465,7 +37753,7 @@ mod p24 {
 }
 
 /// Owner of an emptied cell
-mod p25 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36747,7 +38035,7 @@ mod p25 {
 }
 
 /// Rebound
-mod p26 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37906,7 +39194,7 @@ mod p26 {
 }
 
 /// Relay
-mod p27 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39651,7 +40939,7 @@ mod p27 {
 }
 
 /// Sentries
-mod p28 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40013,7 +41301,7 @@ mod p28 {
 }
 
 /// Shove
-mod p29 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41151,7 +42439,7 @@ mod p29 {
 }
 
 /// Shuffle
-mod p30 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41683,7 +42971,7 @@ mod p30 {
 }
 
 /// Terraces
-mod p31 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -42195,7 +43483,7 @@ mod p31 {
 }
 
 /// Widefive
-mod p32 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.

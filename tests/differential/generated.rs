@@ -25,7 +25,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0xbd830264c21843a2,
+        fingerprint: 0xf75226bdd6e9ce64,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
@@ -52,7 +52,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0x463edc99a4af630a,
+        fingerprint: 0x5aadaf64d0c69dfe,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x3234c8765502b19e,
+        fingerprint: 0x513469ab80227526,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0x0ed06ec20ecd2d00,
+        fingerprint: 0x361d28697689bd37,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0xd7623228c607b631,
+        fingerprint: 0x566b04871d3d75a2,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0x5a9f2e75fe7ed2b8,
+        fingerprint: 0x09c754b2311195c1,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0xa5d58a3a3b21aa68,
+        fingerprint: 0x8a3b286f198721c7,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x5f9c6664729b61cf,
+        fingerprint: 0x44a7a5524e9d4f22,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xbf374c817834c53d,
+        fingerprint: 0xd5bf1f5463b1a32f,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0xca82edcdf8b66695,
+        fingerprint: 0x158647e2ae743a10,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0xfacff11025f12636,
+        fingerprint: 0x86cf994fd4a1fdab,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0xc7bfd3e1450fee1d,
+        fingerprint: 0xd5e6263f0b5e76a5,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x028176c18162b59a,
+        fingerprint: 0xd8293f0101360edb,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,7 +233,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xf11dce811e62e775,
+        fingerprint: 0xc48c8cd6042edef3,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
@@ -250,7 +250,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x4ce7cdad4e1ce0a0,
+        fingerprint: 0x127645238461206b,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0xa662a4e896ff4707,
+        fingerprint: 0x49263aa50a276d31,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xa384d0fb2fbb309b,
+        fingerprint: 0x0b201070d337f7e2,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0xacf712e26fb8c190,
+        fingerprint: 0x2ed57186301f94e2,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0xfd57d2749d1ba57f,
+        fingerprint: 0x6430045ce1215d81,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x09ecf70fa11eeb5c,
+        fingerprint: 0x7e03be66222e0bb7,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xd06c18abe0d083c3,
+        fingerprint: 0x0511d64841ad4438,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x3d6401b6a420c026,
+        fingerprint: 0x40ea76c7acd8a59f,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0xd2a3dcd19ed930f7,
+        fingerprint: 0x739988d87b1b58ba,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x8ffb6b72698cfc03,
+        fingerprint: 0x2b0314fcb24c0416,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0x8001b0db410753f9,
+        fingerprint: 0xf39ae618a9be16fb,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0xaf7cbd0d04134a84,
+        fingerprint: 0x5a8349fb3d4d817d,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0xeb4962fa328b6fa8,
+        fingerprint: 0xdcfc895a02723c3e,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0x7dd58e181c17735b,
+        fingerprint: 0x0f43fefead03b948,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {

@@ -5,7 +5,7 @@ package, pyspiel) and writes, per game, a text file: the perft counts from the s
 every ply of every game the legal moves and the move played, each translated into the notation
 of the Rulestone game file through the game's map, and each game's returns.
 
-    python3 tests/openspiel/traces.py OUT_DIR [GAMES PER FILE]
+    python3 tests/openspiel/traces.py OUT_DIR [GAMES PER FILE [OPENSPIEL NAME ...]]
 
 The Rust test reads these files and replays each game in Rulestone, comparing the legal move
 sets at every ply, the end and the returns. The committed traces (tests/openspiel/traces/) are
@@ -88,6 +88,7 @@ GAMES = [
     ("gomoku", {}, "games/gomoku.game", [], gomoku, 15, 2),
     ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
     ("checkers", {}, "games/draughts.game", ["quiet_draw=40"], checkers, 8, 6),
+    ("lines_of_action", {}, "games/lines_of_action.game", [], same, 8, 3),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
@@ -160,7 +161,10 @@ def main():
     out = Path(sys.argv[1])
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     out.mkdir(parents=True, exist_ok=True)
+    only = set(sys.argv[3:])
     for spiel_name, params, game_file, sets, translate, size, depth in GAMES:
+        if only and spiel_name not in only:
+            continue
         suffix = "".join(f"_{k}{v}" for k, v in params.items())
         path = out / f"{spiel_name}{suffix}.trace"
         path.write_text(trace(spiel_name, params, game_file, sets, translate, size, depth, games))

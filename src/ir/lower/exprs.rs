@@ -324,6 +324,7 @@ impl<'a> Lowerer<'a> {
                             _ => SetExpr::Step { relation, of },
                         }
                     }
+                    "one" => SetExpr::First(self.set(arg(0)?)?),
                     "group" => {
                         let relation = self.relation_arg(&func.name, args)?;
                         let from = self.set(arg(1)?)?;
@@ -486,6 +487,7 @@ impl<'a> Lowerer<'a> {
             SetExpr::Group { from, through, .. } => {
                 40 + self.set_cost(*from) + self.set_cost(*through)
             }
+            SetExpr::First(of) => 2 + self.set_cost(*of),
             SetExpr::Where { base, .. } => 20 + self.set_cost(*base),
             _ => 1,
         }

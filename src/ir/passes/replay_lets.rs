@@ -60,6 +60,7 @@ fn locals_in_set(program: &Program, id: SetId, read: &mut [bool]) {
             locals_in_set(program, *from, read);
             locals_in_set(program, *through, read);
         }
+        SetExpr::First(of) => locals_in_set(program, *of, read),
         SetExpr::StepDir { of, dir, .. } => {
             locals_in_set(program, *of, read);
             locals_in_dir(program, dir, read);
