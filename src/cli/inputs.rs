@@ -48,5 +48,6 @@ fn message(fail: Fail) -> String {
     match fail {
         Fail::Error(e) => e.to_string(),
         Fail::Reported | Fail::ReportedUsage => "error: reported".to_string(),
+        Fail::Stopped => "error: stopped by a bound".to_string(),
     }
 }

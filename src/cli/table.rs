@@ -266,7 +266,7 @@ fn record_text(t: &LoadedTable, deal: u64, m: &TableMatch<'_>, decisions: &[Stri
 
 /// Whether a file is a table record (by its first line).
 pub(crate) fn is_record(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
+    super::read_file(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
 }
 
 /// A table record read for `replay`: the game with its options, deal and each player's
