@@ -471,6 +471,27 @@ fn perft_stops_at_max_nodes_exit_3() {
         "perft_max_nodes_json",
         serde_json::to_string_pretty(&report).expect("json")
     );
+    // A game with chance counts its lines with the rolls given, within the same bound.
+    let o = run(&[
+        "perft",
+        "games/tankball.game",
+        "--depth",
+        "2",
+        "--after",
+        TANKBALL_SETUP,
+        "--rolls",
+        "1 2 3; 2 2 2",
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "depth 1: unfinished, 100 leaves counted so far (100 of 149 first moves finished)\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
     // The position itself is one leaf: within any bound.
     let o = run(&["perft", PYLOS, "--depth", "0", "--max-nodes", "1"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
