@@ -668,9 +668,12 @@ pub fn shot(bytes: &[u8]) {
             let _ = m.apply(&d);
         }
     }
-    for step in rest.get(8..).unwrap_or_default().chunks(20).take(12) {
+    for chunk in rest.get(8..).unwrap_or_default().chunks(20).take(12) {
+        // The last step may be short: its missing bytes are zeros.
+        let mut step = [0u8; 20];
+        step[..chunk.len()].copy_from_slice(chunk);
         let stones = m.position.stones.len().max(1);
-        let stone = usize::from(*step.get(1).unwrap_or(&0)) % stones;
+        let stone = usize::from(step[1]) % stones;
         match step[0] % 4 {
             0 => {
                 if let Some(d) = m.random_decision(&mut rng) {
