@@ -98,48 +98,12 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
         played?;
     }
     let start = Instant::now();
-    let (first, used) = first_moves(&mut engine, chance, &rolls, args.depth)?;
-    let bounds = Budget {
-        leaves: args.max_nodes,
-        deadline: args.time_limit.map(|limit| start + limit),
-    };
-    let bar = spinner(args.depth).filter(|_| args.depth > 0);
-    let counted = if args.max_nodes.is_some() || args.time_limit.is_some() {
-        let mut count = Deepening {
-            engine: &mut engine,
-            first: &first,
-            rolls: chance.then_some(&rolls[used..]),
-            used,
-            walk: Bounded::new(bounds),
-            bar: bar.as_ref(),
-        };
-        count.depths(args.depth)
-    } else {
-        count_plain(
-            &mut engine,
-            &first,
-            chance.then_some((&rolls, used)),
-            args.depth,
-            bar.as_ref(),
-        )
-    };
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let counted = count(args, &mut engine, chance.then_some(&rolls[..]), start);
     let (total, divided) = match counted? {
         Counted::Done { total, divided } => (total, divided),
         Counted::Stopped(partial) => {
             loaded.steps_ok()?;
-            let bound = match partial.why {
-                Exceeded::Leaves => Bound::Nodes(args.max_nodes.unwrap_or_default()),
-                Exceeded::Time => Bound::Time(args.time_limit.unwrap_or_default()),
-            };
-            let out = match args.format {
-                Format::Text => partial.text(bound, args.divide),
-                Format::Json => json_text(&partial.json(bound, args, &loaded.program, start)),
-            };
-            emit(&out)?;
-            return Err(super::Fail::Stopped);
+            return report_stop(args, &partial, &loaded.program, start);
         }
     };
     let divided: Vec<(String, u64)> = if args.divide { divided } else { Vec::new() };
@@ -189,6 +153,59 @@ pub(crate) fn run(args: &PerftArgs, compiled: Compiled) -> Result<()> {
     Ok(())
 }
 
+/// The count the arguments ask for, bounded when they give a bound, with a spinner while it
+/// runs; `rolls` in a game with chance.
+fn count(
+    args: &PerftArgs,
+    engine: &mut Engine<'_>,
+    rolls: Option<&[Vec<i32>]>,
+    start: Instant,
+) -> Result<Counted> {
+    let (first, used) = first_moves(engine, rolls, args.depth)?;
+    let bar = spinner(args.depth).filter(|_| args.depth > 0);
+    let counted = if args.max_nodes.is_some() || args.time_limit.is_some() {
+        let bounds = Budget {
+            leaves: args.max_nodes,
+            deadline: args.time_limit.map(|limit| start + limit),
+        };
+        let mut count = Deepening {
+            engine,
+            first: &first,
+            rolls: rolls.map(|r| r.get(used..).unwrap_or_default()),
+            used,
+            walk: Bounded::new(bounds),
+            bar: bar.as_ref(),
+        };
+        count.depths(args.depth)
+    } else {
+        let rolls = rolls.map(|r| (r, used));
+        count_plain(engine, &first, rolls, args.depth, bar.as_ref())
+    };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    counted
+}
+
+/// Prints what a count stopped by a bound had finished; the command then exits with 3.
+fn report_stop(
+    args: &PerftArgs,
+    partial: &Partial,
+    program: &crate::ir::Program,
+    start: Instant,
+) -> Result<()> {
+    let bound = match partial.why {
+        Exceeded::Leaves => Bound::Nodes(args.max_nodes.unwrap_or_default()),
+        Exceeded::Time => Bound::Time(args.time_limit.unwrap_or_default()),
+    };
+    let out = match args.format {
+        Format::Text => partial.text(bound, args.divide),
+        Format::Json => json_text(&partial.json(bound, args, program, start)),
+    };
+    emit(&out)?;
+    Err(super::Fail::Stopped)
+}
+
 /// `"3 5 2; 1 1 4"`: the values of each roll in turn.
 pub(crate) fn parse_rolls(text: &str) -> Result<Vec<Vec<i32>>> {
     let mut rolls = Vec::new();
@@ -234,11 +251,10 @@ fn roll_outcome(
 }
 
 /// The first moves of the count: the position's moves, after the roll it awaits if any (taken
-/// from the first of `rolls`); with the number of rolls so used.
+/// from the first of `rolls`, given in a game with chance); with the number of rolls so used.
 fn first_moves(
     engine: &mut Engine<'_>,
-    chance: bool,
-    rolls: &[Vec<i32>],
+    rolls: Option<&[Vec<i32>]>,
     depth: u32,
 ) -> Result<(Vec<Move>, usize)> {
     let mut first: Vec<Move> = Vec::new();
@@ -246,7 +262,7 @@ fn first_moves(
         return Ok((first, 0));
     }
     engine.legal_moves(&mut first);
-    if chance && engine.chance() {
+    if let Some(rolls) = rolls.filter(|_| engine.chance()) {
         let m = roll_outcome(engine, &first, rolls, 0)?;
         let _ = engine.apply(&m);
         engine.legal_moves(&mut first);
