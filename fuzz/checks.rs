@@ -11,11 +11,19 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rand::SeedableRng as _;
 use rulestone::check::table::TableGame;
 use rulestone::cli::inputs;
 use rulestone::diag::{self, Diag};
+use rulestone::ir::table::{Army, TableProgram};
 use rulestone::ir::Program;
+use rulestone::runtime::perft::{Bounded, Budget};
+use rulestone::runtime::table::{Choice, Decision, TableMatch};
 use rulestone::runtime::{BoardGame, Engine, Game, Move};
+
+/// The generator of well-typed games, shared with the differential test.
+#[path = "../tests/generator/mod.rs"]
+mod generator;
 
 /// Random games are cut after this many plies.
 pub const MAX_PLIES: usize = 24;
@@ -513,4 +521,270 @@ pub fn deck(bytes: &[u8]) {
         diags.extend(rulestone::check::deck::check_opponents(game, first, second));
     }
     assert_coded(&diags, text, "deck");
+}
+
+/// Target `options`: the first byte picks a bundled board game; the rest are lines of what a
+/// person types on the command line, each naming its flag by its first character: `S` a
+/// `--set NAME=VALUE`, `A` an `--after` list, `R` a `--rolls` list. They go through the
+/// parsing the commands use; then the game is built with those settings, the moves played,
+/// and, in a game with chance, a small count taken with those rolls.
+pub fn options(bytes: &[u8]) {
+    let Some((&pick, rest)) = bytes.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let (mut sets, mut after, mut rolls) = (Vec::new(), None, None);
+    for line in text.lines().take(16) {
+        let mut chars = line.chars();
+        match chars.next() {
+            Some('S') => sets.push(chars.as_str().to_string()),
+            Some('A') => after = Some(chars.as_str()),
+            Some('R') => rolls = Some(chars.as_str()),
+            _ => {}
+        }
+    }
+    let sets = match inputs::option_settings(&sets) {
+        Ok(sets) => sets,
+        Err(message) => return assert!(message.starts_with("error: "), "{message}"),
+    };
+    let rolls = match rolls.map(inputs::rolls).transpose() {
+        Ok(rolls) => rolls,
+        Err(message) => return assert!(message.starts_with("error: "), "{message}"),
+    };
+    let boards = board_sources();
+    let index = usize::from(pick) % boards.len();
+    let program = match compiled_once(index, sets) {
+        Ok(program) => program,
+        Err(e) => return assert_coded(&e.diags, boards[index].1, "--set"),
+    };
+    let mut game = BoardGame::new(Engine::new(&program));
+    if let Some(list) = after {
+        match inputs::play_typed(&mut game.engine, list) {
+            Ok(_) => assert_key(&game, "after `--after`"),
+            Err(message) => return assert!(message.starts_with("error: "), "{message}"),
+        }
+    }
+    if let Some(rolls) = rolls.filter(|_| program.has_chance()) {
+        let budget = Budget {
+            leaves: Some(ROLL_LEAVES),
+            deadline: None,
+        };
+        let start = game.engine.state.clone();
+        let _ = Bounded::new(budget).count_with_rolls(&mut game.engine, 2, &rolls);
+        assert_eq!(
+            game.engine.state, start,
+            "a count with rolls moved the position"
+        );
+    }
+}
+
+/// The most leaves a count with fuzzed rolls takes.
+const ROLL_LEAVES: u64 = 5_000;
+
+/// The bundled table games' sources: the first byte of a `shot` input picks among them.
+fn table_sources() -> &'static [(&'static str, &'static str)] {
+    static SOURCES: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    SOURCES.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .filter(|(_, source)| is_table_game(source))
+            .copied()
+            .collect()
+    })
+}
+
+/// Each table game's program and armies, with its default settings, built once.
+fn table_programs() -> &'static [(TableProgram, [Vec<Army>; 2])] {
+    static PROGRAMS: OnceLock<Vec<(TableProgram, [Vec<Army>; 2])>> = OnceLock::new();
+    PROGRAMS.get_or_init(|| {
+        table_sources()
+            .iter()
+            .filter_map(|(_, source)| inputs::table_program(source, &[]).ok())
+            .collect()
+    })
+}
+
+/// Reals a shot's parameters take in `shot`: the edges of `f64` and a few plain values.
+const REALS: &[f64] = &[
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::MAX,
+    f64::MIN,
+    f64::MIN_POSITIVE,
+    5e-324,
+    -5e-324,
+    0.0,
+    -0.0,
+    1.0,
+    45.0,
+    359.999,
+    360.0,
+    1e9,
+    1e300,
+];
+
+/// A real from 9 bytes: one of [`REALS`], or the bits of the next eight.
+fn real(bytes: &[u8]) -> f64 {
+    match bytes {
+        [k, rest @ ..] if k % 2 == 0 => REALS[usize::from(k / 2) % REALS.len()],
+        [_, rest @ ..] if rest.len() >= 8 => {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&rest[..8]);
+            f64::from_le_bytes(b)
+        }
+        _ => 0.0,
+    }
+}
+
+/// Target `shot`: a table game's shots with any parameters. The first byte picks a bundled
+/// table game, the next eight its deal; the armies are chosen at random; then each 20-byte
+/// step is a decision: a random legal
+/// one, a decided shot with any whole angle and speed (checked like a typed one), a shot with
+/// any real angle and speed (NaN, infinities, huge and subnormal included, unchecked), or an
+/// undo. After each, every stone is at a finite point and still.
+pub fn shot(bytes: &[u8]) {
+    let programs = table_programs();
+    let Some((&pick, rest)) = bytes.split_first() else {
+        return;
+    };
+    let Some((program, armies)) = programs.get(usize::from(pick) % programs.len().max(1)) else {
+        return;
+    };
+    let deal = rest
+        .iter()
+        .take(8)
+        .fold(0u64, |h, b| h.wrapping_mul(257).wrapping_add(u64::from(*b)));
+    let mut m = TableMatch::new(program, armies.clone(), deal);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(deal);
+    // The armies are chosen first: only then are there stones to shoot.
+    for _ in 0..4 {
+        if !m.position.stones.is_empty() {
+            break;
+        }
+        if let Some(d) = m.random_decision(&mut rng) {
+            let _ = m.apply(&d);
+        }
+    }
+    for chunk in rest.get(8..).unwrap_or_default().chunks(20).take(12) {
+        // The last step may be short: its missing bytes are zeros.
+        let mut step = [0u8; 20];
+        step[..chunk.len()].copy_from_slice(chunk);
+        let stones = m.position.stones.len().max(1);
+        let stone = usize::from(step[1]) % stones;
+        match step[0] % 4 {
+            0 => {
+                if let Some(d) = m.random_decision(&mut rng) {
+                    let _ = m.apply(&d);
+                }
+            }
+            1 => {
+                let card = m.choices().into_iter().find_map(|c| match c {
+                    Choice::Shot { card, .. } => Some(card),
+                    _ => None,
+                });
+                let word = |at: usize| {
+                    let mut b = [0u8; 4];
+                    for (i, x) in step.iter().skip(at).take(4).enumerate() {
+                        b[i] = *x;
+                    }
+                    b
+                };
+                let d = Decision::Shot {
+                    card: card.flatten(),
+                    stone,
+                    angle: i32::from_le_bytes(word(2)),
+                    speed: u32::from_le_bytes(word(6)),
+                };
+                let before = m.position.clone();
+                if m.apply(&d).is_err() {
+                    assert_eq!(
+                        format!("{:?}", m.position),
+                        format!("{before:?}"),
+                        "a refused shot changed the match"
+                    );
+                }
+            }
+            2 => m.shoot_unchecked(stone, real(&step[2..]), real(&step[11..])),
+            _ => {
+                let _ = m.undo();
+            }
+        }
+        assert_on_table(&m);
+        let _ = m.status();
+        let _ = m.render();
+        let _ = m.outcome();
+    }
+}
+
+/// Every stone is at a finite point (one off the table where it left it), and every stone on
+/// the table is still.
+fn assert_on_table(m: &TableMatch<'_>) {
+    for (i, s) in m.position.stones.iter().enumerate() {
+        let d = &s.disc;
+        assert!(
+            d.x.is_finite() && d.y.is_finite() && d.vx.is_finite() && d.vy.is_finite(),
+            "stone {i} (on the table: {}) is at ({}, {}) moving ({}, {})",
+            d.on_table,
+            d.x,
+            d.y,
+            d.vx,
+            d.vy
+        );
+    }
+}
+
+/// The fuzzer's bytes as a source of random numbers: read in order, then (once they run out)
+/// a generator seeded by them, so that every input gives one whole game.
+struct ByteSource {
+    bytes: Vec<u8>,
+    at: usize,
+    after: rand_chacha::ChaCha8Rng,
+}
+
+impl rand::RngCore for ByteSource {
+    fn next_u32(&mut self) -> u32 {
+        let mut b = [0u8; 4];
+        self.fill_bytes(&mut b);
+        u32::from_le_bytes(b)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let mut b = [0u8; 8];
+        self.fill_bytes(&mut b);
+        u64::from_le_bytes(b)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for d in dest {
+            *d = match self.bytes.get(self.at) {
+                Some(b) => {
+                    self.at += 1;
+                    *b
+                }
+                None => self.after.next_u32().to_le_bytes()[0],
+            };
+        }
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// Target `generated`: a well-typed game written by the generator of the differential test
+/// (`tests/generator/`), every choice of it taken from the fuzzer's bytes, through check,
+/// lowering and a checked random game on the interpreter (as [`game`] does).
+pub fn generated(bytes: &[u8]) {
+    let seed = Bits::of(bytes).0;
+    let source = ByteSource {
+        bytes: bytes.to_vec(),
+        at: 0,
+        after: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+    };
+    let text = generator::game_from(Box::new(source), seed);
+    game_source(&text, &[], Bits::of(bytes));
 }

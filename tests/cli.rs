@@ -438,20 +438,268 @@ fn after_the_end_of_the_game_exit_2() {
     snap!("move_after_the_end", stderr(&o));
 }
 
+/// `--max-nodes` stops a count with exit status 3 and a report of what it finished: every
+/// depth counted before the bound, and how far the unfinished one got. Within the bound the
+/// output is the count's own.
 #[test]
-fn perft_stops_at_max_nodes_exit_2() {
-    // Pylos perft 3 is 3,040 leaves (16 · 15 · 14 less the take-backs' effect): within 5,000
-    // it counts; with at most 1,000 it stops with an error, and prints no count.
+fn perft_stops_at_max_nodes_exit_3() {
+    // Pylos: 16 + 240 + 3,360 leaves at depths 1 to 3 fit in 5,000.
     let o = run(&["perft", PYLOS, "--depth", "3", "--max-nodes", "5000"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let full = run(&["perft", PYLOS, "--depth", "3"]);
     assert_eq!(stdout(&o), stdout(&full));
     let o = run(&["perft", PYLOS, "--depth", "3", "--max-nodes", "1000"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    snap!("perft_max_nodes", stdout(&o));
+    let o = run(&[
+        "perft",
+        PYLOS,
+        "--depth",
+        "3",
+        "--max-nodes",
+        "1000",
+        "--divide",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let mut report = report;
+    report["seconds"] = serde_json::json!(0.0);
+    snap!(
+        "perft_max_nodes_json",
+        serde_json::to_string_pretty(&report).expect("json")
+    );
+    // A game with chance counts its lines with the rolls given, within the same bound.
+    let o = run(&[
+        "perft",
+        "games/tankball.game",
+        "--depth",
+        "2",
+        "--after",
+        TANKBALL_SETUP,
+        "--rolls",
+        "1 2 3; 2 2 2",
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "depth 1: unfinished, 100 leaves counted so far (100 of 149 first moves finished)\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    // The position itself is one leaf: within any bound.
+    let o = run(&["perft", PYLOS, "--depth", "0", "--max-nodes", "1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\n");
+}
+
+/// A tiny `--time-limit` on a count far too long to finish: exit 3 and the shape of the
+/// report (finished depths, the unfinished one, the bound), whatever the machine's speed.
+#[test]
+fn perft_stops_at_time_limit_exit_3() {
+    let o = run(&[
+        "perft",
+        "games/connect4.game",
+        "--depth",
+        "20",
+        "--time-limit",
+        "0.001",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, rest) = lines.split_last().expect("a report");
+    assert!(
+        last.starts_with("perft stopped by --time-limit 0.001 s at depth "),
+        "{out}"
+    );
+    let (unfinished, finished) = rest.split_last().expect("the unfinished depth");
+    assert!(
+        unfinished.contains(": unfinished, ")
+            && unfinished.ends_with(" of 7 first moves finished)"),
+        "{out}"
+    );
+    for (d, line) in finished.iter().enumerate() {
+        assert!(line.starts_with(&format!("depth {}: ", d + 1)), "{out}");
+    }
+}
+
+/// `moves --max-nodes N` writes the first N moves, says on standard error how many the
+/// position has, and exits with 3; `--time-limit` stops the writing the same way.
+#[test]
+fn moves_stop_at_a_bound_exit_3() {
+    let o = run(&["moves", PYLOS, "--max-nodes", "3"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    snap!("moves_max_nodes", transcript(&o));
+    let o = run(&["moves", PYLOS, "--max-nodes", "16"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 16);
+    let o = run(&["moves", PYLOS, "--max-nodes", "2", "--format", "json"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    snap!("moves_max_nodes_json", stdout(&o));
+    // The clock is read before the first move is written: a limit already past shows none.
+    let o = run(&["moves", PYLOS, "--time-limit", "0.000000001"]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("stopped by --time-limit 0.000000001 s: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `playout` starts no game past `--max-nodes` moves in all or past `--time-limit`: the
+/// report covers the games played and names the bound; exit status 3.
+#[test]
+fn playout_stops_at_a_bound_exit_3() {
+    let o = run(&[
+        "playout",
+        "games/connect4.game",
+        "--games",
+        "100",
+        "--seed",
+        "1",
+        "--max-nodes",
+        "500",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let text = stdout(&o);
+    let shown: Vec<&str> = text.lines().filter(|l| !l.starts_with("speed:")).collect();
+    snap!("playout_max_nodes", shown.join("\n"));
+    let o = run(&[
+        "playout",
+        "games/connect4.game",
+        "--games",
+        "1000000000",
+        "--time-limit",
+        "0.01",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 3, "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(report["stopped_by"]["bound"], "time_limit");
+    assert_eq!(report["stopped_by_time_limit"], true);
+}
+
+/// Bounds and counts that are no bounds at all are usage errors (exit 2) that say what is
+/// accepted: zero, negative, not a number, infinite, absurdly large.
+#[test]
+fn bad_bounds_are_usage_errors() {
+    let mut shown = String::new();
+    for (command, flag, value) in [
+        ("perft", "--max-nodes", "0"),
+        ("perft", "--max-nodes", "-5"),
+        ("perft", "--max-nodes", "1e6"),
+        ("perft", "--max-nodes", "99999999999999999999999"),
+        ("moves", "--max-nodes", "2000000000000000"),
+        ("playout", "--max-nodes", "x"),
+        ("perft", "--time-limit", "0"),
+        ("perft", "--time-limit", "-1"),
+        ("moves", "--time-limit", "NaN"),
+        ("playout", "--time-limit", "inf"),
+        ("playout", "--time-limit", "1e300"),
+    ] {
+        let mut args = vec![command, PYLOS, flag, value];
+        if command == "perft" {
+            args.extend(["--depth", "1"]);
+        }
+        let o = run(&args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+        let _ = writeln!(shown, "{command} {flag} {value}\n  {first}");
+    }
+    snap!("bad_bounds", shown);
+}
+
+/// Sizes that would fill the memory or run for ever are refused at once with a message that
+/// names the limit (exit 2): every run's memory is bounded by a documented limit.
+#[test]
+fn absurd_sizes_are_refused() {
+    let many_agents = vec!["random"; 33].join(",");
+    let mut shown = String::new();
+    for args in [
+        vec!["playout", PYLOS, "--games", "1000000000000"],
+        vec!["playout", PYLOS, "--max-plies", "1000000000"],
+        vec!["perft", PYLOS, "--depth", "1000"],
+        vec!["match", "games/steinplatz.game", "--games", "1000000"],
+        vec![
+            "match",
+            "games/steinplatz.game",
+            "--games",
+            "2",
+            "--max-plies",
+            "4000000000",
+        ],
+        vec![
+            "arena",
+            PYLOS,
+            "--agents",
+            "random,random",
+            "--games",
+            "1000000",
+        ],
+        vec![
+            "arena",
+            PYLOS,
+            "--agents",
+            "random,random",
+            "--max-steps",
+            "1000000",
+        ],
+        vec!["arena", PYLOS, "--agents", &many_agents],
+        vec![
+            "arena",
+            PYLOS,
+            "--agents",
+            "alphabeta:memory=1000000,random",
+        ],
+        vec!["arena", PYLOS, "--agents", "mcts:steps=4000000000,random"],
+        vec!["bench", PYLOS, "--max-plies", "1000000"],
+        vec!["analyze", PYLOS, "--max-steps", "1000000"],
+        vec!["solve", PYLOS, "--memory", "100000000"],
+    ] {
+        let o = run(&args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        let first = stderr(&o).lines().next().unwrap_or_default().to_string();
+        let _ = writeln!(
+            shown,
+            "{}\n  {first}",
+            args.join(" ").replace(&many_agents, "random,... (33)")
+        );
+    }
+    snap!("absurd_sizes", shown);
+}
+
+/// A file past 16 MiB (a wrong path such as `/dev/zero`, or a huge standard input) is refused
+/// after reading 16 MiB, not read until the memory is full.
+#[cfg(unix)]
+#[test]
+fn endless_files_are_refused() {
+    for args in [
+        vec!["check", "/dev/zero"],
+        vec!["perft", "/dev/zero", "--depth", "1"],
+        vec!["replay", "/dev/zero"],
+    ] {
+        let o = run(&args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(
+            stderr(&o).contains("it holds more than 16 MiB, the limit of a file Rulestone reads"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let zeros = fs::File::open("/dev/zero").expect("/dev/zero");
+    let o = cmd(&["fmt", "-"])
+        .stdin(zeros)
+        .output()
+        .expect("run rulestone");
     assert_eq!(code(&o), 2);
-    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
-    snap!("perft_max_nodes", stderr(&o));
-    let o = run(&["perft", PYLOS, "--depth", "0", "--max-nodes", "0"]);
-    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("more than 16 MiB"), "{}", stderr(&o));
 }
 
 #[test]
@@ -903,39 +1151,6 @@ fn drawings_end_with_a_legend_and_keep_their_columns() {
     let o = run(&["replay", "games/stoneball.game", "--moves", "c2-c3"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     snap!("board_legend_stoneball", stdout(&o));
-}
-
-/// `--time-limit` bounds a count or a run of games of unknown length: perft stops with an
-/// error, playout reports the games finished in time and says the limit stopped it.
-#[test]
-fn time_limits_stop_long_runs() {
-    let o = run(&[
-        "perft",
-        "games/connect4.game",
-        "--depth",
-        "14",
-        "--time-limit",
-        "0.2",
-    ]);
-    assert_eq!(code(&o), 2, "{}", stdout(&o));
-    snap!("perft_time_limit", stderr(&o));
-    let o = run(&[
-        "playout",
-        "games/connect4.game",
-        "--games",
-        "100000000",
-        "--time-limit",
-        "0.3",
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("stopped by --time-limit (0.3 s): "),
-        "{}",
-        stdout(&o)
-    );
-    let o = run(&["playout", "games/connect4.game", "--time-limit", "0"]);
-    assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("is not a time limit"), "{}", stderr(&o));
 }
 
 /// A `while` whose body chooses can outgrow a move's 23 decisions at run time (`check` cannot

@@ -65,3 +65,18 @@ fn record_inputs() {
 fn deck_inputs() {
     replay("deck", checks::deck);
 }
+
+#[test]
+fn options_inputs() {
+    replay("options", checks::options);
+}
+
+#[test]
+fn shot_inputs() {
+    replay("shot", checks::shot);
+}
+
+#[test]
+fn generated_inputs() {
+    replay("generated", checks::generated);
+}

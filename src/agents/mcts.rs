@@ -21,6 +21,9 @@
 //!   a win or a loss a few decisions away. Chance and sampled nodes are never proven, and draws
 //!   are not proven either (they only count by their playouts).
 //!
+//! - **Bounded tree**: a search stops once its tree holds [`MAX_TREE`] nodes, whatever its
+//!   iteration or time budget, so memory never grows without end.
+//!
 //! Invariant: the game is at the root's position whenever `choose` starts and ends an
 //! iteration (every decision applied on the way down is undone).
 
@@ -71,6 +74,10 @@ impl MctsConfig {
 }
 
 const ROOT: usize = 0;
+
+/// The most nodes a search tree holds (an iteration adds at most one): a few hundred
+/// megabytes at most, however many iterations or seconds the search was given.
+pub const MAX_TREE: usize = 2_000_000;
 
 /// What a node knows about the decisions open in its position.
 #[derive(Clone, Debug)]
@@ -442,6 +449,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let mut done = 0u32;
         // A proven root needs no more search: its winning decision, or any, is known.
         while done < limit
+            && self.nodes.len() < MAX_TREE
             && self.nodes[ROOT].proof == Proof::Unknown
             && self.config.time.is_none_or(|t| start.elapsed() < t)
         {

@@ -47,12 +47,12 @@ An agent is a name, then settings, each as `:key=value`:
     iterations=N        playouts per decision (default 1000)
     time=T              think for T (`1.5s`, `500ms`); the first limit wins
     c=X                 exploration constant (default 1.4)
-    steps=N             longest playout in decisions (default 200; a longer one is cut
-                        there and the position it reached is evaluated)
+    steps=N             longest playout in decisions (default 200, at most 100000; a
+                        longer one is cut there and the position it reached is evaluated)
   alphabeta           iterative-deepening negamax with a transposition table
     depth=N             search depth in decisions (default 4)
     time=T              think for T, deepening until time is up
-    memory=MB           transposition table size in MiB (default 16)
+    memory=MB           transposition table size in MiB (default 16, at most 4096)
 e.g. `mcts:iterations=2000`, `alphabeta:depth=3`, `mcts:time=2s:c=1.0`";
 
 const NAMES: [&str; 3] = ["random", "mcts", "alphabeta"];
@@ -103,10 +103,12 @@ impl AgentSpec {
             (AgentSpec::Mcts(c), "iterations" | "i") => c.iterations = Some(count(key, value)?),
             (AgentSpec::Mcts(c), "time" | "t") => c.time = Some(time(value)?),
             (AgentSpec::Mcts(c), "c") => c.exploration = number(key, value)?,
-            (AgentSpec::Mcts(c), "steps") => c.max_steps = count(key, value)?,
+            (AgentSpec::Mcts(c), "steps") => c.max_steps = at_most(key, value, MAX_STEPS)?,
             (AgentSpec::AlphaBeta(c), "depth" | "d") => c.depth = Some(count(key, value)?),
             (AgentSpec::AlphaBeta(c), "time" | "t") => c.time = Some(time(value)?),
-            (AgentSpec::AlphaBeta(c), "memory" | "mb") => c.memory_mb = count(key, value)?,
+            (AgentSpec::AlphaBeta(c), "memory" | "mb") => {
+                c.memory_mb = at_most(key, value, MAX_MEMORY_MB)?;
+            }
             _ => {
                 return Err(SpecError {
                     message: format!("`{agent}` has no setting `{key}`"),
@@ -203,6 +205,25 @@ fn unknown_agent(name: &str) -> SpecError {
                 .join(", ")
         ),
     }
+}
+
+/// The longest playout `steps=` allows: the longest move list a record holds.
+pub const MAX_STEPS: u32 = 100_000;
+
+/// The largest table `memory=` allows, in MiB: the table is allocated whole at the first
+/// decision, so a larger one would exhaust the memory of most machines.
+pub const MAX_MEMORY_MB: u32 = 4096;
+
+/// [`count`], at most `max`.
+fn at_most(key: &str, value: &str, max: u32) -> Result<u32, SpecError> {
+    let n = count(key, value)?;
+    if n > max {
+        return Err(SpecError {
+            message: format!("`{key}={value}` is more than the limit of {max}"),
+            help: format!("write a value from 1 to {max}"),
+        });
+    }
+    Ok(n)
 }
 
 fn count(key: &str, value: &str) -> Result<u32, SpecError> {

@@ -73,9 +73,9 @@ pub struct AnalyzeArgs {
     pub threads: u16,
 
     /// Stop a game after this many decisions and count it apart (neither won nor drawn); MCTS
-    /// playouts stop there too.
+    /// playouts stop there too (at most 100,000).
     #[arg(long, value_name = "N", default_value_t = 1000,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..=super::MAX_PLIES))]
     pub max_steps: u32,
 
     /// Output on standard output: a table (`text`) or JSON.

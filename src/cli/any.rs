@@ -24,7 +24,7 @@ pub(crate) fn moves_generated(file: &ast::File) -> bool {
 /// game's, a table game's with its referee mode and clocks) are still apart. A file that
 /// cannot be read or parsed counts as generated, so that the board loader reports its errors.
 pub(crate) fn file_moves_generated(path: &Path) -> bool {
-    std::fs::read_to_string(path)
+    super::read_file(path)
         .ok()
         .and_then(|s| crate::syntax::parse(&s).ok())
         .is_none_or(|f| moves_generated(&f))

@@ -15,6 +15,10 @@ use super::any::{with_game, Games, OnGame};
 use super::Format;
 use super::{emit, stderr_is_tty, CliError, Fail, GameArgs, PositionArgs, Result};
 
+/// The most agents of one round robin: every pair plays, and the games to play are listed
+/// before they start.
+const MAX_AGENTS: usize = 32;
+
 /// The long help of `--agents`, with every agent's settings.
 static AGENTS_LONG_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("The agents, separated by commas (at least two; an agent may meet itself).\n\n{AGENTS_HELP}")
@@ -28,12 +32,13 @@ pub struct ArenaArgs {
     pub position: PositionArgs,
 
     /// The agents, separated by commas, e.g. `mcts:iterations=2000,alphabeta:depth=4,random`
-    /// (at least two; `--help` lists every agent and setting).
+    /// (at least two, at most 32; `--help` lists every agent and setting).
     #[arg(long, value_name = "SPECS", long_help = AGENTS_LONG_HELP.as_str())]
     pub agents: String,
 
-    /// Games per pair of agents; seats alternate, so an even number is fairest.
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    /// Games per pair of agents (1 to 10,000); seats alternate, so an even number is fairest.
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub games: u32,
 
     /// Seed of the agents' and the games' random choices: the same seed gives the same
@@ -45,8 +50,9 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "T", default_value_t = 0)]
     pub threads: usize,
 
-    /// Stop a game after this many decisions and count it as a draw.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    /// Stop a game after this many decisions (at most 100,000) and count it as a draw.
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_steps: u32,
 
     /// Output format.
@@ -63,8 +69,13 @@ pub(crate) fn run(args: &ArenaArgs, compiled: Compiled) -> Result<()> {
             .note("e.g. `--agents mcts,random`; an agent may meet itself: `--agents mcts,mcts`")
             .into());
     }
-    if args.games == 0 {
-        return Err(CliError::new("`--games` must be at least 1").into());
+    if specs.len() > MAX_AGENTS {
+        return Err(CliError::new(format!(
+            "`--agents` lists {} agents, more than the limit of {MAX_AGENTS}",
+            specs.len()
+        ))
+        .note("every pair of agents plays `--games` games; run a smaller round robin")
+        .into());
     }
     let config = ArenaConfig {
         specs,

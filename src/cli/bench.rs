@@ -56,8 +56,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "ROLLS")]
     pub rolls: Option<String>,
 
-    /// Stop a playout after this many moves (it counts as unfinished).
-    #[arg(long, value_name = "M", default_value_t = 1000)]
+    /// Stop a playout after this many moves (at most 100,000; it counts as unfinished).
+    #[arg(long, value_name = "M", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_plies: u32,
 
     /// How to report: `text` (lines printed as each measurement ends), or `json` (at the end,

@@ -82,7 +82,7 @@ impl Report {
 
     /// Reads a file, counting it as unreadable (with a message) if it cannot be read.
     fn read(&mut self, path: &std::path::Path) -> Option<String> {
-        match std::fs::read_to_string(path) {
+        match super::read_file(path) {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("{}", CliError::io("read", path, &e));

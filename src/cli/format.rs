@@ -1,7 +1,6 @@
 //! `rulestone fmt`: rewrites game files in the canonical layout ([`crate::syntax::format`]).
 //! (The module is `format` because `fmt` would shadow `std::fmt` in `cli`.)
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -144,9 +143,7 @@ fn one(path: &Path, check: bool) -> Result<Outcome> {
 
 /// `-`: standard input to standard output (with `--check`, only the verdict).
 fn stdin(check: bool) -> Result<()> {
-    let mut source = String::new();
-    std::io::stdin()
-        .read_to_string(&mut source)
+    let source = super::read_bounded(std::io::stdin())
         .map_err(|e| CliError::io("read", Path::new("<stdin>"), &e))?;
     let Some(text) = formatted(&source, "<stdin>")? else {
         return Err(Fail::Reported);

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use crate::ir::table::{Army, TableProgram};
 use crate::runtime::Engine;
 
 use super::record::{self, Record};
@@ -43,10 +44,48 @@ pub fn replay_record(engine: &mut Engine<'_>, text: &str) -> Result<usize, Strin
         .map_err(message)
 }
 
+/// The option settings of `--set NAME=VALUE` arguments, as every game command reads them.
+///
+/// # Errors
+/// The message of an argument that is no `NAME=VALUE`.
+pub fn option_settings(sets: &[String]) -> Result<Vec<(String, String)>, String> {
+    load::split_sets(sets).map_err(message)
+}
+
+/// The rolls of `--rolls "3 5 2; 1 1 4"`, as `perft` and `bench` read them.
+///
+/// # Errors
+/// The message of a roll that is no list of numbers.
+pub fn rolls(text: &str) -> Result<Vec<Vec<i32>>, String> {
+    super::perft::parse_rolls(text).map_err(message)
+}
+
+/// A table game's program from its source and `--set` values (parameters and options), with
+/// each player's armies as the game file declares them: what a table command loads.
+///
+/// # Errors
+/// The first error's message: the checker's, a refused setting's, the lowering's.
+pub fn table_program(
+    source: &str,
+    sets: &[(String, String)],
+) -> Result<(TableProgram, [Vec<Army>; 2]), String> {
+    let file = crate::syntax::parse(source).map_err(|_| "error: syntax errors".to_string())?;
+    match super::table::lower_table(&file, sets) {
+        Ok((_, program)) => {
+            let armies = program.armies.clone();
+            Ok((program, [armies.clone(), armies]))
+        }
+        Err(super::table::TableError::Diags(_)) => Err("error: the game has errors".to_string()),
+        Err(super::table::TableError::Refused(e)) => Err(e.to_string()),
+        Err(super::table::TableError::Lowering(e)) => Err(format!("error: {e}")),
+    }
+}
+
 /// A command's failure as the text it would print.
 fn message(fail: Fail) -> String {
     match fail {
         Fail::Error(e) => e.to_string(),
         Fail::Reported | Fail::ReportedUsage => "error: reported".to_string(),
+        Fail::Stopped => "error: stopped by a bound".to_string(),
     }
 }

@@ -60,7 +60,7 @@ impl Loaded {
 
 /// Reads a file to a string.
 pub(crate) fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| CliError::io("read", path, &e).into())
+    super::read_file(path).map_err(|e| CliError::io("read", path, &e).into())
 }
 
 /// The path as it should appear in messages: as given, with `/` separators.

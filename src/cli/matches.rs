@@ -21,8 +21,8 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
 
-    /// Play this many games; the higher total wins the match.
-    #[arg(long, value_name = "N")]
+    /// Play this many games (1 to 10,000); the higher total wins the match.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     pub games: Option<u32>,
 
     /// Play until a player's total reaches this score (with `--games`: at most that many).
@@ -33,8 +33,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
 
-    /// Stop a game after this many moves (it then scores nothing).
-    #[arg(long, value_name = "M", default_value_t = 1000)]
+    /// Stop a game after this many moves (at most 100,000; it then scores nothing).
+    #[arg(long, value_name = "M", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_plies: u32,
 
     /// How to report: `text` (a line per game, then the verdict), or `json` (one object with
@@ -43,7 +44,8 @@ pub struct MatchArgs {
     pub format: Format,
 }
 
-/// Without `--games`, a first-to-target match stops after this many games.
+/// Without `--games`, a first-to-target match stops after this many games; `--games` is at most
+/// this (each game's line is kept for the report).
 const MAX_GAMES: u32 = 10_000;
 
 pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {

@@ -2,7 +2,9 @@
 //!
 //! [`Cli`] is parsed by clap from the doc comments below (they are the `--help` text); [`run`]
 //! turns it into work and an [`ExitStatus`]: 0 when all went well, 1 when diagnostics with errors
-//! were reported, 2 for usage, IO, bad options, bad moves and internal errors.
+//! were reported, 2 for usage, IO, bad options, bad moves and internal errors, 3 when a bound
+//! given on the command line (`--max-nodes`, `--time-limit`) stopped a run that then reported
+//! what it had finished.
 //!
 //! Every game command shares one loading pipeline ([`load`]): read the file, parse, check
 //! (errors are rendered, warnings are left to `rulestone check`), resolve the `--set` options,
@@ -70,7 +72,8 @@ Examples:
   rulestone play my.game --vs random            play against the computer
   rulestone explain E0101                       what an error code means
 
-Exit status: 0 success, 1 errors reported in a game file, 2 usage, IO or move error."
+Exit status: 0 success, 1 errors reported in a game file, 2 usage, IO or move error,
+3 stopped by --max-nodes or --time-limit (what was finished is reported)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -340,6 +343,9 @@ pub enum ExitStatus {
     Failure,
     /// 2: usage, IO, option or move error, or an internal error.
     Error,
+    /// 3: a bound of the command line (`--max-nodes`, `--time-limit`) stopped the run; what
+    /// it finished was reported.
+    Stopped,
 }
 
 impl From<ExitStatus> for ExitCode {
@@ -348,6 +354,7 @@ impl From<ExitStatus> for ExitCode {
             ExitStatus::Success => ExitCode::SUCCESS,
             ExitStatus::Failure => ExitCode::from(1),
             ExitStatus::Error => ExitCode::from(2),
+            ExitStatus::Stopped => ExitCode::from(3),
         }
     }
 }
@@ -361,6 +368,8 @@ pub(crate) enum Fail {
     ReportedUsage,
     /// A problem outside a game file's source: printed as `error: ...`, exit 2.
     Error(CliError),
+    /// A bound of the command line stopped the run; its partial report was written: exit 3.
+    Stopped,
 }
 
 impl From<CliError> for Fail {
@@ -414,6 +423,40 @@ impl fmt::Display for CliError {
         }
         Ok(())
     }
+}
+
+/// The largest file a command reads (a game, a record, a deck, standard input for `fmt -`):
+/// far more than any of them needs, so that a wrong path (`/dev/zero`, a disk image) ends
+/// with an error instead of filling the memory.
+pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads text from `reader`, refusing more than [`MAX_FILE_BYTES`].
+///
+/// # Errors
+/// The reader's error, text that is not UTF-8, or more bytes than the limit.
+pub(crate) fn read_bounded(reader: impl io::Read) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut reader.take(MAX_FILE_BYTES + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::other(format!(
+            "it holds more than {} MiB, the limit of a file Rulestone reads",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// Reads the text file at `path`, at most [`MAX_FILE_BYTES`] of it.
+///
+/// # Errors
+/// As [`read_bounded`], or the file cannot be opened.
+pub(crate) fn read_file(path: &std::path::Path) -> io::Result<String> {
+    read_bounded(std::fs::File::open(path)?)
 }
 
 /// The OS message without the "(os error 2)" suffix, lowercased like our own messages.
@@ -501,6 +544,7 @@ pub fn run_with(cli: Cli, compiled: Compiled) -> ExitStatus {
         Ok(()) => ExitStatus::Success,
         Err(Fail::Reported) => ExitStatus::Failure,
         Err(Fail::ReportedUsage) => ExitStatus::Error,
+        Err(Fail::Stopped) => ExitStatus::Stopped,
         Err(Fail::Error(e)) => {
             eprintln!("{e}");
             ExitStatus::Error
@@ -576,6 +620,63 @@ pub(crate) fn time_limit(text: &str) -> std::result::Result<std::time::Duration,
         ));
     }
     Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
+/// The most moves a game of `playout`, `match`, `arena`, `analyze` or `bench` may last
+/// (`--max-plies`, `--max-steps`): the longest move list a record holds, so that what one game
+/// keeps (its history for `repetitions`, its undo records) stays within a few megabytes.
+pub(crate) const MAX_PLIES: i64 = 100_000;
+
+/// The most games one run of `playout` plays: its figures are added up game by game, so this
+/// bounds only its time.
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The largest `--max-nodes`: more than any run finishes (a million positions a second for
+/// thirty years), so a larger value is a typing slip, not a bound.
+pub(crate) const MAX_NODES_LIMIT: u64 = 1_000_000_000_000_000;
+
+/// `--max-nodes N`: a whole number from 1 to [`MAX_NODES_LIMIT`].
+pub(crate) fn max_nodes(text: &str) -> std::result::Result<u64, String> {
+    let wrong = || {
+        format!(
+            "`{text}` is not a node limit: give a whole number from 1 to {} (e.g. `1000000`)",
+            grouped(MAX_NODES_LIMIT)
+        )
+    };
+    let n: u64 = text.trim().parse().map_err(|_| wrong())?;
+    if n == 0 || n > MAX_NODES_LIMIT {
+        return Err(wrong());
+    }
+    Ok(n)
+}
+
+/// A bound of the command line that stopped a run before it finished.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Bound {
+    /// `--max-nodes N` (positions, moves or plies, as the command counts them).
+    Nodes(u64),
+    /// `--time-limit SECONDS`.
+    Time(std::time::Duration),
+}
+
+impl Bound {
+    /// The bound as typed: `--max-nodes 1,000`, `--time-limit 0.5 s`.
+    pub(crate) fn flag(self) -> String {
+        match self {
+            Bound::Nodes(n) => format!("--max-nodes {}", grouped(n)),
+            Bound::Time(limit) => format!("--time-limit {} s", limit.as_secs_f64()),
+        }
+    }
+
+    /// The bound in a JSON report: `{"bound": "max_nodes", "value": 1000}`.
+    pub(crate) fn json(self) -> serde_json::Value {
+        match self {
+            Bound::Nodes(n) => serde_json::json!({ "bound": "max_nodes", "value": n }),
+            Bound::Time(limit) => {
+                serde_json::json!({ "bound": "time_limit", "value": limit.as_secs_f64() })
+            }
+        }
+    }
 }
 
 /// `1 error`, `2 errors`: a count and a noun that agrees with it.

@@ -733,6 +733,7 @@ fn report(f: &Fail) -> Result<()> {
         Fail::Error(e) => emit(&format!("{e}\n")),
         Fail::Reported => emit("error: the record's game file has errors (shown above)\n"),
         Fail::ReportedUsage => emit("error: the record's options are refused (shown above)\n"),
+        Fail::Stopped => emit("error: stopped by a bound\n"),
     }
 }
 

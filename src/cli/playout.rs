@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::any::{players, with_game, Games, OnGame};
 use super::{
-    emit, grouped, json_text, per_second, stderr_is_tty, CliError, Format, GameArgs, Result,
+    emit, grouped, json_text, per_second, stderr_is_tty, Bound, CliError, Format, GameArgs, Result,
 };
 
 #[derive(Clone, Debug, Args)]
@@ -24,21 +24,31 @@ pub struct PlayoutArgs {
     #[command(flatten)]
     pub game: GameArgs,
 
-    /// How many games to play.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    /// How many games to play (1 to a billion; the figures are added up game by game, so
+    /// memory does not grow with N).
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=super::MAX_GAMES))]
     pub games: u64,
 
     /// Seed of the random moves: the same seed plays the same games.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
 
-    /// Stop a game after this many moves and count it as unfinished.
-    #[arg(long, value_name = "M", default_value_t = 1000)]
+    /// Stop a game after this many moves and count it as unfinished (at most 100,000, the
+    /// longest move list a record holds).
+    #[arg(long, value_name = "M", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(0..=super::MAX_PLIES))]
     pub max_plies: u32,
 
+    /// Play no new game once N moves were played in all (the games so far, each finished):
+    /// the report covers those games, says that the bound stopped the run, and the exit
+    /// status is 3. A bound on the work of a run of unknown length.
+    #[arg(long, value_name = "N", value_parser = super::max_nodes, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
+
     /// Play no new game once this many seconds have passed (e.g. `30`): the report covers the
-    /// games finished by then and says that the limit stopped the run.
-    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit)]
+    /// games finished by then, says that the limit stopped the run, and the exit status is 3.
+    #[arg(long, value_name = "SECONDS", value_parser = super::time_limit, allow_negative_numbers = true)]
     pub time_limit: Option<Duration>,
 
     /// Table games: how shots are chosen.
@@ -74,11 +84,11 @@ pub(crate) fn progress(games: u64) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// `stopped by --time-limit (2.0 s): 37 of 100 games played`.
-pub(crate) fn stopped_line(played: u64, asked: u64, noun: &str, limit: Option<Duration>) -> String {
+/// `stopped by --time-limit 2 s: 37 of 100 games played`.
+fn stopped_line(played: u64, asked: u64, noun: &str, bound: Bound) -> String {
     format!(
-        "stopped by --time-limit ({:.1} s): {played} of {} played",
-        limit.unwrap_or_default().as_secs_f64(),
+        "stopped by {}: {played} of {} played",
+        bound.flag(),
         super::plural(asked, noun)
     )
 }
@@ -123,8 +133,14 @@ impl OnGame for Playouts<'_> {
         let bar = progress(args.games);
         let start = Instant::now();
         let deadline = args.time_limit.map(|limit| start + limit);
+        let mut stopped = None;
         for g in 0..args.games {
             if deadline.is_some_and(|d| Instant::now() >= d) {
+                stopped = args.time_limit.map(Bound::Time);
+                break;
+            }
+            if args.max_nodes.is_some_and(|max| tally.steps >= max) {
+                stopped = args.max_nodes.map(Bound::Nodes);
                 break;
             }
             let played = if first.dealt() {
@@ -153,10 +169,15 @@ impl OnGame for Playouts<'_> {
             shots: first.has_continuous_decisions(),
             tally: &tally,
             secs,
+            stopped,
         };
         match args.format {
-            Format::Json => emit(&json_text(&report.json())),
-            Format::Text => emit(&report.text()),
+            Format::Json => emit(&json_text(&report.json()))?,
+            Format::Text => emit(&report.text())?,
+        }
+        match stopped {
+            Some(_) => Err(super::Fail::Stopped),
+            None => Ok(()),
         }
     }
 }
@@ -294,6 +315,8 @@ struct Report<'r, G> {
     shots: bool,
     tally: &'r Tally,
     secs: f64,
+    /// The bound that stopped the run before every game was played.
+    stopped: Option<Bound>,
 }
 
 impl<G> Report<'_, G> {
@@ -306,7 +329,8 @@ impl<G> Report<'_, G> {
 
     fn cut(&self) -> Option<String> {
         let (played, asked) = (self.tally.played, self.args.games);
-        (played < asked).then(|| stopped_line(played, asked, self.games.kind, self.args.time_limit))
+        let bound = self.stopped?;
+        Some(stopped_line(played, asked, self.games.kind, bound))
     }
 
     fn text(&self) -> String {
@@ -417,7 +441,8 @@ impl<G> Report<'_, G> {
             "options": options,
             "games": n,
             "games_requested": args.games,
-            "stopped_by_time_limit": self.cut().is_some(),
+            "stopped_by_time_limit": matches!(self.stopped, Some(Bound::Time(_))),
+            "stopped_by": self.stopped.map(Bound::json),
             "seed": args.seed,
             "max_plies": args.max_plies,
             "wins": per_player(t.wins.map(|w| json!(w))),

@@ -58,7 +58,9 @@ impl Record {
         Record {
             game: game.to_path_buf(),
             game_name: Some(program.name.clone()),
-            game_hash: std::fs::read(game).ok().map(|bytes| file_hash(&bytes)),
+            game_hash: super::read_file(game)
+                .ok()
+                .map(|text| file_hash(text.as_bytes())),
             options: program.options.clone(),
             moves: moves.iter().map(|m| (0, m.clone())).collect(),
             result,
@@ -254,10 +256,10 @@ pub(crate) fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
     let Some(hash) = &record.game_hash else {
         return;
     };
-    let Ok(bytes) = std::fs::read(game) else {
+    let Ok(text) = super::read_file(game) else {
         return;
     };
-    let now = file_hash(&bytes);
+    let now = file_hash(text.as_bytes());
     if &now != hash {
         eprintln!(
             "warning: `{}` changed since the record `{}` was written (hash {hash}, now {now}); \
@@ -284,7 +286,7 @@ pub(crate) fn while_loading(failed: super::Fail, path: &Path) -> super::Fail {
         super::Fail::Error(e) => {
             super::Fail::Error(e.note(format!("while loading the record `{}`", shown(path))))
         }
-        other @ (super::Fail::Reported | super::Fail::ReportedUsage) => {
+        other @ (super::Fail::Reported | super::Fail::ReportedUsage | super::Fail::Stopped) => {
             eprintln!("  = while loading the record `{}`", shown(path));
             other
         }

@@ -54,36 +54,20 @@ pub(crate) fn load_with(
     specs: &[Vec<String>; 2],
 ) -> Result<LoadedTable> {
     let (source, file) = parse(path)?;
-    let (checked, diags) = crate::check::check(&file);
-    let Some(game) = checked
-        .filter(|_| !diag::has_errors(&diags))
-        .and_then(|c| c.table)
-    else {
-        let errors: Vec<_> = diags
-            .into_iter()
-            .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
-            .collect();
-        eprint!(
-            "{}",
-            diag::render(&errors, &source, &shown(path), super::color_stderr())
-        );
-        return Err(Fail::Reported);
+    let (game, program) = match lower_table(&file, sets) {
+        Ok(lowered) => lowered,
+        Err(TableError::Diags(errors)) => {
+            eprint!(
+                "{}",
+                diag::render(&errors, &source, &shown(path), super::color_stderr())
+            );
+            return Err(Fail::Reported);
+        }
+        Err(TableError::Refused(e)) => return Err(e.into()),
+        Err(TableError::Lowering(e)) => {
+            return Err(CliError::new(format!("cannot build `{}`: {e}", shown(path))).into())
+        }
     };
-    let (params, options) = tir::split_params(&game, sets).map_err(CliError::new)?;
-    let env = resolve(&file, &options).map_err(|e| {
-        let params: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
-        CliError::new(e.to_string()).note(format!("parameters: {}", params.join(", ")))
-    })?;
-    let name = file
-        .items
-        .iter()
-        .find_map(|i| match &i.kind {
-            ast::ItemKind::Game { name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let program = tir::lower(&name, &game, &params, &env)
-        .map_err(|e| CliError::new(format!("cannot build `{}`: {e}", shown(path))))?;
     let mut armies = [Vec::new(), Vec::new()];
     let mut sources = [Vec::new(), Vec::new()];
     for p in 0..2 {
@@ -113,6 +97,55 @@ pub(crate) fn load_with(
         armies,
         army_sources: sources,
     })
+}
+
+/// Why a table game's file gave no program.
+pub(crate) enum TableError {
+    /// The checker's errors.
+    Diags(Vec<diag::Diag>),
+    /// A `--set` value refused.
+    Refused(CliError),
+    /// The lowering failed (its message).
+    Lowering(String),
+}
+
+/// A table game's army rules and program from its parsed file and option and parameter
+/// values (`--set`): check, parameters, options, lowering.
+pub(crate) fn lower_table(
+    file: &ast::File,
+    sets: &[(String, String)],
+) -> std::result::Result<(crate::check::table::TableGame, TableProgram), TableError> {
+    let (checked, diags) = crate::check::check(file);
+    let Some(game) = checked
+        .filter(|_| !diag::has_errors(&diags))
+        .and_then(|c| c.table)
+    else {
+        return Err(TableError::Diags(
+            diags
+                .into_iter()
+                .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
+                .collect(),
+        ));
+    };
+    let (params, options) =
+        tir::split_params(&game, sets).map_err(|e| TableError::Refused(CliError::new(e)))?;
+    let env = resolve(file, &options).map_err(|e| {
+        let params: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
+        TableError::Refused(
+            CliError::new(e.to_string()).note(format!("parameters: {}", params.join(", "))),
+        )
+    })?;
+    let name = file
+        .items
+        .iter()
+        .find_map(|i| match &i.kind {
+            ast::ItemKind::Game { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let program =
+        tir::lower(&name, &game, &params, &env).map_err(|e| TableError::Lowering(e.to_string()))?;
+    Ok((game, program))
 }
 
 /// The armies of `FILE` or `FILE:NAME`: the game file's own, or a deck file's, checked against
@@ -266,7 +299,7 @@ fn record_text(t: &LoadedTable, deal: u64, m: &TableMatch<'_>, decisions: &[Stri
 
 /// Whether a file is a table record (by its first line).
 pub(crate) fn is_record(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
+    super::read_file(path).is_ok_and(|s| s.lines().next() == Some(HEADER))
 }
 
 /// A table record read for `replay`: the game with its options, deal and each player's

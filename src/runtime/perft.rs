@@ -49,6 +49,21 @@ pub enum Exceeded {
     Time,
 }
 
+/// Why a bounded count with fixed rolls stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A bound of the budget.
+    Bound(Exceeded),
+    /// The rolls given do not fit the line of play.
+    Rolls(RollError),
+}
+
+impl From<Exceeded> for Stop {
+    fn from(why: Exceeded) -> Stop {
+        Stop::Bound(why)
+    }
+}
+
 /// Positions visited between two looks at the clock: often enough to stop within a few
 /// milliseconds, rarely enough to cost nothing measurable.
 const CLOCK_EVERY: u32 = 1 << 12;
@@ -60,29 +75,61 @@ const CLOCK_EVERY: u32 = 1 << 12;
 /// [`Exceeded::Leaves`] once more than `budget.leaves` leaves are counted,
 /// [`Exceeded::Time`] once the deadline has passed.
 pub fn perft_within(engine: &mut Engine<'_>, depth: u32, budget: Budget) -> Result<u64, Exceeded> {
-    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
-    let mut walk = Bounded {
-        left: budget.leaves.unwrap_or(u64::MAX),
-        deadline: budget.deadline,
-        until_clock: CLOCK_EVERY,
-    };
-    walk.count(engine, &mut buffers)?;
-    Ok(budget.leaves.unwrap_or(u64::MAX) - walk.left)
+    Bounded::new(budget).count(engine, depth)
 }
 
-/// A count down from the budget's leaves, looking at the clock every [`CLOCK_EVERY`] positions.
-struct Bounded {
+/// Counts that share one budget (a command's whole run: several depths, several first moves),
+/// and the leaves they counted so far, also when a bound stopped them midway. Looks at the
+/// clock every [`CLOCK_EVERY`] positions, never at each one.
+#[derive(Clone, Debug)]
+pub struct Bounded {
+    /// Leaves the budget still allows.
     left: u64,
     deadline: Option<std::time::Instant>,
     until_clock: u32,
+    /// Leaves counted by every count so far, finished or not.
+    pub leaves: u64,
 }
 
 impl Bounded {
-    fn count(
+    #[must_use]
+    pub fn new(budget: Budget) -> Bounded {
+        Bounded {
+            left: budget.leaves.unwrap_or(u64::MAX),
+            deadline: budget.deadline,
+            until_clock: CLOCK_EVERY,
+            leaves: 0,
+        }
+    }
+
+    /// perft `depth` plies below the engine's position, within what is left of the budget.
+    ///
+    /// # Errors
+    /// The bound that stopped the count; [`Bounded::leaves`] then holds what was counted.
+    pub fn count(&mut self, engine: &mut Engine<'_>, depth: u32) -> Result<u64, Exceeded> {
+        let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+        let before = self.leaves;
+        self.walk(engine, &mut buffers)?;
+        Ok(self.leaves - before)
+    }
+
+    /// [`perft_with_rolls`] within what is left of the budget.
+    ///
+    /// # Errors
+    /// The bound that stopped the count, or rolls that do not fit the line of play.
+    pub fn count_with_rolls(
         &mut self,
         engine: &mut Engine<'_>,
-        buffers: &mut [Vec<Move>],
-    ) -> Result<(), Exceeded> {
+        depth: u32,
+        rolls: &[Vec<i32>],
+    ) -> Result<u64, Stop> {
+        let before = self.leaves;
+        self.walk_with_rolls(engine, depth, rolls, 0)?;
+        Ok(self.leaves - before)
+    }
+
+    /// One more position: looks at the clock when its turn has come.
+    fn visit(&mut self) -> Result<(), Exceeded> {
         self.until_clock -= 1;
         if self.until_clock == 0 {
             self.until_clock = CLOCK_EVERY;
@@ -93,14 +140,58 @@ impl Bounded {
                 return Err(Exceeded::Time);
             }
         }
+        Ok(())
+    }
+
+    /// One more leaf, if the budget allows it.
+    fn leaf(&mut self) -> Result<(), Exceeded> {
+        self.left = self.left.checked_sub(1).ok_or(Exceeded::Leaves)?;
+        self.leaves += 1;
+        Ok(())
+    }
+
+    fn walk(&mut self, engine: &mut Engine<'_>, buffers: &mut [Vec<Move>]) -> Result<(), Exceeded> {
+        self.visit()?;
         let Some((moves, deeper)) = buffers.split_first_mut() else {
-            self.left = self.left.checked_sub(1).ok_or(Exceeded::Leaves)?;
-            return Ok(());
+            return self.leaf();
         };
         engine.legal_moves(moves);
         for m in moves.iter() {
             let undo = engine.apply(m);
-            let counted = self.count(engine, deeper);
+            let counted = self.walk(engine, deeper);
+            engine.undo(undo);
+            counted?;
+        }
+        Ok(())
+    }
+
+    fn walk_with_rolls(
+        &mut self,
+        engine: &mut Engine<'_>,
+        depth: u32,
+        rolls: &[Vec<i32>],
+        used: usize,
+    ) -> Result<(), Stop> {
+        self.visit()?;
+        if depth == 0 {
+            return Ok(self.leaf()?);
+        }
+        let mut moves = Vec::new();
+        engine.legal_moves(&mut moves);
+        if engine.chance() {
+            let values = rolls
+                .get(used)
+                .ok_or(Stop::Rolls(RollError::OutOfRolls { needed: used + 1 }))?;
+            let m = outcome(engine, &moves, values)
+                .ok_or(Stop::Rolls(RollError::NotAnOutcome { index: used }))?;
+            let undo = engine.apply(&m);
+            let counted = self.walk_with_rolls(engine, depth, rolls, used + 1);
+            engine.undo(undo);
+            return counted;
+        }
+        for m in &moves {
+            let undo = engine.apply(m);
+            let counted = self.walk_with_rolls(engine, depth - 1, rolls, used);
             engine.undo(undo);
             counted?;
         }

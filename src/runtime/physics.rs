@@ -109,9 +109,20 @@ pub struct Frame {
 /// that rounding in the separation of a resting pair does not report a new collision every step.
 const CONTACT_SLOP: f64 = 1e-9;
 
+/// The fastest a shot goes, units/s: far past any table's top speed (a disc at this speed
+/// crosses a table of a million units in a second), yet small enough that no collision's
+/// arithmetic overflows to an infinity.
+pub const MAX_SHOT_SPEED: f64 = 1e6;
+
 /// The velocity of a shot: `angle_degrees` anticlockwise from +x (east), `speed` units/s. Uses
-/// libm so the result is the same on every machine.
+/// libm so the result is the same on every machine. A speed beyond [`MAX_SHOT_SPEED`] either
+/// way is taken as that speed; an angle or a speed that is not a number, or infinite, gives
+/// no motion at all (positions stay finite whatever a shot's parameters).
 pub fn shot_velocity(angle_degrees: f64, speed: f64) -> (f64, f64) {
+    if !(angle_degrees.is_finite() && speed.is_finite()) {
+        return (0.0, 0.0);
+    }
+    let speed = speed.clamp(-MAX_SHOT_SPEED, MAX_SHOT_SPEED);
     let radians = angle_degrees * (std::f64::consts::PI / 180.0);
     (speed * libm::cos(radians), speed * libm::sin(radians))
 }
@@ -546,6 +557,25 @@ mod tests {
             }
         }
         events
+    }
+
+    /// A shot's parameters that are no numbers or infinite move nothing; huge speeds are cut
+    /// to the top speed (the fuzz target `shot` found NaN positions spreading to every disc).
+    #[test]
+    fn shots_of_any_float_stay_finite() {
+        for (angle, speed) in [
+            (f64::NAN, 10.0),
+            (45.0, f64::NAN),
+            (45.0, f64::INFINITY),
+            (f64::NEG_INFINITY, 1.0),
+        ] {
+            assert_eq!(shot_velocity(angle, speed), (0.0, 0.0), "{angle} {speed}");
+        }
+        let (vx, vy) = shot_velocity(0.0, f64::MAX);
+        assert_eq!((vx, vy), (MAX_SHOT_SPEED, 0.0));
+        let (vx, vy) = shot_velocity(1e300, -f64::MAX);
+        assert!(vx.is_finite() && vy.is_finite() && vx.hypot(vy) <= MAX_SHOT_SPEED * 1.000_001);
+        assert_eq!(shot_velocity(0.0, 5e-324), (5e-324, 0.0));
     }
 
     #[test]

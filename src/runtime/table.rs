@@ -683,6 +683,26 @@ impl<'p> TableMatch<'p> {
         Ok(())
     }
 
+    /// Shoots `stone` with any angle (degrees) and speed, without the checks of a decision
+    /// (whose angle and speed are whole degrees and tenths within the stone's range): what a
+    /// shot's parameters become inside, for the fuzz target `shot`, which drives every float
+    /// through it (NaN, infinities, huge and subnormal values). Taken back by [`Self::undo`].
+    /// A stone that is not on the table is not shot.
+    pub fn shoot_unchecked(&mut self, stone: usize, angle: f64, speed: f64) {
+        let on_table = self
+            .position
+            .stones
+            .get(stone)
+            .is_some_and(|s| s.disc.on_table);
+        if !on_table || self.position.result.is_some() {
+            return;
+        }
+        self.history.push(self.position.clone());
+        self.position.log.clear();
+        self.simulate_shot(None, stone, angle, speed);
+        self.after_shot(None);
+    }
+
     /// Undoes the last decision; false at the start.
     pub fn undo(&mut self) -> bool {
         match self.history.pop() {

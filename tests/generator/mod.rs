@@ -33,17 +33,26 @@
 //! known bug (`tests/differential/found/`). It does not write table games (no compiled
 //! backend).
 //!
-//! The same seed always gives the same text (ChaCha8, no hash maps, no clocks).
+//! The same seed always gives the same text (ChaCha8, no hash maps, no clocks). [`game_from`]
+//! takes any source of random numbers instead: the fuzz target `generated` (`fuzz/checks.rs`)
+//! feeds it the fuzzer's bytes, so that coverage guides the games it writes.
+#![allow(dead_code)]
 
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The game file for `seed`.
 #[must_use]
 pub fn game(seed: u64) -> String {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let world = World::new(&mut rng);
+    game_from(Box::new(ChaCha8Rng::seed_from_u64(seed)), seed)
+}
+
+/// The game file whose every choice comes from `rng`; `label` is the number its first comment
+/// names as its seed.
+#[must_use]
+pub fn game_from(mut rng: Box<dyn RngCore>, label: u64) -> String {
+    let world = World::new(&mut *rng);
     let mut g = Gen {
         rng,
         w: &world,
@@ -56,7 +65,7 @@ pub fn game(seed: u64) -> String {
         cond_defines: Vec::new(),
         places: 0,
     };
-    g.file(seed)
+    g.file(label)
 }
 
 /// Estimated log2 of the ways one way through the turn may branch into, at most.
@@ -144,7 +153,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(rng: &mut ChaCha8Rng, players: [&'static str; 2]) -> Layout {
+    fn new(rng: &mut dyn RngCore, players: [&'static str; 2]) -> Layout {
         match rng.gen_range(0..20) {
             0..=1 => Layout::row(rng, players),
             2..=10 => Layout::square(rng, players),
@@ -155,14 +164,14 @@ impl Layout {
         }
     }
 
-    fn pick_cells(rng: &mut ChaCha8Rng, names: &[String], n: usize) -> String {
+    fn pick_cells(rng: &mut dyn RngCore, names: &[String], n: usize) -> String {
         let mut chosen: Vec<&String> = names.choose_multiple(rng, n.min(names.len())).collect();
         chosen.sort_by_key(|c| names.iter().position(|x| x == *c));
         let parts: Vec<&str> = chosen.iter().map(|s| s.as_str()).collect();
         format!("{{{}}}", parts.join(", "))
     }
 
-    fn row(rng: &mut ChaCha8Rng, players: [&'static str; 2]) -> Layout {
+    fn row(rng: &mut dyn RngCore, players: [&'static str; 2]) -> Layout {
         let n = rng.gen_range(4..=8);
         let cells: Vec<Vec<i64>> = (0..n).map(|x| vec![x]).collect();
         let names: Vec<String> = (0..n).map(|x| letter(x).to_string()).collect();
@@ -199,7 +208,7 @@ impl Layout {
         }
     }
 
-    fn square(rng: &mut ChaCha8Rng, players: [&'static str; 2]) -> Layout {
+    fn square(rng: &mut dyn RngCore, players: [&'static str; 2]) -> Layout {
         let big = rng.gen_bool(0.25);
         let (w, h) = if big {
             (rng.gen_range(9..=10), rng.gen_range(8..=10))
@@ -322,7 +331,7 @@ impl Layout {
         }
     }
 
-    fn axial(rng: &mut ChaCha8Rng, players: [&'static str; 2]) -> Layout {
+    fn axial(rng: &mut dyn RngCore, players: [&'static str; 2]) -> Layout {
         let n = rng.gen_range(3..=9);
         let hexagon = rng.gen_bool(0.6);
         let k = (n - 1) / 2;
@@ -393,7 +402,7 @@ impl Layout {
         }
     }
 
-    fn doubled(rng: &mut ChaCha8Rng, players: [&'static str; 2]) -> Layout {
+    fn doubled(rng: &mut dyn RngCore, players: [&'static str; 2]) -> Layout {
         let w = rng.gen_range(3..=8);
         let h = rng.gen_range(3..=9);
         let mut cells = Vec::new();
@@ -453,7 +462,7 @@ impl Layout {
         }
     }
 
-    fn boxed(rng: &mut ChaCha8Rng) -> Layout {
+    fn boxed(rng: &mut dyn RngCore) -> Layout {
         let (a, b, c) = if rng.gen_bool(0.4) {
             (rng.gen_range(4..=5), rng.gen_range(4..=5), 4)
         } else {
@@ -518,7 +527,7 @@ impl Layout {
         }
     }
 
-    fn pyramid(rng: &mut ChaCha8Rng) -> Layout {
+    fn pyramid(rng: &mut dyn RngCore) -> Layout {
         let n: i64 = rng.gen_range(3..=6);
         let mut cells = Vec::new();
         let mut names = Vec::new();
@@ -581,7 +590,7 @@ impl Layout {
 }
 
 impl World {
-    fn new(rng: &mut ChaCha8Rng) -> World {
+    fn new(rng: &mut dyn RngCore) -> World {
         let players = *[
             ["White", "Black"],
             ["Red", "Blue"],
@@ -887,7 +896,7 @@ fn alt(k: usize) -> u32 {
 }
 
 struct Gen<'w> {
-    rng: ChaCha8Rng,
+    rng: Box<dyn RngCore>,
     w: &'w World,
     out: String,
     indent: usize,
