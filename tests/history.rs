@@ -1,7 +1,9 @@
 //! `repetitions`, the game's history read by the rules, in two test games against independent
 //! plain-Rust generators written only from the rules in each game's header comment, which keep
 //! their own list of earlier positions: `tests/games/shuffle.game` (a repeated position draws)
-//! and `tests/games/lift.game` (no move may recreate an earlier position). Perft from the start
+//! and `tests/games/lift.game` (no move may recreate an earlier position), and
+//! `tests/games/clocklift.game` (the same with a move counter and no arrangement of stones
+//! twice whoever is to move: `repetitions ignore`). Perft from the start
 //! and for every line of the games' `.perft` tables, seeded random games move for move, short
 //! games worked by hand, and the history kept through undo and `--after`-style replays.
 
@@ -148,7 +150,14 @@ struct Lift {
     result: Option<GameResult>,
     /// Whether a move may not recreate an earlier position (off: the same game without it).
     superko: bool,
-    /// Every position of the game so far (stones, player to move), the start included.
+    /// Clock Lift: stones may also slide, and positions compare by their stones only, whoever
+    /// is to move.
+    board_only: bool,
+    /// The number of moves after which the game is drawn (Clock Lift), and the moves made.
+    limit: Option<u32>,
+    plies: u32,
+    /// Every position of the game so far (stones, player to move or 0 with `board_only`), the
+    /// start included.
     history: Vec<(Board, u8)>,
 }
 
@@ -159,7 +168,24 @@ impl Lift {
             mover: 0,
             result: None,
             superko,
+            board_only: false,
+            limit: None,
+            plies: 0,
             history: vec![([0; 9], 0)],
+        }
+    }
+
+    /// Clock Lift (`tests/games/clocklift.game`) with its `limit` option.
+    fn clock(superko: bool, options: &[(String, String)]) -> Lift {
+        let mut limit = 12;
+        for (n, v) in options {
+            assert_eq!(n, "limit");
+            limit = v.parse().expect("a number of moves");
+        }
+        Lift {
+            board_only: true,
+            limit: Some(limit),
+            ..Lift::start(superko)
         }
     }
 
@@ -170,9 +196,19 @@ impl Lift {
 
     /// The position after changing one cell, if the superko rule allows it.
     fn after(&self, cell: usize, stone: u8, text: String) -> Option<(String, Lift)> {
+        self.after_changes(&[(cell, stone)], text)
+    }
+
+    /// The position after changing cells (the last one filled by a put or a slide), if the
+    /// superko rule allows it.
+    fn after_changes(&self, changes: &[(usize, u8)], text: String) -> Option<(String, Lift)> {
         let mut next = self.clone();
-        next.board[cell] = stone;
-        let key = (next.board, 1 - self.mover);
+        for &(c, s) in changes {
+            next.board[c] = s;
+        }
+        let &(cell, stone) = changes.last()?;
+        next.plies += 1;
+        let key = (next.board, if self.board_only { 0 } else { 1 - self.mover });
         if self.superko && self.history.contains(&key) {
             return None;
         }
@@ -183,6 +219,8 @@ impl Lift {
                 .any(|l| l.contains(&cell) && l.iter().all(|&c| next.board[c] == mine))
         {
             next.result = Some(GameResult::Win(self.mover));
+        } else if self.limit.is_some_and(|limit| next.plies >= limit) {
+            next.result = Some(GameResult::Draw);
         } else {
             next.mover = 1 - self.mover;
         }
@@ -203,7 +241,22 @@ impl Oracle for Lift {
         let lifts = (0..9)
             .filter(|&c| self.board[c] == mine)
             .filter_map(|c| self.after(c, 0, format!("^{}", Lift::name(c))));
-        puts.chain(lifts).collect()
+        let slides = (0..9usize)
+            .filter(|&c| self.board_only && self.board[c] == mine)
+            .flat_map(|c| {
+                let (x, y) = (c / 3, c % 3);
+                let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+                steps.into_iter().filter_map(move |(dx, dy)| {
+                    let (nx, ny) = (x.checked_add_signed(dx)?, y.checked_add_signed(dy)?);
+                    (nx < 3 && ny < 3).then_some((c, nx * 3 + ny))
+                })
+            })
+            .filter(|&(_, n)| self.board[n] == 0)
+            .filter_map(|(c, n)| {
+                let text = format!("{}-{}", Lift::name(c), Lift::name(n));
+                self.after_changes(&[(c, 0), (n, mine)], text)
+            });
+        puts.chain(lifts).chain(slides).collect()
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -312,6 +365,49 @@ fn check_table<O: Oracle>(
 fn perft_tables_match_the_oracles() {
     check_table("shuffle", shuffle_oracle, |_| Shuffle::start(usize::MAX));
     check_table("lift", |_| Lift::start(true), |_| Lift::start(false));
+    check_table(
+        "clocklift",
+        |o| Lift::clock(true, o),
+        |o| Lift::clock(false, o),
+    );
+}
+
+#[test]
+fn clock_lift_perft_matches_the_oracle() {
+    for limit in [6u32, 12] {
+        let options = [("limit".to_string(), limit.to_string())];
+        let program = program("clocklift", &options);
+        let mut engine = Engine::new(&program);
+        for depth in 1..=6 {
+            assert_eq!(
+                perft(&mut engine, depth),
+                Lift::clock(true, &options).perft(depth),
+                "limit={limit}, depth {depth}"
+            );
+        }
+    }
+}
+
+/// `repetitions ignore mover` matters: some line of Clock Lift counts differently when the
+/// player to move is part of the position, and the engine agrees with the board-only count.
+#[test]
+fn an_arrangement_with_the_other_player_to_move_counts_too() {
+    // The slides, which keep the number of stones, let an arrangement come back with the other
+    // player to move.
+    let with_mover = |o: &[(String, String)]| Lift {
+        board_only: false,
+        ..Lift::clock(true, o)
+    };
+    let cases = common::perft_cases(&common::root().join("tests/games/clocklift.perft"));
+    let differs = cases.iter().any(|case| {
+        with_mover(&case.options)
+            .play(&case.after)
+            .perft(case.depth)
+            != Lift::clock(true, &case.options)
+                .play(&case.after)
+                .perft(case.depth)
+    });
+    assert!(differs, "no line of clocklift.perft tells the two apart");
 }
 
 /// Seeded random games, move for move: the same moves and results in every position, and the
@@ -373,6 +469,8 @@ fn random_games_match_the_oracles() {
     }
     let ends = random_games(&program("lift", &[]), &Lift::start(true), 100, 5);
     assert!(ends[0] > 0 && ends[1] > 0, "{ends:?}");
+    let ends = random_games(&program("clocklift", &[]), &Lift::clock(true, &[]), 100, 7);
+    assert!(ends.iter().all(|&n| n > 0), "{ends:?}");
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn check_game(path: &std::path::Path, options: &[(String, String)], games: u32, 
                 );
                 if program.uses_history() {
                     assert_eq!(engine.history().len(), before_history.len() + 1);
-                    assert_eq!(engine.history().last(), Some(&engine.state.hash));
+                    assert_eq!(engine.history().last(), Some(&engine.position_key()));
                 }
                 engine.undo(undo);
                 assert_eq!(

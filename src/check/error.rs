@@ -737,6 +737,17 @@ pub enum HistoryError {
         #[label("this move keeps the mover")]
         again: Span,
     },
+
+    #[error("`repetitions ignore` in a game that never reads `repetitions`")]
+    #[diagnostic(
+        code(W0522),
+        severity(Warning),
+        help("it only changes what `repetitions` compares; read `repetitions` in `turn` (e.g. `if repetitions >= 3 {{ draw }}`) or remove the declaration")
+    )]
+    IgnoredUnread {
+        #[label("changes nothing here")]
+        span: Span,
+    },
 }
 
 /// Lints: legal but probably mistaken.

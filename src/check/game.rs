@@ -53,6 +53,7 @@ impl Checker<'_> {
         let mut no_moves: Option<Span> = None;
         let mut score: Option<Span> = None;
         let mut heuristic: Option<Span> = None;
+        let mut ignores: Option<Span> = None;
         for item in &file.items {
             let (slot, what, span) = match &item.kind {
                 ItemKind::Players(names) => {
@@ -73,6 +74,9 @@ impl Checker<'_> {
                 ItemKind::Setup(_) => (&mut setup, "setup", head(item.span, 5)),
                 ItemKind::Score { .. } => (&mut score, "score", head(item.span, 5)),
                 ItemKind::Heuristic { .. } => (&mut heuristic, "heuristic", head(item.span, 9)),
+                ItemKind::RepetitionsIgnore(_) => {
+                    (&mut ignores, "repetitions ignore", head(item.span, 11))
+                }
                 ItemKind::NoMoves(b) => (
                     &mut no_moves,
                     "on no moves",

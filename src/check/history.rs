@@ -1,11 +1,13 @@
 //! `repetitions`, the one expression that reads the game's history: it counts the positions
 //! moves make, so it is read only in `turn` (E0520), and only in games whose moves always pass
-//! the turn (E0521), since the position it counts has the opponent to move.
+//! the turn (E0521), since the position it counts has the opponent to move. `repetitions
+//! ignore` names what its comparison leaves out: counters, or `mover` for the player to move.
 
-use super::error::HistoryError;
-use super::Checker;
-use crate::syntax::ast::{Block, StmtKind};
-use crate::syntax::Span;
+use super::error::{HistoryError, ResolveError};
+use super::names::Sym;
+use super::{Axes, Checker};
+use crate::syntax::ast::{Block, ItemKind, StmtKind};
+use crate::syntax::{Ident, Span};
 
 impl Checker<'_> {
     /// A use of `repetitions` (in a context where values of the position are allowed).
@@ -21,6 +23,51 @@ impl Checker<'_> {
     pub(super) fn history_without_again(&mut self, turn: &Block, span: Span) {
         if let Some(again) = first_again(turn) {
             self.report(HistoryError::WithAgain { span, again });
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `repetitions ignore ...`: each name a counter of any kind, or `mover`; W0522 when the
+    /// game never reads `repetitions`, which the declaration then cannot change.
+    pub(super) fn check_history_ignores(&mut self) {
+        let file = self.file;
+        for item in &file.items {
+            let ItemKind::RepetitionsIgnore(names) = &item.kind else {
+                continue;
+            };
+            for name in names {
+                self.ignored_name(name);
+            }
+            if self.turn_repetitions.is_none() {
+                self.report(HistoryError::IgnoredUnread {
+                    span: Span {
+                        start: item.span.start,
+                        end: item.span.start + 11,
+                    },
+                });
+            }
+        }
+    }
+
+    /// One name of `repetitions ignore`: a counter (global, per player or per cell) or `mover`.
+    fn ignored_name(&mut self, id: &Ident) {
+        if id.name == "mover" {
+            return;
+        }
+        match self.use_global(id) {
+            Some((_, Sym::Counter { .. } | Sym::Layer)) => {}
+            Some(_) => self.report(ResolveError::WrongKind {
+                expected: "a counter or `mover`".to_string(),
+                found: self.describe_name(&id.name),
+                span: id.span,
+                help: Some(
+                    "`repetitions ignore` leaves counters, and with `mover` the player to move, \
+                     out of the positions it compares"
+                        .to_string(),
+                ),
+            }),
+            None => self.unknown_name(id, Axes::Hidden),
         }
     }
 }

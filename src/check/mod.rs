@@ -289,6 +289,7 @@ impl<'a> Checker<'a> {
         self.check_tracks();
         self.check_shapes();
         self.check_programs();
+        self.check_history_ignores();
         self.check_ending();
         self.check_unused_defines();
         self.lint_unused();

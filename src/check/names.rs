@@ -141,6 +141,7 @@ impl Checker<'_> {
                 | ItemKind::Board(_)
                 | ItemKind::Score { .. }
                 | ItemKind::Heuristic { .. }
+                | ItemKind::RepetitionsIgnore(_)
                 | ItemKind::Marker { .. }
                 | ItemKind::Status { .. }
                 | ItemKind::Setup(_)

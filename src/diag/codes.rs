@@ -65,6 +65,7 @@ codes! {
     "W0508" => "owner of a cell the turn has emptied",
     "E0520" => "`repetitions` outside `turn`",
     "E0521" => "`repetitions` in a turn with `again`",
+    "W0522" => "`repetitions ignore` in a game that never reads `repetitions`",
     "W0601" => "unused declaration",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",

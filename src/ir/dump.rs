@@ -35,6 +35,7 @@
 //! distinct blocks N
 //! score iA, iB
 //! heuristic iA, iB
+//! repetitions ignore slot N, ..., mover    what `repetitions` leaves out
 //! marker "TEXT" on sN legend "TEXT"
 //! status tN [= PARTS] [when bN]
 //! templates, then `tN = PARTS` for templates no `write` or `status` line defines
@@ -277,6 +278,15 @@ impl Dumper<'_> {
         }
         if let Some([a, b]) = p.heuristic {
             let _ = writeln!(w, "heuristic i{a}, i{b}");
+        }
+        let ignores = &p.history_ignores;
+        if ignores.mover || !ignores.slots.is_empty() {
+            let mut parts: Vec<String> =
+                ignores.slots.iter().map(|s| format!("slot {s}")).collect();
+            if ignores.mover {
+                parts.push("mover".into());
+            }
+            let _ = writeln!(w, "repetitions ignore {}", parts.join(", "));
         }
         for m in &p.markers {
             let _ = writeln!(w, "marker {:?} on s{} legend {:?}", m.text, m.set, m.legend);

@@ -107,8 +107,20 @@ pub struct Program {
     pub status: Vec<(u16, Option<BoolId>)>,
     /// Options as resolved for this program, for display.
     pub options: Vec<(String, String)>,
+    /// What `repetitions` leaves out when it compares positions (`repetitions ignore`).
+    pub history_ignores: HistoryIgnores,
     /// Where each `require` of the source is, for explaining a refused move.
     pub rule_spans: RuleSpans,
+}
+
+/// What `repetitions` leaves out of the positions it compares: counter slots, and whether the
+/// player to move counts. The engine keys its history with these parts taken out of the hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HistoryIgnores {
+    /// Counter slots, ascending, each once.
+    pub slots: Vec<u16>,
+    /// Whether the player to move is left out.
+    pub mover: bool,
 }
 
 impl Program {

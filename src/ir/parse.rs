@@ -497,6 +497,29 @@ impl<'t> Parser<'t> {
         Ok(Some([a, b]))
     }
 
+    /// `repetitions ignore slot N, ..., mover`, when the next line is one.
+    fn history_ignores(&mut self) -> Result<super::HistoryIgnores> {
+        let mut ignores = super::HistoryIgnores::default();
+        let Some(mut c) = self.top("repetitions") else {
+            return Ok(ignores);
+        };
+        c.expect_word("ignore")?;
+        loop {
+            if c.eat_word("mover") {
+                ignores.mover = true;
+            } else {
+                c.expect_word("slot")?;
+                let slot = self.num_ref(&mut c, "a counter slot", Kind::Slot)?;
+                ignores.slots.push(slot);
+            }
+            if !c.eat(",") {
+                break;
+            }
+        }
+        c.end()?;
+        Ok(ignores)
+    }
+
     /// A bare number, recorded as a reference of `kind`.
     fn num_ref<T: TryFrom<i128> + Copy + Into<u64>>(
         &mut self,
@@ -596,6 +619,7 @@ impl<'t> Parser<'t> {
         }
         let score = self.per_player_ints("score")?;
         let heuristic = self.per_player_ints("heuristic")?;
+        let history_ignores = self.history_ignores()?;
         let mut markers = Vec::new();
         while let Some(mut c) = self.top("marker") {
             let text = c.string()?;
@@ -667,6 +691,7 @@ impl<'t> Parser<'t> {
             markers,
             status,
             options,
+            history_ignores,
             rule_spans: super::RuleSpans::default(),
         };
         self.check_refs(&program)?;

@@ -121,6 +121,12 @@ pub fn declarations(file: &File) -> Vec<Decl> {
                     name: format!("heuristic {}", player.name),
                     ..Decl::named(player, "heuristic", SymbolKind::FUNCTION, span)
                 },
+                ItemKind::RepetitionsIgnore(_) => Decl::keyword(
+                    "repetitions ignore",
+                    "repetitions",
+                    SymbolKind::PROPERTY,
+                    span,
+                ),
                 ItemKind::Define { name, .. } => {
                     Decl::named(name, "define", SymbolKind::FUNCTION, span)
                 }

@@ -1501,7 +1501,7 @@ impl<'a> Emitter<'a> {
                 "i32::from(e.rt_result() == Some(GameResult::Win({})))",
                 player(*pl, "cand")
             ),
-            IntExpr::Repetitions => "e.rt_repetitions(pos.hash)".to_string(),
+            IntExpr::Repetitions => "e.rt_repetitions(pos.hash, &pos.counters)".to_string(),
             IntExpr::DirIndex { relation, dir } => format!(
                 "let d = {};\nif d == 255 {{\n    -1\n}} else {{\n    i32::from(d)\n}}",
                 self.dir_code(*relation, dir, "pos, v, cand")

@@ -471,8 +471,32 @@ impl<'p> Engine<'p> {
     #[inline]
     fn note_position(&mut self) {
         if self.history.kept {
-            self.history.push(self.state.hash);
+            self.history.push(self.position_key());
         }
+    }
+
+    /// The key under which the history keeps the current position: its hash, without what
+    /// `repetitions ignore` names.
+    #[must_use]
+    pub fn position_key(&self) -> u64 {
+        self.history_key(self.state.hash, &self.state.counters, self.state.mover)
+    }
+
+    /// A position's hash with the counters and the player to move that `repetitions ignore`
+    /// names taken out (`to_move` is the player to move in the position `hash` describes).
+    fn history_key(&self, hash: u64, counters: &[i32], to_move: u8) -> u64 {
+        let ignores = &self.program.history_ignores;
+        let mut key = hash;
+        for &slot in &ignores.slots {
+            let slot = usize::from(slot);
+            key ^= self
+                .zobrist
+                .counter(slot, counters.get(slot).copied().unwrap_or(0));
+        }
+        if ignores.mover {
+            key ^= self.zobrist.mover(to_move);
+        }
+        key
     }
 
     /// How many times the position the turn has made so far, with the opponent to move, has
@@ -481,15 +505,16 @@ impl<'p> Engine<'p> {
     /// with `again`). Called by the interpreter and by generated code.
     #[doc(hidden)]
     #[must_use]
-    pub fn rt_repetitions(&self, hash: u64) -> i32 {
+    pub fn rt_repetitions(&self, hash: u64, counters: &[i32]) -> i32 {
         let mover = self.state.mover;
         let next = hash ^ self.zobrist.mover(mover) ^ self.zobrist.mover(1 - mover);
-        let earlier = self.history.hashes.iter().filter(|&&h| h == next).count();
+        let key = self.history_key(next, counters, 1 - mover);
+        let earlier = self.history.hashes.iter().filter(|&&h| h == key).count();
         i32::try_from(earlier + 1).unwrap_or(i32::MAX)
     }
 
-    /// The hashes of the positions of the game so far, the current one last (empty when the
-    /// rules do not read the history).
+    /// The keys ([`Engine::position_key`]) of the positions of the game so far, the current one
+    /// last (empty when the rules do not read the history).
     #[must_use]
     pub fn history(&self) -> &[u64] {
         &self.history.hashes
@@ -1622,7 +1647,7 @@ impl<'p> Engine<'p> {
                 let who = self.player(*player, vars, candidate);
                 i32::from(self.state.result == Some(GameResult::Win(who)))
             }
-            IntExpr::Repetitions => self.rt_repetitions(self.state.hash),
+            IntExpr::Repetitions => self.rt_repetitions(self.state.hash, &self.state.counters),
             IntExpr::DirIndex { relation, dir } => {
                 let rel = &self.program.relations[usize::from(*relation)];
                 match self.dir::<W>(rel, dir, vars, candidate) {

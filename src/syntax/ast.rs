@@ -87,6 +87,9 @@ pub enum ItemKind {
         player: Ident,
         expr: Expr,
     },
+    /// `repetitions ignore a, b`: what `repetitions` leaves out when it compares positions
+    /// (counters, or `mover` for the player to move).
+    RepetitionsIgnore(Vec<Ident>),
     /// `define name(params) = expr`: a macro, expanded at each use (no parameters: `define
     /// name = expr`, used as `name`).
     Define {

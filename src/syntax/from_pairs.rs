@@ -264,6 +264,15 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
             let e = expr(need(next())?)?;
             ItemKind::Heuristic { player, expr: e }
         }
+        Rule::repetitions_decl => {
+            let mut names = Vec::new();
+            while let Some(p) = next() {
+                if p.as_rule() == Rule::ident {
+                    names.push(ident(&p));
+                }
+            }
+            ItemKind::RepetitionsIgnore(names)
+        }
         Rule::define_decl => {
             let name = ident(&need(next())?);
             let mut body = need(next())?;
@@ -1318,6 +1327,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::shape_decl
         | Rule::score_decl
         | Rule::heuristic_decl
+        | Rule::repetitions_decl
         | Rule::marker_decl
         | Rule::status_decl
         | Rule::define_decl

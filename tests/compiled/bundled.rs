@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 32] = [
+pub static TURNS: [CompiledTurn; 33] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x1130c7b22cad1661,
+        fingerprint: 0xf40050742eb3df33,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0xeb22bf800ee3eb21,
+        fingerprint: 0x77c65dd7a4b62973,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,7 +38,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Clobber",
-        fingerprint: 0x7dd57ca5387855b3,
+        fingerprint: 0xb9f21f7cdcf65e49,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -48,7 +48,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xca634f0c5cad34ed,
+        fingerprint: 0x54f98cdd2c48ab97,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -58,7 +58,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x92e4ee54bb1133c2,
+        fingerprint: 0xbee4cdcbb4b74366,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -68,7 +68,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Gomoku",
-        fingerprint: 0x624dcb8e9b75e9e1,
+        fingerprint: 0x9db280da9dd891b3,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -78,7 +78,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x97b906891557904c,
+        fingerprint: 0x7501546377e0bda4,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -88,7 +88,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x45ea1b21db4d9174,
+        fingerprint: 0x4e1aac24604f439c,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -98,21 +98,21 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0xaf6c50ad18d2d54d,
+        fingerprint: 0x435732d144efd2b7,
         generate: p8::generate,
         apply: p8::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x3b9b116fe4155c06,
+        fingerprint: 0x1c3bcab5479f9872,
         generate: p9::generate,
         apply: p9::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0x0e870e270aa08f1d,
+        fingerprint: 0x061b66f7eee27d27,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -122,7 +122,7 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x52e654777ee5b619,
+        fingerprint: 0x81c5b05a271289db,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -132,21 +132,21 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x5c6c3f1cceb52aec,
+        fingerprint: 0x084c674db0a8f784,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0x02eea82415d76c47,
+        fingerprint: 0xa03abea5cfbf4345,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xcb1ab92ae42cc382,
+        fingerprint: 0x4ba349a0b7656ea6,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -156,14 +156,14 @@ pub static TURNS: [CompiledTurn; 32] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0xfb3c4165e8932fb0,
+        fingerprint: 0xf9418b1a229faa10,
         generate: p15::generate,
         apply: p15::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
-        fingerprint: 0x080b46fc870f2c91,
+        fingerprint: 0xf26449183e2da4c3,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -172,18 +172,15 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0x76965608adde1205,
+        label: "Clock Lift",
+        fingerprint: 0x24c7eb156cae0427,
         generate: p17::generate,
         apply: p17::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p17::Turn>,
-            play: fast_play::<p17::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0x9059da0563004a4b,
+        label: "Custodian",
+        fingerprint: 0x444be88b07ce245f,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -192,8 +189,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0xde24e519a647ac9f,
+        label: "Flankfive",
+        fingerprint: 0x3679f8e7ad879591,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -202,8 +199,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0x9a8c3a0271eb4a84,
+        label: "Gather",
+        fingerprint: 0x91a39e5cfad899cd,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -212,25 +209,25 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x7dd751db93ddb8e6,
+        label: "Hill",
+        fingerprint: 0xb05b1c39b1795fcc,
         generate: p21::generate,
         apply: p21::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p21::Turn>,
+            play: fast_play::<p21::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Lift",
+        fingerprint: 0x6663bf373b7dbd12,
+        generate: p22::generate,
+        apply: p22::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0x76955789c07843d1,
-        generate: p22::generate,
-        apply: p22::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p22::Turn>,
-            play: fast_play::<p22::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x37b185a9cd652e69,
+        fingerprint: 0x8d1635a779d1de83,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -239,8 +236,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xe3dd1114451da5a3,
+        label: "Orbit",
+        fingerprint: 0x0426ddd1184557cb,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -249,8 +246,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xdb035017c8b33c46,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x783ac1ba7e6bed19,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -259,8 +256,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x129b2df83e4ca011,
+        label: "Rebound",
+        fingerprint: 0xf1a84ab8db54bd32,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -269,8 +266,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xbb02724b44857219,
+        label: "Relay",
+        fingerprint: 0xc81087195fba3743,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -279,8 +276,8 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x97c9b78c8499ea82,
+        label: "Sentries",
+        fingerprint: 0x4c9dedc068957ddb,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -289,30 +286,40 @@ pub static TURNS: [CompiledTurn; 32] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0xaaa32c2587e401c1,
+        label: "Shove",
+        fingerprint: 0xc825c23df8f953a6,
         generate: p29::generate,
         apply: p29::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p29::Turn>,
+            play: fast_play::<p29::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0x56ff9fa7d1b59753,
+        generate: p30::generate,
+        apply: p30::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0x1c3411916de830dd,
-        generate: p30::generate,
-        apply: p30::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p30::Turn>,
-            play: fast_play::<p30::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x2aac4d1423d13e80,
+        fingerprint: 0xedda889e7021fe67,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p31::Turn>,
             play: fast_play::<p31::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x9d71cb6b5396a380,
+        generate: p32::generate,
+        apply: p32::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p32::Turn>,
+            play: fast_play::<p32::Turn>,
         }),
     },
 ];
@@ -29944,8 +29951,584 @@ mod p16 {
     }
 }
 
-/// Custodian
+/// Clock Lift
 mod p17 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 1, 0>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 9]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x3f])];
+    static RI0: [[S; 9]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0x1f8])];
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 9]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xdb])];
+    static RI1: [[S; 9]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0x1b6])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 9]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x15]),
+        S::from_words([0x22]),
+        S::from_words([0x51]),
+        S::from_words([0xaa]),
+        S::from_words([0x114]),
+        S::from_words([0x88]),
+        S::from_words([0x150]),
+        S::from_words([0xa0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0x1ff])];
+    static RI2: [[S; 9]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x15]),
+        S::from_words([0x22]),
+        S::from_words([0x51]),
+        S::from_words([0xaa]),
+        S::from_words([0x114]),
+        S::from_words([0x88]),
+        S::from_words([0x150]),
+        S::from_words([0xa0]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0x1ff])];
+
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 9] = [
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+        [S::from_words([0x49])],
+        [S::from_words([0x92])],
+        [S::from_words([0x124])],
+    ];
+
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 9] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x38])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+        [S::from_words([0x1c0])],
+    ];
+
+    /// Pattern `diagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 1]; 9] = [
+        [S::from_words([0x111])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x111])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x111])],
+    ];
+
+    /// Pattern `antidiagonal`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 1]; 9] = [
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x54])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at5(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at9(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
+        at14(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at6(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), 0);
+        at14(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s2(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at10(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s6(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<true>(e.zobrist(), from, 0);
+            pos.set_cell::<true>(e.zobrist(), to, piece);
+        }
+        at14(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize;
+        let value = i1(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap5(e, v, pos, r),
+            2 => ap9(e, v, pos, r),
+            _ => ap20(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i1(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b7(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap18(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b8(e, &pos, &v, 0) {
+            ap19(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s5(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s4(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[0])
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        12
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s7(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s8(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b1(e, pos, v, cand) || b2(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s9(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) || b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s10(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) || b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+}
+
+/// Custodian
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -30395,7 +30978,7 @@ mod p17 {
 }
 
 /// Flankfive
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -33297,7 +33880,7 @@ mod p18 {
 }
 
 /// Gather
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -33553,7 +34136,7 @@ mod p19 {
 }
 
 /// Hill
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34421,7 +35004,7 @@ mod p20 {
 }
 
 /// Lift
-mod p21 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34739,7 +35322,7 @@ mod p21 {
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        e.rt_repetitions(pos.hash)
+        e.rt_repetitions(pos.hash, &pos.counters)
     }
 
     #[inline]
@@ -34797,7 +35380,7 @@ mod p21 {
 }
 
 /// Nudge
-mod p22 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35462,7 +36045,7 @@ mod p22 {
 }
 
 /// Orbit
-mod p23 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35882,7 +36465,7 @@ mod p23 {
 }
 
 /// Owner of an emptied cell
-mod p24 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36164,7 +36747,7 @@ mod p24 {
 }
 
 /// Rebound
-mod p25 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37323,7 +37906,7 @@ mod p25 {
 }
 
 /// Relay
-mod p26 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39068,7 +39651,7 @@ mod p26 {
 }
 
 /// Sentries
-mod p27 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39430,7 +40013,7 @@ mod p27 {
 }
 
 /// Shove
-mod p28 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40568,7 +41151,7 @@ mod p28 {
 }
 
 /// Shuffle
-mod p29 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41023,7 +41606,7 @@ mod p29 {
 
     #[inline]
     fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        e.rt_repetitions(pos.hash)
+        e.rt_repetitions(pos.hash, &pos.counters)
     }
 
     #[inline]
@@ -41100,7 +41683,7 @@ mod p29 {
 }
 
 /// Terraces
-mod p30 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41612,7 +42195,7 @@ mod p30 {
 }
 
 /// Widefive
-mod p31 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
-    CounterView, DirExpr, Finish, IntExpr, IntId, IntOp, Marker, Op, Pattern, Piece, PlacedCell,
-    Placement, Placements, PlayerRef, Program, Ray, Relation, RuleSpans, SetExpr, SetId, Shape,
-    Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
+    CounterView, DirExpr, Finish, HistoryIgnores, IntExpr, IntId, IntOp, Marker, Op, Pattern,
+    Piece, PlacedCell, Placement, Placements, PlayerRef, Program, Ray, Relation, RuleSpans,
+    SetExpr, SetId, Shape, Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -253,6 +253,7 @@ impl<'a> Lowerer<'a> {
                 markers: Vec::new(),
                 status: Vec::new(),
                 options,
+                history_ignores: HistoryIgnores::default(),
                 rule_spans: RuleSpans::default(),
             },
             vars: HashMap::new(),
@@ -313,6 +314,7 @@ impl<'a> Lowerer<'a> {
             self.late_item(item).map_err(|e| e.at(item.span))?;
             self.ids_fit().map_err(|e| e.at(item.span))?;
         }
+        self.prog.history_ignores = history_ignores(file, &self.prog.counters);
         if self.prog.no_moves.ops.is_empty() {
             // Without `on no moves`, a player who cannot move ends the game drawn.
             self.prog.no_moves = Code::new(vec![Op::Finish(Finish::Draw), Op::Done]);
@@ -507,4 +509,30 @@ fn decisions_bound(block: &Block, pick_bytes: u64) -> u64 {
             _ => 0,
         })
         .fold(0, u64::saturating_add)
+}
+
+/// `repetitions ignore ...`: the slots of the counters named (all of a per-player or per-cell
+/// counter's slots) and whether `mover` is named. The checker has made every name one of these.
+fn history_ignores(file: &File, counters: &[Counter]) -> HistoryIgnores {
+    let mut ignores = HistoryIgnores::default();
+    for item in &file.items {
+        let ItemKind::RepetitionsIgnore(names) = &item.kind else {
+            continue;
+        };
+        for name in names {
+            if name.name == "mover" {
+                ignores.mover = true;
+            }
+            let slots = counters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.name == name.name);
+            ignores
+                .slots
+                .extend(slots.filter_map(|(i, _)| u16::try_from(i).ok()));
+        }
+    }
+    ignores.slots.sort_unstable();
+    ignores.slots.dedup();
+    ignores
 }
