@@ -139,7 +139,11 @@ fn main() {
             .sum::<u64>()
     });
     let baseline_rate = f64::from(games) / t_play.cpu;
-    println!("  {:<12} perft {}", "cozy-chess", rate(nodes as f64, &t_perft));
+    println!(
+        "  {:<12} perft {}",
+        "cozy-chess",
+        rate(nodes as f64, &t_perft)
+    );
     println!(
         "  {:<12} playouts {} mean plies {:.1}",
         "cozy-chess",
