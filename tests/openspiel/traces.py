@@ -73,6 +73,18 @@ def same(text, size):
     return text
 
 
+def chess(text, size):
+    # OpenSpiel's long algebraic notation (see MOVE_TEXT): `e2e4`, castling as the king's move
+    # `e1g1`, a promotion with the new piece's letter `e7e8q`; the game file writes the same.
+    return text
+
+
+def chess_lan(state, action):
+    # OpenSpiel names chess moves in SAN (`Nf3`, `exd5`, `O-O`), which only the board can
+    # read; its long algebraic notation (UCI's) needs no board.
+    return pyspiel.chess.action_to_move(action, state.board()).to_lan()
+
+
 # (OpenSpiel name, its parameters, Rulestone file, its --set options, map, board size,
 # perft depths that take seconds in Python). A map of a game whose turn OpenSpiel splits into
 # several plies of the same player is in WHOLE_TURNS: it reads the plies' texts as a list.
@@ -89,16 +101,27 @@ GAMES = [
     ("amazons", {}, "games/amazons.game", [], amazons, 10, 1),
     ("checkers", {}, "games/draughts.game", ["quiet_draw=40"], checkers, 8, 6),
     ("lines_of_action", {}, "games/lines_of_action.game", [], same, 8, 3),
+    ("chess", {}, "games/chess.game", [], chess, 8, 3),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
 
+# Maps that read another text of a move than OpenSpiel's action string: map -> (state, action)
+# -> text.
+MOVE_TEXT = {chess: chess_lan}
 
-def turns(state, whole):
+# Maps of games whose OpenSpiel player 0 is the game file's second player (chess: Black is
+# OpenSpiel's player 0, and White moves first): their returns are written the file's way round.
+SECOND_FIRST = {chess}
+
+
+def turns(state, whole, text=None):
     """The moves of `state` as (texts, actions) pairs: one ply each, or with `whole`, every
-    sequence of plies by the player to move up to the next player's turn or the end."""
+    sequence of plies by the player to move up to the next player's turn or the end. `text`
+    names a move, when not by OpenSpiel's action string."""
     if not whole:
-        return [([state.action_to_string(a)], [a]) for a in state.legal_actions()]
+        name = text or (lambda s, a: s.action_to_string(a))
+        return [([name(state, a)], [a]) for a in state.legal_actions()]
     mover = state.current_player()
     out = []
 
@@ -139,6 +162,7 @@ def trace(spiel_name, params, game_file, sets, translate, size, depth, games):
     for s in sets:
         lines.append(f"set {s}")
     whole = translate in WHOLE_TURNS
+    text = MOVE_TEXT.get(translate)
     for d in range(1, depth + 1):
         lines.append(f"perft {d} {perft(game.new_initial_state(), d, whole)}")
     for seed in range(games):
@@ -146,14 +170,17 @@ def trace(spiel_name, params, game_file, sets, translate, size, depth, games):
         state = game.new_initial_state()
         lines.append(f"game {seed}")
         while not state.is_terminal():
-            moves = turns(state, whole)
+            moves = turns(state, whole, text)
             words = sorted(translated(t, translate, size, whole) for t, _ in moves)
             lines.append("legal " + " ".join(words))
             texts, actions = rng.choice(moves)
             lines.append("play " + translated(texts, translate, size, whole))
             for a in actions:
                 state.apply_action(a)
-        lines.append("returns " + " ".join(f"{r:g}" for r in state.returns()))
+        returns = state.returns()
+        if translate in SECOND_FIRST:
+            returns = returns[::-1]
+        lines.append("returns " + " ".join(f"{r:g}" for r in returns))
     return "\n".join(lines) + "\n"
 
 
