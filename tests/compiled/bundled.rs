@@ -6548,16 +6548,13 @@ mod p5 {
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at6(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
@@ -6613,17 +6610,14 @@ mod p5 {
 
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize;
-        let value = i21(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at14(e, v, pos, m, g);
     }
 
     #[inline]
     fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         for c in s25(e, &pos, &v, ALL, 0).iter() {
-            pos.set_cell::<true>(e.zobrist(), c, 0);
+            pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at15(e, v, pos, m, g);
     }
@@ -9503,16 +9497,13 @@ mod p6 {
     #[inline(always)]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let piece = 1u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<true>(e.zobrist(), usize::from(v[0]), piece);
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
         at6(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize;
-        let value = i8(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
@@ -9568,17 +9559,14 @@ mod p6 {
 
     #[inline(always)]
     fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize;
-        let value = i21(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at14(e, v, pos, m, g);
     }
 
     #[inline]
     fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         for c in s25(e, &pos, &v, ALL, 0).iter() {
-            pos.set_cell::<true>(e.zobrist(), c, 0);
+            pos.set_cell::<false>(e.zobrist(), c, 0);
         }
         at15(e, v, pos, m, g);
     }
@@ -29179,10 +29167,7 @@ mod p15 {
 
     #[inline(always)]
     fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 113usize + usize::from(v[3]);
-        let value = i103(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at117(e, v, pos, m, g);
     }
 
@@ -34833,10 +34818,7 @@ mod p17 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(e.rt_mover());
-        let value = i14(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        // Nothing reads this change before the move is listed.
         at4(e, v, pos, m, g);
     }
 
@@ -34969,10 +34951,7 @@ mod p17 {
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(e.rt_mover());
-        let value = i15(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at22(e, v, pos, m, g);
     }
 
