@@ -88,6 +88,8 @@ struct Emitter<'a> {
 struct Reads {
     board: bool,
     counters: bool,
+    /// The position's hash (`repetitions`).
+    hash: bool,
 }
 
 impl std::ops::BitOr for Reads {
@@ -96,6 +98,7 @@ impl std::ops::BitOr for Reads {
         Reads {
             board: self.board || o.board,
             counters: self.counters || o.counters,
+            hash: self.hash || o.hash,
         }
     }
 }
@@ -174,6 +177,11 @@ impl<'a> Emitter<'a> {
         while changed {
             changed = false;
             for pc in (0..ops.len()).rev() {
+                // Generation lists the move at a decided op and runs nothing after it, so
+                // what the rest of the turn reads (`repetitions` at its end) costs nothing.
+                if p.turn.decided.get(pc).copied().unwrap_or(false) {
+                    continue;
+                }
                 let mut r = own[pc];
                 for next in successors(&ops[pc], pc) {
                     r = r | e.reads.get(next).copied().unwrap_or_default();
@@ -259,8 +267,9 @@ impl<'a> Emitter<'a> {
     fn effect(&self, pc: usize, board: bool) -> Effect {
         let later = self.reads.get(pc + 1).copied().unwrap_or_default();
         let read = if board { later.board } else { later.counters };
-        if self.in_distinct[pc] || (read && self.p.uses_history()) {
-            // `repetitions` reads the hash of the position the turn has made.
+        if self.in_distinct[pc] || (read && later.hash) {
+            // `repetitions`, read later while the move is generated, reads the hash of the
+            // position the turn has made.
             Effect::Hashed
         } else if read {
             Effect::Unhashed
@@ -293,6 +302,7 @@ impl<'a> Emitter<'a> {
                 Reads {
                     board: false,
                     counters: true,
+                    hash: false,
                 } | self.int_reads(*max)
                     | feet.map_or(none, |s| self.set_reads(s))
             }
@@ -301,6 +311,7 @@ impl<'a> Emitter<'a> {
             Op::SetDir { dir, .. } => Reads {
                 board: false,
                 counters: dir.reads_position(),
+                hash: false,
             },
             Op::WhileCheck { cond, .. } => self.bool_reads(*cond),
             // `distinct` compares hashes, but only of ends of one walk of its block: they share
@@ -314,6 +325,7 @@ impl<'a> Emitter<'a> {
         let board = Reads {
             board: true,
             counters: false,
+            hash: false,
         };
         match &self.p.sets[usize::from(id)] {
             SetExpr::Const(_) | SetExpr::Local(_) => Reads::default(),
@@ -362,26 +374,31 @@ impl<'a> Emitter<'a> {
             IntExpr::Counter(_) => Reads {
                 board: false,
                 counters: true,
+                hash: false,
             },
             IntExpr::PlayerCounter { player, .. } => {
                 player_reads(*player)
                     | Reads {
                         board: false,
                         counters: true,
+                        hash: false,
                     }
             }
             IntExpr::Count(s) => self.set_reads(*s),
             IntExpr::CellCounter { .. } | IntExpr::Points(_) | IntExpr::Won(_) => Reads {
                 board: false,
                 counters: true,
+                hash: false,
             },
             IntExpr::Repetitions => Reads {
                 board: true,
                 counters: true,
+                hash: true,
             },
             IntExpr::DirIndex { dir, .. } => Reads {
                 board: false,
                 counters: dir.reads_position(),
+                hash: false,
             },
             IntExpr::Neg(x) => self.int_reads(*x),
             IntExpr::Bin { lhs, rhs, .. } => self.int_reads(*lhs) | self.int_reads(*rhs),
@@ -1670,6 +1687,7 @@ fn player_reads(p: PlayerRef) -> Reads {
             Reads {
                 board: true,
                 counters: false,
+                hash: false,
             } | cell_reads(c)
         }
         _ => Reads::default(),
@@ -1681,6 +1699,7 @@ fn cell_reads(c: CellRef) -> Reads {
     Reads {
         board: false,
         counters: matches!(c, CellRef::Slot(_)),
+        hash: false,
     }
 }
 
@@ -1688,6 +1707,7 @@ fn dir_reads(dir: Option<&DirExpr>) -> Reads {
     Reads {
         board: false,
         counters: dir.is_some_and(DirExpr::reads_position),
+        hash: false,
     }
 }
 

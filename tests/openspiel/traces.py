@@ -69,6 +69,12 @@ def checkers(texts, size):
     return texts[0][:2] + "".join("x" + t[2:] for t in texts)
 
 
+def go(text, size):
+    # `B d4`, `W PASS`: the colour, then the point (columns skip `i`, as Rulestone's names do).
+    point = text.split(" ")[1]
+    return "pass" if point == "PASS" else point
+
+
 def same(text, size):
     return text
 
@@ -102,6 +108,9 @@ GAMES = [
     ("checkers", {}, "games/draughts.game", ["quiet_draw=40"], checkers, 8, 6),
     ("lines_of_action", {}, "games/lines_of_action.game", [], same, 8, 3),
     ("chess", {}, "games/chess.game", [], chess, 8, 3),
+    ("go", {"board_size": 9}, "games/go.game", ["size=9"], go, 9, 3),
+    ("go", {"board_size": 13}, "games/go.game", ["size=13"], go, 13, 2),
+    ("go", {}, "games/go.game", [], go, 19, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
