@@ -15,7 +15,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 35] = [
+pub static TURNS: [CompiledTurn; 38] = [
     CompiledTurn {
         label: "Amazons",
         fingerprint: 0x2b8e923c0b6d798d,
@@ -37,18 +37,15 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Clobber",
-        fingerprint: 0xb9f21f7cdcf65e49,
+        label: "Chess",
+        fingerprint: 0x52d5fc8d4968ec18,
         generate: p2::generate,
         apply: p2::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p2::Turn>,
-            play: fast_play::<p2::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Connect Four",
-        fingerprint: 0x54f98cdd2c48ab97,
+        label: "Clobber",
+        fingerprint: 0xb9f21f7cdcf65e49,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -57,8 +54,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "English draughts",
-        fingerprint: 0xb46cc7d9eaa62ded,
+        label: "Connect Four",
+        fingerprint: 0x54f98cdd2c48ab97,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -67,8 +64,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Gomoku",
-        fingerprint: 0x9db280da9dd891b3,
+        label: "English draughts",
+        fingerprint: 0xb46cc7d9eaa62ded,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -77,25 +74,22 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Hex",
-        fingerprint: 0x7501546377e0bda4,
+        label: "Go (length=openspiel)",
+        fingerprint: 0xfb3e067214402a82,
         generate: p6::generate,
         apply: p6::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p6::Turn>,
-            play: fast_play::<p6::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Lines of Action",
-        fingerprint: 0xa7a4dc4f3be9c456,
+        label: "Go (length=unlimited)",
+        fingerprint: 0x8dbc1e798b3ca9cd,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x06b398e720bb917f,
+        label: "Gomoku",
+        fingerprint: 0x9db280da9dd891b3,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -104,22 +98,25 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0x330ac323fc03ee26,
+        label: "Hex",
+        fingerprint: 0x7501546377e0bda4,
         generate: p9::generate,
         apply: p9::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p9::Turn>,
+            play: fast_play::<p9::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0x71d85b8dec316bf3,
+        label: "Lines of Action",
+        fingerprint: 0xa7a4dc4f3be9c456,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Reversi",
-        fingerprint: 0xdbdcca70dfef4f14,
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x06b398e720bb917f,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -128,32 +125,32 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Steinplatz",
-        fingerprint: 0x79b9c0f8749a5dbb,
+        label: "Pylos (variant=standard)",
+        fingerprint: 0x330ac323fc03ee26,
         generate: p12::generate,
         apply: p12::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p12::Turn>,
-            play: fast_play::<p12::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Stoneball",
-        fingerprint: 0xb1bafe98645f2dbc,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0x71d85b8dec316bf3,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Tankball",
-        fingerprint: 0xd4b3f03cbb054127,
+        label: "Reversi",
+        fingerprint: 0xdbdcca70dfef4f14,
         generate: p14::generate,
         apply: p14::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p14::Turn>,
+            play: fast_play::<p14::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x4ba349a0b7656ea6,
+        label: "Steinplatz",
+        fingerprint: 0x79b9c0f8749a5dbb,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -162,42 +159,39 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0xf9418b1a229faa10,
+        label: "Stoneball",
+        fingerprint: 0xb1bafe98645f2dbc,
         generate: p16::generate,
         apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Capture Go",
-        fingerprint: 0xf26449183e2da4c3,
+        label: "Tankball",
+        fingerprint: 0xd4b3f03cbb054127,
         generate: p17::generate,
         apply: p17::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p17::Turn>,
-            play: fast_play::<p17::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Clock Lift",
-        fingerprint: 0x24c7eb156cae0427,
-        generate: p18::generate,
-        apply: p18::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0xebc7672cebce101d,
-        generate: p19::generate,
-        apply: p19::apply,
+        label: "Tic-tac-toe",
+        fingerprint: 0x4ba349a0b7656ea6,
+        generate: p18::generate,
+        apply: p18::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p19::Turn>,
-            play: fast_play::<p19::Turn>,
+            perft: fast_perft::<p18::Turn>,
+            play: fast_play::<p18::Turn>,
         }),
     },
     CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0x3f04b4dd096f379f,
+        label: "Capture Lines",
+        fingerprint: 0xf9418b1a229faa10,
+        generate: p19::generate,
+        apply: p19::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Capture Go",
+        fingerprint: 0xf26449183e2da4c3,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -206,18 +200,15 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xa42d8aaf767c7707,
+        label: "Clock Lift",
+        fingerprint: 0x24c7eb156cae0427,
         generate: p21::generate,
         apply: p21::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p21::Turn>,
-            play: fast_play::<p21::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0x91a39e5cfad899cd,
+        label: "Custodian",
+        fingerprint: 0xebc7672cebce101d,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -226,8 +217,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xb05b1c39b1795fcc,
+        label: "Drop First",
+        fingerprint: 0x3f04b4dd096f379f,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -236,15 +227,18 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x6663bf373b7dbd12,
+        label: "Flankfive",
+        fingerprint: 0xa42d8aaf767c7707,
         generate: p24::generate,
         apply: p24::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p24::Turn>,
+            play: fast_play::<p24::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x8d1635a779d1de83,
+        label: "Gather",
+        fingerprint: 0x91a39e5cfad899cd,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -253,8 +247,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x0426ddd1184557cb,
+        label: "Hill",
+        fingerprint: 0xb05b1c39b1795fcc,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -263,18 +257,15 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0x783ac1ba7e6bed19,
+        label: "Lift",
+        fingerprint: 0x6663bf373b7dbd12,
         generate: p27::generate,
         apply: p27::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p27::Turn>,
-            play: fast_play::<p27::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xb866df133a067e97,
+        label: "Nudge",
+        fingerprint: 0x8d1635a779d1de83,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -283,8 +274,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0xf5613ce5db93b6d3,
+        label: "Orbit",
+        fingerprint: 0x0426ddd1184557cb,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -293,8 +284,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0x4c9dedc068957ddb,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x783ac1ba7e6bed19,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -303,8 +294,8 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xe6f0226084f28035,
+        label: "Rebound",
+        fingerprint: 0xb866df133a067e97,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -313,15 +304,18 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x644d355f244f5908,
+        label: "Relay",
+        fingerprint: 0xf5613ce5db93b6d3,
         generate: p32::generate,
         apply: p32::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p32::Turn>,
+            play: fast_play::<p32::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xfe10c11106069148,
+        label: "Sentries",
+        fingerprint: 0x4c9dedc068957ddb,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -330,13 +324,40 @@ pub static TURNS: [CompiledTurn; 35] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x9d71cb6b5396a380,
+        label: "Shove",
+        fingerprint: 0xe6f0226084f28035,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p34::Turn>,
             play: fast_play::<p34::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0x644d355f244f5908,
+        generate: p35::generate,
+        apply: p35::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xfe10c11106069148,
+        generate: p36::generate,
+        apply: p36::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p36::Turn>,
+            play: fast_play::<p36::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x9d71cb6b5396a380,
+        generate: p37::generate,
+        apply: p37::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p37::Turn>,
+            play: fast_play::<p37::Turn>,
         }),
     },
 ];
@@ -1797,8 +1818,17063 @@ mod p1 {
     }
 }
 
-/// Clobber
+/// Chess
 mod p2 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 16, 1, 3>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff]);
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 64]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f7f])];
+    static RI0: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xfefefefefefefefe])];
+
+    /// `north_east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 64]; 1] = [[
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f])];
+    static RI1: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xfefefefefefefe00])];
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 64]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0xffffffffffffff])];
+    static RI2: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xffffffffffffff00])];
+
+    /// `south_east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xfefefefefefefe])];
+    static RI3: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f00])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ]];
+    static RH4: [S; 1] = [S::from_words([0xfefefefefefefefe])];
+    static RI4: [[S; 64]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RIH4: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f7f])];
+
+    /// `south_west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+    ]];
+    static RH5: [S; 1] = [S::from_words([0xfefefefefefefe00])];
+    static RI5: [[S; 64]; 1] = [[
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH5: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R6: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+    ]];
+    static RH6: [S; 1] = [S::from_words([0xffffffffffffff00])];
+    static RI6: [[S; 64]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH6: [S; 1] = [S::from_words([0xffffffffffffff])];
+
+    /// `north_west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R7: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RH7: [S; 1] = [S::from_words([0x7f7f7f7f7f7f7f00])];
+    static RI7: [[S; 64]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH7: [S; 1] = [S::from_words([0xfefefefefefefe])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R8: [[S; 64]; 1] = [[
+        S::from_words([0x102]),
+        S::from_words([0x205]),
+        S::from_words([0x40a]),
+        S::from_words([0x814]),
+        S::from_words([0x1028]),
+        S::from_words([0x2050]),
+        S::from_words([0x40a0]),
+        S::from_words([0x8040]),
+        S::from_words([0x10201]),
+        S::from_words([0x20502]),
+        S::from_words([0x40a04]),
+        S::from_words([0x81408]),
+        S::from_words([0x102810]),
+        S::from_words([0x205020]),
+        S::from_words([0x40a040]),
+        S::from_words([0x804080]),
+        S::from_words([0x1020100]),
+        S::from_words([0x2050200]),
+        S::from_words([0x40a0400]),
+        S::from_words([0x8140800]),
+        S::from_words([0x10281000]),
+        S::from_words([0x20502000]),
+        S::from_words([0x40a04000]),
+        S::from_words([0x80408000]),
+        S::from_words([0x102010000]),
+        S::from_words([0x205020000]),
+        S::from_words([0x40a040000]),
+        S::from_words([0x814080000]),
+        S::from_words([0x1028100000]),
+        S::from_words([0x2050200000]),
+        S::from_words([0x40a0400000]),
+        S::from_words([0x8040800000]),
+        S::from_words([0x10201000000]),
+        S::from_words([0x20502000000]),
+        S::from_words([0x40a04000000]),
+        S::from_words([0x81408000000]),
+        S::from_words([0x102810000000]),
+        S::from_words([0x205020000000]),
+        S::from_words([0x40a040000000]),
+        S::from_words([0x804080000000]),
+        S::from_words([0x1020100000000]),
+        S::from_words([0x2050200000000]),
+        S::from_words([0x40a0400000000]),
+        S::from_words([0x8140800000000]),
+        S::from_words([0x10281000000000]),
+        S::from_words([0x20502000000000]),
+        S::from_words([0x40a04000000000]),
+        S::from_words([0x80408000000000]),
+        S::from_words([0x102010000000000]),
+        S::from_words([0x205020000000000]),
+        S::from_words([0x40a040000000000]),
+        S::from_words([0x814080000000000]),
+        S::from_words([0x1028100000000000]),
+        S::from_words([0x2050200000000000]),
+        S::from_words([0x40a0400000000000]),
+        S::from_words([0x8040800000000000]),
+        S::from_words([0x201000000000000]),
+        S::from_words([0x502000000000000]),
+        S::from_words([0xa04000000000000]),
+        S::from_words([0x1408000000000000]),
+        S::from_words([0x2810000000000000]),
+        S::from_words([0x5020000000000000]),
+        S::from_words([0xa040000000000000]),
+        S::from_words([0x4080000000000000]),
+    ]];
+    static RH8: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI8: [[S; 64]; 1] = [[
+        S::from_words([0x102]),
+        S::from_words([0x205]),
+        S::from_words([0x40a]),
+        S::from_words([0x814]),
+        S::from_words([0x1028]),
+        S::from_words([0x2050]),
+        S::from_words([0x40a0]),
+        S::from_words([0x8040]),
+        S::from_words([0x10201]),
+        S::from_words([0x20502]),
+        S::from_words([0x40a04]),
+        S::from_words([0x81408]),
+        S::from_words([0x102810]),
+        S::from_words([0x205020]),
+        S::from_words([0x40a040]),
+        S::from_words([0x804080]),
+        S::from_words([0x1020100]),
+        S::from_words([0x2050200]),
+        S::from_words([0x40a0400]),
+        S::from_words([0x8140800]),
+        S::from_words([0x10281000]),
+        S::from_words([0x20502000]),
+        S::from_words([0x40a04000]),
+        S::from_words([0x80408000]),
+        S::from_words([0x102010000]),
+        S::from_words([0x205020000]),
+        S::from_words([0x40a040000]),
+        S::from_words([0x814080000]),
+        S::from_words([0x1028100000]),
+        S::from_words([0x2050200000]),
+        S::from_words([0x40a0400000]),
+        S::from_words([0x8040800000]),
+        S::from_words([0x10201000000]),
+        S::from_words([0x20502000000]),
+        S::from_words([0x40a04000000]),
+        S::from_words([0x81408000000]),
+        S::from_words([0x102810000000]),
+        S::from_words([0x205020000000]),
+        S::from_words([0x40a040000000]),
+        S::from_words([0x804080000000]),
+        S::from_words([0x1020100000000]),
+        S::from_words([0x2050200000000]),
+        S::from_words([0x40a0400000000]),
+        S::from_words([0x8140800000000]),
+        S::from_words([0x10281000000000]),
+        S::from_words([0x20502000000000]),
+        S::from_words([0x40a04000000000]),
+        S::from_words([0x80408000000000]),
+        S::from_words([0x102010000000000]),
+        S::from_words([0x205020000000000]),
+        S::from_words([0x40a040000000000]),
+        S::from_words([0x814080000000000]),
+        S::from_words([0x1028100000000000]),
+        S::from_words([0x2050200000000000]),
+        S::from_words([0x40a0400000000000]),
+        S::from_words([0x8040800000000000]),
+        S::from_words([0x201000000000000]),
+        S::from_words([0x502000000000000]),
+        S::from_words([0xa04000000000000]),
+        S::from_words([0x1408000000000000]),
+        S::from_words([0x2810000000000000]),
+        S::from_words([0x5020000000000000]),
+        S::from_words([0xa040000000000000]),
+        S::from_words([0x4080000000000000]),
+    ]];
+    static RIH8: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// `diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R9: [[S; 64]; 1] = [[
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0xa00]),
+        S::from_words([0x1400]),
+        S::from_words([0x2800]),
+        S::from_words([0x5000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20002]),
+        S::from_words([0x50005]),
+        S::from_words([0xa000a]),
+        S::from_words([0x140014]),
+        S::from_words([0x280028]),
+        S::from_words([0x500050]),
+        S::from_words([0xa000a0]),
+        S::from_words([0x400040]),
+        S::from_words([0x2000200]),
+        S::from_words([0x5000500]),
+        S::from_words([0xa000a00]),
+        S::from_words([0x14001400]),
+        S::from_words([0x28002800]),
+        S::from_words([0x50005000]),
+        S::from_words([0xa000a000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x500050000]),
+        S::from_words([0xa000a0000]),
+        S::from_words([0x1400140000]),
+        S::from_words([0x2800280000]),
+        S::from_words([0x5000500000]),
+        S::from_words([0xa000a00000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x50005000000]),
+        S::from_words([0xa000a000000]),
+        S::from_words([0x140014000000]),
+        S::from_words([0x280028000000]),
+        S::from_words([0x500050000000]),
+        S::from_words([0xa000a0000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x5000500000000]),
+        S::from_words([0xa000a00000000]),
+        S::from_words([0x14001400000000]),
+        S::from_words([0x28002800000000]),
+        S::from_words([0x50005000000000]),
+        S::from_words([0xa000a000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x500050000000000]),
+        S::from_words([0xa000a0000000000]),
+        S::from_words([0x1400140000000000]),
+        S::from_words([0x2800280000000000]),
+        S::from_words([0x5000500000000000]),
+        S::from_words([0xa000a00000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x5000000000000]),
+        S::from_words([0xa000000000000]),
+        S::from_words([0x14000000000000]),
+        S::from_words([0x28000000000000]),
+        S::from_words([0x50000000000000]),
+        S::from_words([0xa0000000000000]),
+        S::from_words([0x40000000000000]),
+    ]];
+    static RH9: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI9: [[S; 64]; 1] = [[
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0xa00]),
+        S::from_words([0x1400]),
+        S::from_words([0x2800]),
+        S::from_words([0x5000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20002]),
+        S::from_words([0x50005]),
+        S::from_words([0xa000a]),
+        S::from_words([0x140014]),
+        S::from_words([0x280028]),
+        S::from_words([0x500050]),
+        S::from_words([0xa000a0]),
+        S::from_words([0x400040]),
+        S::from_words([0x2000200]),
+        S::from_words([0x5000500]),
+        S::from_words([0xa000a00]),
+        S::from_words([0x14001400]),
+        S::from_words([0x28002800]),
+        S::from_words([0x50005000]),
+        S::from_words([0xa000a000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x500050000]),
+        S::from_words([0xa000a0000]),
+        S::from_words([0x1400140000]),
+        S::from_words([0x2800280000]),
+        S::from_words([0x5000500000]),
+        S::from_words([0xa000a00000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x50005000000]),
+        S::from_words([0xa000a000000]),
+        S::from_words([0x140014000000]),
+        S::from_words([0x280028000000]),
+        S::from_words([0x500050000000]),
+        S::from_words([0xa000a0000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x5000500000000]),
+        S::from_words([0xa000a00000000]),
+        S::from_words([0x14001400000000]),
+        S::from_words([0x28002800000000]),
+        S::from_words([0x50005000000000]),
+        S::from_words([0xa000a000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x500050000000000]),
+        S::from_words([0xa000a0000000000]),
+        S::from_words([0x1400140000000000]),
+        S::from_words([0x2800280000000000]),
+        S::from_words([0x5000500000000000]),
+        S::from_words([0xa000a00000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x5000000000000]),
+        S::from_words([0xa000000000000]),
+        S::from_words([0x14000000000000]),
+        S::from_words([0x28000000000000]),
+        S::from_words([0x50000000000000]),
+        S::from_words([0xa0000000000000]),
+        S::from_words([0x40000000000000]),
+    ]];
+    static RIH9: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// `royal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R10: [[S; 64]; 1] = [[
+        S::from_words([0x302]),
+        S::from_words([0x705]),
+        S::from_words([0xe0a]),
+        S::from_words([0x1c14]),
+        S::from_words([0x3828]),
+        S::from_words([0x7050]),
+        S::from_words([0xe0a0]),
+        S::from_words([0xc040]),
+        S::from_words([0x30203]),
+        S::from_words([0x70507]),
+        S::from_words([0xe0a0e]),
+        S::from_words([0x1c141c]),
+        S::from_words([0x382838]),
+        S::from_words([0x705070]),
+        S::from_words([0xe0a0e0]),
+        S::from_words([0xc040c0]),
+        S::from_words([0x3020300]),
+        S::from_words([0x7050700]),
+        S::from_words([0xe0a0e00]),
+        S::from_words([0x1c141c00]),
+        S::from_words([0x38283800]),
+        S::from_words([0x70507000]),
+        S::from_words([0xe0a0e000]),
+        S::from_words([0xc040c000]),
+        S::from_words([0x302030000]),
+        S::from_words([0x705070000]),
+        S::from_words([0xe0a0e0000]),
+        S::from_words([0x1c141c0000]),
+        S::from_words([0x3828380000]),
+        S::from_words([0x7050700000]),
+        S::from_words([0xe0a0e00000]),
+        S::from_words([0xc040c00000]),
+        S::from_words([0x30203000000]),
+        S::from_words([0x70507000000]),
+        S::from_words([0xe0a0e000000]),
+        S::from_words([0x1c141c000000]),
+        S::from_words([0x382838000000]),
+        S::from_words([0x705070000000]),
+        S::from_words([0xe0a0e0000000]),
+        S::from_words([0xc040c0000000]),
+        S::from_words([0x3020300000000]),
+        S::from_words([0x7050700000000]),
+        S::from_words([0xe0a0e00000000]),
+        S::from_words([0x1c141c00000000]),
+        S::from_words([0x38283800000000]),
+        S::from_words([0x70507000000000]),
+        S::from_words([0xe0a0e000000000]),
+        S::from_words([0xc040c000000000]),
+        S::from_words([0x302030000000000]),
+        S::from_words([0x705070000000000]),
+        S::from_words([0xe0a0e0000000000]),
+        S::from_words([0x1c141c0000000000]),
+        S::from_words([0x3828380000000000]),
+        S::from_words([0x7050700000000000]),
+        S::from_words([0xe0a0e00000000000]),
+        S::from_words([0xc040c00000000000]),
+        S::from_words([0x203000000000000]),
+        S::from_words([0x507000000000000]),
+        S::from_words([0xa0e000000000000]),
+        S::from_words([0x141c000000000000]),
+        S::from_words([0x2838000000000000]),
+        S::from_words([0x5070000000000000]),
+        S::from_words([0xa0e0000000000000]),
+        S::from_words([0x40c0000000000000]),
+    ]];
+    static RH10: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI10: [[S; 64]; 1] = [[
+        S::from_words([0x302]),
+        S::from_words([0x705]),
+        S::from_words([0xe0a]),
+        S::from_words([0x1c14]),
+        S::from_words([0x3828]),
+        S::from_words([0x7050]),
+        S::from_words([0xe0a0]),
+        S::from_words([0xc040]),
+        S::from_words([0x30203]),
+        S::from_words([0x70507]),
+        S::from_words([0xe0a0e]),
+        S::from_words([0x1c141c]),
+        S::from_words([0x382838]),
+        S::from_words([0x705070]),
+        S::from_words([0xe0a0e0]),
+        S::from_words([0xc040c0]),
+        S::from_words([0x3020300]),
+        S::from_words([0x7050700]),
+        S::from_words([0xe0a0e00]),
+        S::from_words([0x1c141c00]),
+        S::from_words([0x38283800]),
+        S::from_words([0x70507000]),
+        S::from_words([0xe0a0e000]),
+        S::from_words([0xc040c000]),
+        S::from_words([0x302030000]),
+        S::from_words([0x705070000]),
+        S::from_words([0xe0a0e0000]),
+        S::from_words([0x1c141c0000]),
+        S::from_words([0x3828380000]),
+        S::from_words([0x7050700000]),
+        S::from_words([0xe0a0e00000]),
+        S::from_words([0xc040c00000]),
+        S::from_words([0x30203000000]),
+        S::from_words([0x70507000000]),
+        S::from_words([0xe0a0e000000]),
+        S::from_words([0x1c141c000000]),
+        S::from_words([0x382838000000]),
+        S::from_words([0x705070000000]),
+        S::from_words([0xe0a0e0000000]),
+        S::from_words([0xc040c0000000]),
+        S::from_words([0x3020300000000]),
+        S::from_words([0x7050700000000]),
+        S::from_words([0xe0a0e00000000]),
+        S::from_words([0x1c141c00000000]),
+        S::from_words([0x38283800000000]),
+        S::from_words([0x70507000000000]),
+        S::from_words([0xe0a0e000000000]),
+        S::from_words([0xc040c000000000]),
+        S::from_words([0x302030000000000]),
+        S::from_words([0x705070000000000]),
+        S::from_words([0xe0a0e0000000000]),
+        S::from_words([0x1c141c0000000000]),
+        S::from_words([0x3828380000000000]),
+        S::from_words([0x7050700000000000]),
+        S::from_words([0xe0a0e00000000000]),
+        S::from_words([0xc040c00000000000]),
+        S::from_words([0x203000000000000]),
+        S::from_words([0x507000000000000]),
+        S::from_words([0xa0e000000000000]),
+        S::from_words([0x141c000000000000]),
+        S::from_words([0x2838000000000000]),
+        S::from_words([0x5070000000000000]),
+        S::from_words([0xa0e0000000000000]),
+        S::from_words([0x40c0000000000000]),
+    ]];
+    static RIH10: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// `leap`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R11: [[S; 64]; 1] = [[
+        S::from_words([0x20400]),
+        S::from_words([0x50800]),
+        S::from_words([0xa1100]),
+        S::from_words([0x142200]),
+        S::from_words([0x284400]),
+        S::from_words([0x508800]),
+        S::from_words([0xa01000]),
+        S::from_words([0x402000]),
+        S::from_words([0x2040004]),
+        S::from_words([0x5080008]),
+        S::from_words([0xa110011]),
+        S::from_words([0x14220022]),
+        S::from_words([0x28440044]),
+        S::from_words([0x50880088]),
+        S::from_words([0xa0100010]),
+        S::from_words([0x40200020]),
+        S::from_words([0x204000402]),
+        S::from_words([0x508000805]),
+        S::from_words([0xa1100110a]),
+        S::from_words([0x1422002214]),
+        S::from_words([0x2844004428]),
+        S::from_words([0x5088008850]),
+        S::from_words([0xa0100010a0]),
+        S::from_words([0x4020002040]),
+        S::from_words([0x20400040200]),
+        S::from_words([0x50800080500]),
+        S::from_words([0xa1100110a00]),
+        S::from_words([0x142200221400]),
+        S::from_words([0x284400442800]),
+        S::from_words([0x508800885000]),
+        S::from_words([0xa0100010a000]),
+        S::from_words([0x402000204000]),
+        S::from_words([0x2040004020000]),
+        S::from_words([0x5080008050000]),
+        S::from_words([0xa1100110a0000]),
+        S::from_words([0x14220022140000]),
+        S::from_words([0x28440044280000]),
+        S::from_words([0x50880088500000]),
+        S::from_words([0xa0100010a00000]),
+        S::from_words([0x40200020400000]),
+        S::from_words([0x204000402000000]),
+        S::from_words([0x508000805000000]),
+        S::from_words([0xa1100110a000000]),
+        S::from_words([0x1422002214000000]),
+        S::from_words([0x2844004428000000]),
+        S::from_words([0x5088008850000000]),
+        S::from_words([0xa0100010a0000000]),
+        S::from_words([0x4020002040000000]),
+        S::from_words([0x400040200000000]),
+        S::from_words([0x800080500000000]),
+        S::from_words([0x1100110a00000000]),
+        S::from_words([0x2200221400000000]),
+        S::from_words([0x4400442800000000]),
+        S::from_words([0x8800885000000000]),
+        S::from_words([0x100010a000000000]),
+        S::from_words([0x2000204000000000]),
+        S::from_words([0x4020000000000]),
+        S::from_words([0x8050000000000]),
+        S::from_words([0x110a0000000000]),
+        S::from_words([0x22140000000000]),
+        S::from_words([0x44280000000000]),
+        S::from_words([0x88500000000000]),
+        S::from_words([0x10a00000000000]),
+        S::from_words([0x20400000000000]),
+    ]];
+    static RH11: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI11: [[S; 64]; 1] = [[
+        S::from_words([0x20400]),
+        S::from_words([0x50800]),
+        S::from_words([0xa1100]),
+        S::from_words([0x142200]),
+        S::from_words([0x284400]),
+        S::from_words([0x508800]),
+        S::from_words([0xa01000]),
+        S::from_words([0x402000]),
+        S::from_words([0x2040004]),
+        S::from_words([0x5080008]),
+        S::from_words([0xa110011]),
+        S::from_words([0x14220022]),
+        S::from_words([0x28440044]),
+        S::from_words([0x50880088]),
+        S::from_words([0xa0100010]),
+        S::from_words([0x40200020]),
+        S::from_words([0x204000402]),
+        S::from_words([0x508000805]),
+        S::from_words([0xa1100110a]),
+        S::from_words([0x1422002214]),
+        S::from_words([0x2844004428]),
+        S::from_words([0x5088008850]),
+        S::from_words([0xa0100010a0]),
+        S::from_words([0x4020002040]),
+        S::from_words([0x20400040200]),
+        S::from_words([0x50800080500]),
+        S::from_words([0xa1100110a00]),
+        S::from_words([0x142200221400]),
+        S::from_words([0x284400442800]),
+        S::from_words([0x508800885000]),
+        S::from_words([0xa0100010a000]),
+        S::from_words([0x402000204000]),
+        S::from_words([0x2040004020000]),
+        S::from_words([0x5080008050000]),
+        S::from_words([0xa1100110a0000]),
+        S::from_words([0x14220022140000]),
+        S::from_words([0x28440044280000]),
+        S::from_words([0x50880088500000]),
+        S::from_words([0xa0100010a00000]),
+        S::from_words([0x40200020400000]),
+        S::from_words([0x204000402000000]),
+        S::from_words([0x508000805000000]),
+        S::from_words([0xa1100110a000000]),
+        S::from_words([0x1422002214000000]),
+        S::from_words([0x2844004428000000]),
+        S::from_words([0x5088008850000000]),
+        S::from_words([0xa0100010a0000000]),
+        S::from_words([0x4020002040000000]),
+        S::from_words([0x400040200000000]),
+        S::from_words([0x800080500000000]),
+        S::from_words([0x1100110a00000000]),
+        S::from_words([0x2200221400000000]),
+        S::from_words([0x4400442800000000]),
+        S::from_words([0x8800885000000000]),
+        S::from_words([0x100010a000000000]),
+        S::from_words([0x2000204000000000]),
+        S::from_words([0x4020000000000]),
+        S::from_words([0x8050000000000]),
+        S::from_words([0x110a0000000000]),
+        S::from_words([0x22140000000000]),
+        S::from_words([0x44280000000000]),
+        S::from_words([0x88500000000000]),
+        S::from_words([0x10a00000000000]),
+        S::from_words([0x20400000000000]),
+    ]];
+    static RIH11: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// `sideways`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R12: [[S; 64]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x1000100]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x80008000]),
+        S::from_words([0x100010000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x8000800000]),
+        S::from_words([0x10001000000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x800080000000]),
+        S::from_words([0x1000100000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x80008000000000]),
+        S::from_words([0x100010000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x8000800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+    ]];
+    static RH12: [S; 1] = [S::from_words([0xffffffffffffffff])];
+    static RI12: [[S; 64]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x1000100]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x80008000]),
+        S::from_words([0x100010000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x8000800000]),
+        S::from_words([0x10001000000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x800080000000]),
+        S::from_words([0x1000100000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x80008000000000]),
+        S::from_words([0x100010000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x8000800000000000]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+    ]];
+    static RIH12: [S; 1] = [S::from_words([0xffffffffffffffff])];
+
+    /// `forward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R13: [[S; 64]; 2] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ], [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ]];
+    static RH13: [S; 2] = [S::from_words([0x7f7f7f7f7f7f7f7f]), S::from_words([0xfefefefefefefefe])];
+    static RI13: [[S; 64]; 2] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ], [
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RIH13: [S; 2] = [S::from_words([0xfefefefefefefefe]), S::from_words([0x7f7f7f7f7f7f7f7f])];
+
+    /// `backward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R14: [[S; 64]; 2] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ], [
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RH14: [S; 2] = [S::from_words([0xfefefefefefefefe]), S::from_words([0x7f7f7f7f7f7f7f7f])];
+    static RI14: [[S; 64]; 2] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x800000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x8000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+        S::from_words([0x8000000000000000]),
+        S::from_words([0x0]),
+    ], [
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000]),
+        S::from_words([0x20000]),
+        S::from_words([0x40000]),
+        S::from_words([0x80000]),
+        S::from_words([0x100000]),
+        S::from_words([0x200000]),
+        S::from_words([0x400000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x1000000000]),
+        S::from_words([0x2000000000]),
+        S::from_words([0x4000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x10000000000]),
+        S::from_words([0x20000000000]),
+        S::from_words([0x40000000000]),
+        S::from_words([0x80000000000]),
+        S::from_words([0x100000000000]),
+        S::from_words([0x200000000000]),
+        S::from_words([0x400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000000000000]),
+        S::from_words([0x200000000000000]),
+        S::from_words([0x400000000000000]),
+        S::from_words([0x800000000000000]),
+        S::from_words([0x1000000000000000]),
+        S::from_words([0x2000000000000000]),
+        S::from_words([0x4000000000000000]),
+    ]];
+    static RIH14: [S; 2] = [S::from_words([0x7f7f7f7f7f7f7f7f]), S::from_words([0xfefefefefefefefe])];
+
+    /// `pawn_capture`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R15: [[S; 64]; 2] = [[
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x0]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x80008000]),
+        S::from_words([0x0]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x8000800000]),
+        S::from_words([0x0]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x800080000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x80008000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x8000800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+    ], [
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x0]),
+        S::from_words([0x1000100]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x0]),
+        S::from_words([0x100010000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x0]),
+        S::from_words([0x10001000000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000100000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100010000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+    ]];
+    static RH15: [S; 2] = [S::from_words([0x7f7f7f7f7f7f7f7f]), S::from_words([0xfefefefefefefefe])];
+    static RI15: [[S; 64]; 2] = [[
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x0]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x0]),
+        S::from_words([0x1000100]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x0]),
+        S::from_words([0x100010000]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x0]),
+        S::from_words([0x10001000000]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000100000000]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x100010000000000]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x1000000000000]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+    ], [
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x0]),
+        S::from_words([0x2000200]),
+        S::from_words([0x4000400]),
+        S::from_words([0x8000800]),
+        S::from_words([0x10001000]),
+        S::from_words([0x20002000]),
+        S::from_words([0x40004000]),
+        S::from_words([0x80008000]),
+        S::from_words([0x0]),
+        S::from_words([0x200020000]),
+        S::from_words([0x400040000]),
+        S::from_words([0x800080000]),
+        S::from_words([0x1000100000]),
+        S::from_words([0x2000200000]),
+        S::from_words([0x4000400000]),
+        S::from_words([0x8000800000]),
+        S::from_words([0x0]),
+        S::from_words([0x20002000000]),
+        S::from_words([0x40004000000]),
+        S::from_words([0x80008000000]),
+        S::from_words([0x100010000000]),
+        S::from_words([0x200020000000]),
+        S::from_words([0x400040000000]),
+        S::from_words([0x800080000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000200000000]),
+        S::from_words([0x4000400000000]),
+        S::from_words([0x8000800000000]),
+        S::from_words([0x10001000000000]),
+        S::from_words([0x20002000000000]),
+        S::from_words([0x40004000000000]),
+        S::from_words([0x80008000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x200020000000000]),
+        S::from_words([0x400040000000000]),
+        S::from_words([0x800080000000000]),
+        S::from_words([0x1000100000000000]),
+        S::from_words([0x2000200000000000]),
+        S::from_words([0x4000400000000000]),
+        S::from_words([0x8000800000000000]),
+        S::from_words([0x0]),
+        S::from_words([0x2000000000000]),
+        S::from_words([0x4000000000000]),
+        S::from_words([0x8000000000000]),
+        S::from_words([0x10000000000000]),
+        S::from_words([0x20000000000000]),
+        S::from_words([0x40000000000000]),
+        S::from_words([0x80000000000000]),
+        S::from_words([0x0]),
+    ]];
+    static RIH15: [S; 2] = [S::from_words([0xfefefefefefefefe]), S::from_words([0x7f7f7f7f7f7f7f7f])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 64] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 64] = [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at1(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at21(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at29(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at49(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at3(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at6(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at10(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s42(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at4(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s46(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at14(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s51(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[9];
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[2] = i as u16;
+                at8(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s61(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at14(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s68(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[8];
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[2] = i as u16;
+                at12(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s78(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at14(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b5(e, &pos, &v, 0) {
+            at15(e, v, pos, m, g);
+        } else {
+            at16(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b6(e, &pos, &v, 0) {
+            at17(e, v, pos, m, g);
+        } else {
+            at18(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at18(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s87(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at22(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s91(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at23(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b7(e, &pos, &v, 0) {
+            at24(e, v, pos, m, g);
+        } else {
+            at25(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at25(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at26(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s97(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s102(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at30(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at31(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at38(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b16(e, &pos, &v, 0) {
+            return;
+        }
+        at32(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b27(e, &pos, &v, 0) {
+            return;
+        }
+        at33(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b119(e, &pos, &v, 0) {
+            return;
+        }
+        at34(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s207(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at35(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        for c in s213(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        at36(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s219(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        at45(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b152(e, &pos, &v, 0) {
+            return;
+        }
+        at39(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at39(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b163(e, &pos, &v, 0) {
+            return;
+        }
+        at40(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b255(e, &pos, &v, 0) {
+            return;
+        }
+        at41(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s324(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at42(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        for c in s330(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        at43(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s336(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        at45(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at46(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at46(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s341(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at49(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s346(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at50(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at50(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at51(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at53(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at55(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at57(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at51(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s350(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at60(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at53(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s360(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at60(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at55(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s364(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at60(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at57(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s369(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at58(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at58(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        for c in s371(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        at60(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at60(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at61(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at61(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at63(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at63(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b294(e, &pos, &v, 0) {
+            at64(e, v, pos, m, g);
+        } else {
+            at78(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at64(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at65(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at68(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at71(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at74(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at65(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 13u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at68(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at71(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 7u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at74(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 5u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at78(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b297(e, &pos, &v, 0) {
+            at79(e, v, pos, m, g);
+        } else {
+            at81(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at79(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at81(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[1]), piece);
+        at83(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at83(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b299(e, &pos, &v, 0) {
+            return;
+        }
+        at84(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at84(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at85(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at86(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at87(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at88(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at89(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at90(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at91(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at92(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at93(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at94(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at95(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at96(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at97(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i18(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap2(e, v, pos, r),
+            1 => ap21(e, v, pos, r),
+            2 => ap29(e, v, pos, r),
+            3 => ap49(e, v, pos, r),
+            _ => ap97(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap3(e, v, pos, r),
+            1 => ap6(e, v, pos, r),
+            2 => ap10(e, v, pos, r),
+            _ => ap97(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = u16::from(r.decision());
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = u16::from(r.decision());
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b5(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap16(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i19(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b6(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+        } else {
+            ap18(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap18(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap23(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b7(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s97(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap31(e, v, pos, r),
+            1 => ap38(e, v, pos, r),
+            _ => ap97(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap33(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap34(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap35(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        for c in s213(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap36(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s219(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap45(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap39(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap39(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap40(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap41(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap42(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        for c in s330(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap43(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s336(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap45(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap46(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap46(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        for c in s341(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap49(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap50(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap50(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap51(e, v, pos, r),
+            1 => ap53(e, v, pos, r),
+            2 => ap55(e, v, pos, r),
+            3 => ap57(e, v, pos, r),
+            _ => ap97(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap51(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap60(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap53(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap60(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap55(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap60(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap57(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[1] = u16::from(r.decision());
+        ap58(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap58(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        for c in s371(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap60(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap60(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i248(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap61(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap61(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap63(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap63(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b294(e, &pos, &v, 0) {
+            ap64(e, v, pos, r);
+        } else {
+            ap78(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap64(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap65(e, v, pos, r),
+            1 => ap68(e, v, pos, r),
+            2 => ap71(e, v, pos, r),
+            3 => ap74(e, v, pos, r),
+            _ => ap97(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap65(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 13u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap68(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap71(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 7u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap74(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 5u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap78(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b297(e, &pos, &v, 0) {
+            ap79(e, v, pos, r);
+        } else {
+            ap81(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap79(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap81(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[1]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap83(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap83(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap84(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap84(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add((1 - e.rt_mover()));
+        for c in s463(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        }
+        ap85(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap85(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b310(e, &pos, &v, 0) {
+            ap86(e, v, pos, r);
+        } else {
+            ap87(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap86(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap87(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b311(e, &pos, &v, 0) {
+            ap88(e, v, pos, r);
+        } else {
+            ap89(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap88(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap89(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b312(e, &pos, &v, 0) {
+            ap90(e, v, pos, r);
+        } else {
+            ap97(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap90(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[0] = s573(e, &pos, &v, ALL, 0);
+        ap91(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap91(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b313(e, &pos, &v, 0) {
+            ap92(e, v, pos, r);
+        } else {
+            ap93(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap92(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap93(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[1] = s765(e, &pos, &v, ALL, 0);
+        ap94(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap94(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[2] = s998(e, &pos, &v, ALL, 0);
+        ap95(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap95(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b327(e, &pos, &v, 0) {
+            ap96(e, v, pos, r);
+        } else {
+            ap97(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap96(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap97(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x55aa55aa55aa55aa]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa55aa55aa55aa55]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x202020202020202]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4040404040404040]) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100000000000000]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100000000000001]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80]) & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80]) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000000000000000]) & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000000000000080]) & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100]) & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100]) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000000000000]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000000000100]) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000]) & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000]) & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000000000000]) & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000000008000]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10000]) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10000]) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10000000000]) & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10000010000]) & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000]) & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000000000]) & d
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000800000]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s39(e, pos, v, d, cand) | s40(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s38(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s41(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R11[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s44(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s45(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s48(e, pos, v, d, cand) | s49(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s47(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s50(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[9];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s52(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[9];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s54(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s55(e, pos, v, d, cand) | s56(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[9];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s57(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s58(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s59(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s53(e, pos, v, d, cand) | s60(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s63(e, pos, v, d, cand) | s64(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s65(e, pos, v, d, cand) | s66(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s62(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s69(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s71(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s72(e, pos, v, d, cand) | s73(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s74(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s75(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s76(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s70(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s80(e, pos, v, d, cand) | s81(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s84(e, pos, v, d, cand) | s85(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s83(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s86(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R10[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s89(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s90(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s94(e, pos, v, d, cand) | s95(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s93(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s96(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s99(e, pos, v, d, cand) | s100(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s98(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s101(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s104(e, pos, v, d, cand) | s105(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s103(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s106(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s108(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b14(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s109(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s111(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s110(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i28(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s113(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s112(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s116(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b23(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s115(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s117(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s119(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s118(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s120(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b26(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s122(e, pos, v, d, cand) | s123(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s124(e, pos, v, d, cand) | s125(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s127(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b34(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s129(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s128(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s130(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b37(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s131(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s134(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b44(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s136(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s135(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s137(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b47(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s133(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s138(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s140(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b54(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s142(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s141(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s143(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b57(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s139(e, pos, v, ALL, cand);
+        let end = s144(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s132(e, pos, v, d, cand) | s145(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s126(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s146(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s148(e, pos, v, d, cand) | s149(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s151(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b64(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s153(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s152(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s154(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b67(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s155(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s158(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b74(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s160(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s161(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b77(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s157(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s162(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s164(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b84(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s166(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s165(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s167(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b87(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s163(e, pos, v, ALL, cand);
+        let end = s168(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s156(e, pos, v, d, cand) | s169(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s150(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s170(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s147(e, pos, v, d, cand) | s171(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s173(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b94(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s175(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s174(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s176(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b97(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s177(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s179(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s178(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s172(e, pos, v, d, cand) | s180(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s182(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b104(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s184(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s183(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s185(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b107(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s186(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s188(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s187(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s181(e, pos, v, d, cand) | s189(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s191(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b114(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s193(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s192(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s194(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b117(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s195(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s197(e, pos, v, d, cand) | s198(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s199(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s196(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s190(e, pos, v, d, cand) | s200(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s202(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b126(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s204(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s203(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i120(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s206(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s205(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s208(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b134(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s210(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s209(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i126(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s212(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s211(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s214(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b142(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s216(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s215(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i132(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s218(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s217(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s221(e, pos, v, d, cand) | s222(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s220(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s223(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s225(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s226(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s225(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b150(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s227(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s224(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s226(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s228(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s227(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s230(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i138(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s230(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s229(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s233(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s234(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s233(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b159(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s232(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s234(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s237(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s236(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s235(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s237(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b162(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s241(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s239(e, pos, v, d, cand) | s240(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s241(e, pos, v, d, cand) | s242(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s244(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s244(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b170(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s247(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s246(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s245(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s248(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s247(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b173(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s248(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s251(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s252(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s251(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b180(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s253(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s254(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s253(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s252(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s255(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s254(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b183(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s256(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s250(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s255(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s257(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s258(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s257(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b190(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s259(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s260(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s259(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s258(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s261(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s260(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b193(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s262(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s256(e, pos, v, ALL, cand);
+        let end = s261(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s263(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s249(e, pos, v, d, cand) | s262(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s264(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s243(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s263(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s265(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s266(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s267(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s265(e, pos, v, d, cand) | s266(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s268(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s269(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s268(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b200(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s270(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s271(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s270(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s269(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s272(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s271(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b203(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s273(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s272(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s274(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s275(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s276(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s275(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b210(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s277(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s278(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s277(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s276(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s279(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s278(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b213(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s280(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s274(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s279(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s281(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s282(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s281(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b220(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s283(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s284(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s283(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s282(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s285(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s284(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b223(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s286(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s280(e, pos, v, ALL, cand);
+        let end = s285(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s287(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s273(e, pos, v, d, cand) | s286(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s288(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s267(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s287(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s289(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s264(e, pos, v, d, cand) | s288(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s290(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s291(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s290(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b230(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s292(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s293(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s292(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s291(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s294(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s293(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b233(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s295(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s294(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s296(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s297(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s296(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s295(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s298(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s289(e, pos, v, d, cand) | s297(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s299(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s300(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s299(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b240(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s301(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s302(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s301(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s300(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s303(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s302(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b243(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s304(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s303(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s305(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s306(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s305(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s304(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s307(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s298(e, pos, v, d, cand) | s306(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s308(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s309(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s308(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b250(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s310(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s311(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s310(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s309(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s312(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s311(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b253(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s313(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s312(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s314(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s315(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s316(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s314(e, pos, v, d, cand) | s315(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s317(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s316(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s313(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s318(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s307(e, pos, v, d, cand) | s317(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s319(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s320(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s319(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b262(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s321(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s322(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s321(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s320(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s323(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i230(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s324(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s323(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s322(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s325(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s326(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s325(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b270(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s327(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s328(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s327(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s326(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s329(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i236(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s330(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s329(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s328(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s331(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s332(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s331(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b278(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s333(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s334(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s333(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s332(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s335(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i242(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s336(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s335(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s334(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s337(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s338(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s339(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s340(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s338(e, pos, v, d, cand) | s339(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s341(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s337(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s340(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s342(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s343(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s344(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s345(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s343(e, pos, v, d, cand) | s344(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s346(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s342(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s345(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s347(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s348(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s347(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s349(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s350(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s349(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s348(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s351(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s352(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s351(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s353(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s354(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s353(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s352(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s355(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s354(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s356(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s357(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s356(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s355(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s358(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s359(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s358(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b286(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s360(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s359(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s357(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s361(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s362(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R15[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s363(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s364(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s363(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s362(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s365(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s366(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R15[usize::from(e.rt_mover())].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s367(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s368(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s367(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s369(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s366(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s368(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s370(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s371(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s370(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+            _ => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s372(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s373(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s372(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b293(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s374(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s375(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s374(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s376(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s375(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s377(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s378(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R12[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s379(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s380(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s381(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s379(e, pos, v, d, cand) | s380(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s382(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s381(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s378(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s383(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s384(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s385(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s383(e, pos, v, d, cand) | s384(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s386(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s387(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s385(e, pos, v, d, cand) | s386(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s388(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s389(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s390(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s391(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s389(e, pos, v, d, cand) | s390(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s392(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s388(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s391(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s393(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s392(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s394(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s395(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s396(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s397(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s398(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s396(e, pos, v, d, cand) | s397(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s399(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s395(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s398(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s400(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s394(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s399(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s401(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s402(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s403(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s404(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s402(e, pos, v, d, cand) | s403(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s405(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s401(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s404(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s406(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s400(e, pos, v, ALL, cand);
+        let end = s405(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s407(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s393(e, pos, v, d, cand) | s406(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s408(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s387(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s407(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s409(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s410(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s411(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s409(e, pos, v, d, cand) | s410(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s412(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s413(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s414(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s415(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s413(e, pos, v, d, cand) | s414(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s416(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s412(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s415(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s417(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s416(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s418(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s419(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s420(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s421(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s422(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s420(e, pos, v, d, cand) | s421(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s423(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s419(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s422(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s424(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s418(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s423(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s425(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s426(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s427(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s428(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s426(e, pos, v, d, cand) | s427(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s429(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s425(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s428(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s430(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s424(e, pos, v, ALL, cand);
+        let end = s429(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s431(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s417(e, pos, v, d, cand) | s430(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s432(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s411(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s431(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s433(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s408(e, pos, v, d, cand) | s432(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s434(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s435(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s436(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s437(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s435(e, pos, v, d, cand) | s436(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s438(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s434(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s437(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s439(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s438(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s440(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s441(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s440(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s439(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s442(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s433(e, pos, v, d, cand) | s441(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s443(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s444(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s445(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s446(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s444(e, pos, v, d, cand) | s445(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s447(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s443(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s446(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s448(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s447(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s449(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s450(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s449(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s448(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s451(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s442(e, pos, v, d, cand) | s450(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s452(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s453(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s454(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s455(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s453(e, pos, v, d, cand) | s454(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s456(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s452(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s455(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s457(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s456(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s458(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s459(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s460(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s458(e, pos, v, d, cand) | s459(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s461(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s460(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s457(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s462(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s451(e, pos, v, d, cand) | s461(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s463(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s464(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s465(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s466(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s464(e, pos, v, d, cand) | s465(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s467(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s468(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s469(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s467(e, pos, v, d, cand) | s468(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s470(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s466(e, pos, v, d, cand) | s469(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s471(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s472(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s473(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s471(e, pos, v, d, cand) | s472(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s474(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s470(e, pos, v, d, cand) | s473(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s475(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s476(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s477(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s475(e, pos, v, d, cand) | s476(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s478(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s474(e, pos, v, d, cand) | s477(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s479(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s480(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s481(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s479(e, pos, v, d, cand) | s480(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s482(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s478(e, pos, v, d, cand) | s481(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s483(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s484(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s485(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s483(e, pos, v, d, cand) | s484(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s486(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s487(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s488(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s486(e, pos, v, d, cand) | s487(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s489(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s490(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s491(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s489(e, pos, v, d, cand) | s490(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s492(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s493(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s494(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s492(e, pos, v, d, cand) | s493(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s495(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x55aa55aa55aa55aa]) & d
+    }
+
+    #[inline]
+    fn s496(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s495(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s494(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s497(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s498(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s499(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s497(e, pos, v, d, cand) | s498(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s500(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa55aa55aa55aa55]) & d
+    }
+
+    #[inline]
+    fn s501(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s500(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s499(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s502(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s503(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s504(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s502(e, pos, v, d, cand) | s503(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s505(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s506(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s504(e, pos, v, d, cand) | s505(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s507(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s508(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s509(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s510(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s508(e, pos, v, d, cand) | s509(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s511(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s507(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s510(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s512(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s511(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s513(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s514(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s515(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s516(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s517(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s515(e, pos, v, d, cand) | s516(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s518(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s514(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s517(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s519(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s513(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s518(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s520(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s521(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s522(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s523(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s521(e, pos, v, d, cand) | s522(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s524(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s520(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s523(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s525(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s519(e, pos, v, ALL, cand);
+        let end = s524(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s526(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s512(e, pos, v, d, cand) | s525(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s527(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s506(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s526(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s528(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s529(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s530(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s528(e, pos, v, d, cand) | s529(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s531(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s532(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s533(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s534(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s532(e, pos, v, d, cand) | s533(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s535(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s531(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s534(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s536(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s535(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s537(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s538(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s539(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s540(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s541(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s539(e, pos, v, d, cand) | s540(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s542(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s538(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s541(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s543(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s537(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s542(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s544(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s545(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s546(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s547(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s545(e, pos, v, d, cand) | s546(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s548(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s544(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s547(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s549(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s543(e, pos, v, ALL, cand);
+        let end = s548(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s550(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s536(e, pos, v, d, cand) | s549(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s551(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s530(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s550(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s552(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s527(e, pos, v, d, cand) | s551(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s553(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s554(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s555(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s556(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s554(e, pos, v, d, cand) | s555(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s557(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s553(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s556(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s558(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s557(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s559(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s560(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s559(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s558(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s561(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s552(e, pos, v, d, cand) | s560(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s562(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s563(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s564(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s565(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s563(e, pos, v, d, cand) | s564(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s566(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s562(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s565(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s567(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s566(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s568(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s567(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+            _ => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s569(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s570(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s571(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s569(e, pos, v, d, cand) | s570(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s572(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s571(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s568(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s573(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s561(e, pos, v, d, cand) | s572(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s574(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s575(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s576(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s577(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s578(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s579(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s577(e, pos, v, d, cand) | s578(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s580(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s576(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s579(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s581(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s580(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s582(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s583(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s584(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s585(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s586(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s584(e, pos, v, d, cand) | s585(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s587(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s583(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s586(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s588(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s582(e, pos, v, ALL, cand);
+        let end = s587(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s589(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s581(e, pos, v, d, cand) | s588(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s590(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s575(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s589(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s591(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s592(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s591(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefefe])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s593(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s594(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s595(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s593(e, pos, v, ALL, cand);
+        let end = s594(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s596(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s592(e, pos, v, d, cand) | s595(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s597(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s596(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s590(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s598(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s599(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s600(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s601(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s602(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s600(e, pos, v, d, cand) | s601(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s603(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s599(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s602(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s604(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s603(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefefe])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s605(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s606(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s607(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s608(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s609(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s607(e, pos, v, d, cand) | s608(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s610(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s606(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s609(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s611(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s605(e, pos, v, ALL, cand);
+        let end = s610(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s612(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s604(e, pos, v, d, cand) | s611(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s613(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s598(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s612(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s614(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s615(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s614(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s616(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s617(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s618(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s616(e, pos, v, ALL, cand);
+        let end = s617(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s619(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s615(e, pos, v, d, cand) | s618(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s620(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s619(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s613(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s621(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s597(e, pos, v, d, cand) | s620(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s622(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s623(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s624(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s625(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s626(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s624(e, pos, v, d, cand) | s625(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s627(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s623(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s626(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s628(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s627(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff])).shifted(8);
+        x & d
+    }
+
+    #[inline]
+    fn s629(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s630(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s631(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s632(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s633(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s631(e, pos, v, d, cand) | s632(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s634(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s630(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s633(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s635(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s629(e, pos, v, ALL, cand);
+        let end = s634(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s636(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s628(e, pos, v, d, cand) | s635(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s637(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s622(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s636(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s638(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s639(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s638(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s640(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s641(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s642(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s640(e, pos, v, ALL, cand);
+        let end = s641(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s643(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s639(e, pos, v, d, cand) | s642(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s644(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s643(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s637(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s645(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s621(e, pos, v, d, cand) | s644(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s646(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s647(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s648(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s649(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s650(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s648(e, pos, v, d, cand) | s649(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s651(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s647(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s650(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s652(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s651(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s653(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s654(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s655(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s656(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s657(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s655(e, pos, v, d, cand) | s656(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s658(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s654(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s657(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s659(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s653(e, pos, v, ALL, cand);
+        let end = s658(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s660(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s652(e, pos, v, d, cand) | s659(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s661(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s646(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s660(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s662(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s663(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s662(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff])).shifted(8);
+        x & d
+    }
+
+    #[inline]
+    fn s664(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s665(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s666(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s664(e, pos, v, ALL, cand);
+        let end = s665(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s667(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s663(e, pos, v, d, cand) | s666(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s668(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s667(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s661(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s669(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s645(e, pos, v, d, cand) | s668(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s670(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s671(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s672(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s673(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s674(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s672(e, pos, v, d, cand) | s673(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s675(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s671(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s674(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s676(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s675(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s677(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s678(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s679(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s680(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s681(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s679(e, pos, v, d, cand) | s680(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s682(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s678(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s681(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s683(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s677(e, pos, v, ALL, cand);
+        let end = s682(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s684(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s676(e, pos, v, d, cand) | s683(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s685(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s670(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s684(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s686(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s687(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s686(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s688(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s689(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s690(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s688(e, pos, v, ALL, cand);
+        let end = s689(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s691(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s687(e, pos, v, d, cand) | s690(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s692(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s691(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s685(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s693(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s669(e, pos, v, d, cand) | s692(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s694(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s695(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s696(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s697(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s698(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s696(e, pos, v, d, cand) | s697(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s699(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s695(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s698(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s700(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s699(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s701(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s702(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s703(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s704(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s705(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s703(e, pos, v, d, cand) | s704(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s706(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s702(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s705(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s707(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s701(e, pos, v, ALL, cand);
+        let end = s706(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s708(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s700(e, pos, v, d, cand) | s707(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s709(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s694(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s708(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s710(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s711(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s710(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s712(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s713(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s714(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s712(e, pos, v, ALL, cand);
+        let end = s713(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s715(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s711(e, pos, v, d, cand) | s714(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s716(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s715(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s709(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s717(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s693(e, pos, v, d, cand) | s716(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s718(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s719(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s720(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s721(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s722(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s720(e, pos, v, d, cand) | s721(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s723(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s719(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s722(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s724(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s723(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe])).shifted(7);
+        x & d
+    }
+
+    #[inline]
+    fn s725(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s726(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s727(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s728(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s729(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s727(e, pos, v, d, cand) | s728(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s730(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s726(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s729(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s731(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s725(e, pos, v, ALL, cand);
+        let end = s730(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s732(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s724(e, pos, v, d, cand) | s731(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s733(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s718(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s732(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s734(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s735(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s734(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7);
+        x & d
+    }
+
+    #[inline]
+    fn s736(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s737(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s738(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s736(e, pos, v, ALL, cand);
+        let end = s737(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s739(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s735(e, pos, v, d, cand) | s738(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s740(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s739(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s733(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s741(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s717(e, pos, v, d, cand) | s740(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s742(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s743(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s744(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s745(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s746(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s744(e, pos, v, d, cand) | s745(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s747(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s743(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s746(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s748(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s747(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7);
+        x & d
+    }
+
+    #[inline]
+    fn s749(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s750(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s751(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s752(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s753(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s751(e, pos, v, d, cand) | s752(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s754(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s750(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s753(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s755(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s749(e, pos, v, ALL, cand);
+        let end = s754(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s756(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s748(e, pos, v, d, cand) | s755(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s757(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s742(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s756(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s758(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s759(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s758(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe])).shifted(7);
+        x & d
+    }
+
+    #[inline]
+    fn s760(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s761(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s762(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s760(e, pos, v, ALL, cand);
+        let end = s761(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s763(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s759(e, pos, v, d, cand) | s762(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s764(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s763(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s757(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s765(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s741(e, pos, v, d, cand) | s764(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s766(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s767(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s768(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s769(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s770(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s768(e, pos, v, d, cand) | s769(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s771(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s767(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s770(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s772(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s766(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s771(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s773(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s774(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s775(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s776(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s777(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s775(e, pos, v, d, cand) | s776(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s778(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s774(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s777(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s779(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s778(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s780(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s781(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s782(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s783(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s784(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s782(e, pos, v, d, cand) | s783(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s785(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s781(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s784(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s786(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s780(e, pos, v, ALL, cand);
+        let end = s785(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s787(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s779(e, pos, v, d, cand) | s786(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s788(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s789(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s790(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s788(e, pos, v, d, cand) | s789(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s791(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s792(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s790(e, pos, v, d, cand) | s791(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s793(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s792(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefefe])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s794(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s795(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s796(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s797(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s795(e, pos, v, d, cand) | s796(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s798(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s799(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s797(e, pos, v, d, cand) | s798(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s800(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s794(e, pos, v, ALL, cand);
+        let end = s799(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s801(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s793(e, pos, v, d, cand) | s800(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s802(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s787(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s801(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s803(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s804(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s805(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s806(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s804(e, pos, v, d, cand) | s805(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s807(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s803(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s806(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s808(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s807(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefefe])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s809(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s810(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s811(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s812(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s813(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s811(e, pos, v, d, cand) | s812(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s814(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s810(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s813(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s815(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s809(e, pos, v, ALL, cand);
+        let end = s814(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s816(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s808(e, pos, v, d, cand) | s815(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s817(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s818(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s819(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s817(e, pos, v, d, cand) | s818(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s820(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s821(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s819(e, pos, v, d, cand) | s820(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s822(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s821(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s823(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s824(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s825(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s826(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s824(e, pos, v, d, cand) | s825(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s827(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s828(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s826(e, pos, v, d, cand) | s827(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s829(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s823(e, pos, v, ALL, cand);
+        let end = s828(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s830(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s822(e, pos, v, d, cand) | s829(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s831(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s816(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s830(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s832(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s802(e, pos, v, d, cand) | s831(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s833(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s834(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s835(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s836(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s834(e, pos, v, d, cand) | s835(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s837(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s833(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s836(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s838(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s837(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff])).shifted(8);
+        x & d
+    }
+
+    #[inline]
+    fn s839(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s840(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s841(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s842(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s843(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s841(e, pos, v, d, cand) | s842(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s844(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s840(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s843(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s845(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s839(e, pos, v, ALL, cand);
+        let end = s844(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s846(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s838(e, pos, v, d, cand) | s845(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s847(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s848(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s849(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s847(e, pos, v, d, cand) | s848(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s850(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s851(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s849(e, pos, v, d, cand) | s850(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s852(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s851(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s853(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s854(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s855(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s856(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s854(e, pos, v, d, cand) | s855(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s857(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s858(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s856(e, pos, v, d, cand) | s857(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s859(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s853(e, pos, v, ALL, cand);
+        let end = s858(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s860(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s852(e, pos, v, d, cand) | s859(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s861(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s846(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s860(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s862(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s832(e, pos, v, d, cand) | s861(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s863(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s864(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s865(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s866(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s864(e, pos, v, d, cand) | s865(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s867(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s863(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s866(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s868(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s867(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s869(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s870(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s871(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s872(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s873(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s871(e, pos, v, d, cand) | s872(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s874(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s870(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s873(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s875(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s869(e, pos, v, ALL, cand);
+        let end = s874(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s876(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s868(e, pos, v, d, cand) | s875(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s877(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s878(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s879(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s877(e, pos, v, d, cand) | s878(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s880(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s881(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s879(e, pos, v, d, cand) | s880(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s882(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s881(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffff])).shifted(8);
+        x & d
+    }
+
+    #[inline]
+    fn s883(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s884(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s885(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s886(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s884(e, pos, v, d, cand) | s885(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s887(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s888(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s886(e, pos, v, d, cand) | s887(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s889(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s883(e, pos, v, ALL, cand);
+        let end = s888(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s890(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s882(e, pos, v, d, cand) | s889(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s891(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s876(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s890(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s892(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s862(e, pos, v, d, cand) | s891(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s893(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s894(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s895(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s896(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s894(e, pos, v, d, cand) | s895(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s897(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s893(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s896(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s898(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s897(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s899(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s900(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s901(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s902(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s903(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s901(e, pos, v, d, cand) | s902(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s904(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s900(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s903(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s905(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s899(e, pos, v, ALL, cand);
+        let end = s904(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s906(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s898(e, pos, v, d, cand) | s905(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s907(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s908(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s909(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s907(e, pos, v, d, cand) | s908(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s910(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s909(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s911(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s912(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s913(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s914(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s912(e, pos, v, d, cand) | s913(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s915(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s911(e, pos, v, ALL, cand);
+        let end = s914(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s916(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s910(e, pos, v, d, cand) | s915(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s917(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s916(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s906(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s918(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s892(e, pos, v, d, cand) | s917(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s919(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s920(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s921(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s922(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s920(e, pos, v, d, cand) | s921(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s923(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s919(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s922(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s924(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s923(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s925(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s926(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s927(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s928(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s929(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s927(e, pos, v, d, cand) | s928(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s930(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s926(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s929(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s931(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s925(e, pos, v, ALL, cand);
+        let end = s930(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s932(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s924(e, pos, v, d, cand) | s931(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s933(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s934(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s935(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s933(e, pos, v, d, cand) | s934(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s936(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s935(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s937(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s938(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s939(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s940(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s938(e, pos, v, d, cand) | s939(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s941(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s937(e, pos, v, ALL, cand);
+        let end = s940(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s942(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s936(e, pos, v, d, cand) | s941(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s943(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s942(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s932(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s944(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s918(e, pos, v, d, cand) | s943(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s945(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s946(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s947(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s948(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s946(e, pos, v, d, cand) | s947(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s949(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s945(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s948(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s950(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s949(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe])).shifted(7);
+        x & d
+    }
+
+    #[inline]
+    fn s951(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s952(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s953(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s954(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s955(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s953(e, pos, v, d, cand) | s954(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s956(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s952(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s955(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s957(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s951(e, pos, v, ALL, cand);
+        let end = s956(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s958(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s950(e, pos, v, d, cand) | s957(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s959(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s960(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s961(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s959(e, pos, v, d, cand) | s960(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s962(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s961(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7);
+        x & d
+    }
+
+    #[inline]
+    fn s963(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s964(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s965(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s966(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s964(e, pos, v, d, cand) | s965(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s967(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s963(e, pos, v, ALL, cand);
+        let end = s966(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s968(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s962(e, pos, v, d, cand) | s967(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s969(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s968(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s958(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s970(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s944(e, pos, v, d, cand) | s969(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s971(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s972(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s973(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s974(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s972(e, pos, v, d, cand) | s973(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s975(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s971(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s974(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s976(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s975(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7);
+        x & d
+    }
+
+    #[inline]
+    fn s977(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s978(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s979(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s980(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s981(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s979(e, pos, v, d, cand) | s980(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s982(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s978(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s981(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s983(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s977(e, pos, v, ALL, cand);
+        let end = s982(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s984(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s976(e, pos, v, d, cand) | s983(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s985(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s986(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s987(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s985(e, pos, v, d, cand) | s986(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s988(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s987(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfefefefefefefe])).shifted(7);
+        x & d
+    }
+
+    #[inline]
+    fn s989(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s990(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s991(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s992(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s990(e, pos, v, d, cand) | s991(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s993(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s989(e, pos, v, ALL, cand);
+        let end = s992(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s994(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s988(e, pos, v, d, cand) | s993(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s995(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s994(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s984(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s996(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s970(e, pos, v, d, cand) | s995(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s997(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s773(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s996(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s998(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s772(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s997(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s999(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1000(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1001(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1002(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1000(e, pos, v, d, cand) | s1001(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1003(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s999(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1002(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1004(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1003(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1005(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1006(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1004(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1005(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1007(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1008(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1007(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s1009(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1010(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1009(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1011(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1008(e, pos, v, d, cand) | s1010(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1012(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1013(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1014(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1012(e, pos, v, d, cand) | s1013(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1015(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1014(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1016(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1011(e, pos, v, d, cand) | s1015(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1017(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1018(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1019(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1017(e, pos, v, d, cand) | s1018(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1020(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1021(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1019(e, pos, v, d, cand) | s1020(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1022(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1021(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s1023(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1016(e, pos, v, d, cand) | s1022(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1024(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1025(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1026(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1027(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1028(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1026(e, pos, v, d, cand) | s1027(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1029(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1025(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1028(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1030(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1024(e, pos, v, d, cand) | s1029(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1031(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1032(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1033(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1031(e, pos, v, d, cand) | s1032(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1034(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1035(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1033(e, pos, v, d, cand) | s1034(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1036(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1030(e, pos, v, ALL, cand);
+        let end = s1035(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1037(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1023(e, pos, v, d, cand) | s1036(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1038(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1039(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1040(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1038(e, pos, v, d, cand) | s1039(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1041(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1040(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1042(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1037(e, pos, v, d, cand) | s1041(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1043(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1044(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1045(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1046(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1047(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1045(e, pos, v, d, cand) | s1046(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1048(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1044(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1047(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1049(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1043(e, pos, v, d, cand) | s1048(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1050(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1051(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1052(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1050(e, pos, v, d, cand) | s1051(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1053(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1049(e, pos, v, ALL, cand);
+        let end = s1052(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1054(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1042(e, pos, v, d, cand) | s1053(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1055(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1006(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1054(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1056(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1057(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1058(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1059(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1057(e, pos, v, d, cand) | s1058(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1060(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1059(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s1061(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1062(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1061(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1060(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1063(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1064(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1065(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1063(e, pos, v, d, cand) | s1064(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1066(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1065(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1062(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1067(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1068(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1069(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1067(e, pos, v, d, cand) | s1068(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1070(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1071(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1069(e, pos, v, d, cand) | s1070(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1072(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1073(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1072(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1071(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1074(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1075(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1076(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1074(e, pos, v, d, cand) | s1075(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1077(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1076(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s1078(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1079(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1080(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1081(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1079(e, pos, v, d, cand) | s1080(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1082(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1078(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1081(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1083(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1084(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1085(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1083(e, pos, v, d, cand) | s1084(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1086(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1082(e, pos, v, ALL, cand);
+        let end = s1085(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1087(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1077(e, pos, v, d, cand) | s1086(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1088(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1073(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1087(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1089(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1066(e, pos, v, d, cand) | s1088(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1090(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1091(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1092(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1090(e, pos, v, d, cand) | s1091(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1093(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1094(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1093(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1092(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1095(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1096(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1097(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1095(e, pos, v, d, cand) | s1096(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1098(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1097(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1099(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1100(e, pos, v, d, cand) | s1101(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1099(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1102(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1104(e, pos, v, d, cand) | s1105(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1103(e, pos, v, ALL, cand);
+        let end = s1106(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1098(e, pos, v, d, cand) | s1107(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1094(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1108(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1089(e, pos, v, d, cand) | s1109(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s1112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1111(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1113(e, pos, v, d, cand) | s1114(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1115(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1112(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1117(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1110(e, pos, v, d, cand) | s1118(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1120(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1122(e, pos, v, d, cand) | s1123(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1124(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1121(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1126(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1125(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1119(e, pos, v, d, cand) | s1127(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s1130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff]) & d
+    }
+
+    #[inline]
+    fn s1131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1130(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b322(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s1132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1129(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1131(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1132(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1134(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1133(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1135(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1),
+            _ => (of & S::from_words([0xfefefefefefefefe])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1137(e, pos, v, d, cand) | s1138(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1139(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1136(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s1142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1141(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1140(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1128(e, pos, v, d, cand) | s1142(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1144(e, pos, v, d, cand) | s1145(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1146(e, pos, v, d, cand) | s1147(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1150(e, pos, v, d, cand) | s1151(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1149(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1152(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1153(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s1155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1157(e, pos, v, d, cand) | s1158(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1156(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1155(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1160(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1163(e, pos, v, d, cand) | s1164(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1162(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1165(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1161(e, pos, v, ALL, cand);
+        let end = s1166(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0x7f7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xffffffffffffff]);
+            let mut x = end.shifted(-8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-8) & S::from_words([0xffffffffffffff]);
+            }
+            let on = run & S::from_words([0xfefefefefefefefe]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xfefefefefefefefe]);
+            }
+            let on = run & S::from_words([0xffffffffffffff00]);
+            let mut x = end.shifted(8) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(8) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(8) & S::from_words([0xffffffffffffff00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1154(e, pos, v, d, cand) | s1167(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1169(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1148(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1168(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1172(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1170(e, pos, v, d, cand) | s1171(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1173(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1176(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1174(e, pos, v, d, cand) | s1175(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1177(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1173(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1176(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1178(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1177(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1180(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1183(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1181(e, pos, v, d, cand) | s1182(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1184(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1180(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1183(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1185(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1179(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1184(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1186(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1189(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1187(e, pos, v, d, cand) | s1188(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1190(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1186(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1189(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1191(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1185(e, pos, v, ALL, cand);
+        let end = s1190(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f]);
+            let mut x = end.shifted(-9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-9) & S::from_words([0x7f7f7f7f7f7f7f]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe]);
+            let mut x = end.shifted(-7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-7) & S::from_words([0xfefefefefefefe]);
+            }
+            let on = run & S::from_words([0xfefefefefefefe00]);
+            let mut x = end.shifted(9) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(9) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(9) & S::from_words([0xfefefefefefefe00]);
+            }
+            let on = run & S::from_words([0x7f7f7f7f7f7f7f00]);
+            let mut x = end.shifted(7) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(7) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(7) & S::from_words([0x7f7f7f7f7f7f7f00]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1192(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1178(e, pos, v, d, cand) | s1191(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1193(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1172(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1192(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1194(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1169(e, pos, v, d, cand) | s1193(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1195(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1196(e, pos, v, d, cand) | s1197(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1199(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1195(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1198(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1199(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3f3f3f3f3f3f3f])).shifted(10)
+            | (of & S::from_words([0x7f7f7f7f7f7f])).shifted(17)
+            | (of & S::from_words([0xfefefefefefe])).shifted(15)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc])).shifted(6)
+            | (of & S::from_words([0x3f3f3f3f3f3f3f00])).shifted(-6)
+            | (of & S::from_words([0xfcfcfcfcfcfcfc00])).shifted(-10)
+            | (of & S::from_words([0x7f7f7f7f7f7f0000])).shifted(-15)
+            | (of & S::from_words([0xfefefefefefe0000])).shifted(-17);
+        x & d
+    }
+
+    #[inline]
+    fn s1201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1202(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1201(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1200(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1203(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1194(e, pos, v, d, cand) | s1202(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1204(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1207(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1205(e, pos, v, d, cand) | s1206(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1204(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1207(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1208(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7f7f7f7f7f7f7f7f])).shifted(1)
+            | (of & S::from_words([0xffffffffffffff])).shifted(8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0xfefefefefefefefe])).shifted(-1)
+            | (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xffffffffffffff00])).shifted(-8)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s1210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1211(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1210(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1209(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1212(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1203(e, pos, v, d, cand) | s1211(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(14usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1216(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1214(e, pos, v, d, cand) | s1215(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1217(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1213(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1216(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1217(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0x7f7f7f7f7f7f7f])).shifted(9)
+            | (of & S::from_words([0x7f7f7f7f7f7f7f00])).shifted(-7),
+            _ => (of & S::from_words([0xfefefefefefefe])).shifted(7)
+            | (of & S::from_words([0xfefefefefefefe00])).shifted(-9),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1219(e, pos, v, d, cand) | s1220(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1221(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1218(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1212(e, pos, v, d, cand) | s1222(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Rem, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Rem, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s114(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s121(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s201(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i136(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i137(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i138(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i139(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s231(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i140(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i141(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i142(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i143(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i144(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i145(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i146(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i147(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i148(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i149(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s238(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i150(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i151(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i152(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i153(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i154(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i155(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i156(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i157(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i158(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i159(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i160(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i161(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i162(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i163(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i164(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i165(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i166(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i167(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i168(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i169(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i170(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i171(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i172(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i173(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i174(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i175(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i176(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i177(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i178(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i179(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i180(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i181(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i182(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i183(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i184(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i185(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i186(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i187(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i188(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i189(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i190(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i191(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i192(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i193(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i194(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i195(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i196(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i197(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i198(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i199(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i200(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i201(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i202(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i203(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i204(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i205(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i206(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i207(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i208(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i209(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i210(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i211(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i212(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i213(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i214(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i215(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i216(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i217(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i218(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i219(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i220(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i221(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i222(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i223(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s318(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i224(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i225(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i226(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i227(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i228(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i229(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i230(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i231(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i232(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i233(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i234(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i235(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i236(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i237(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i238(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i239(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i240(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i241(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i242(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i243(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i244(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i245(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i246(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i247(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i248(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i249(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i250(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i251(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i252(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i253(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i254(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s382(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i255(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i256(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s462(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i257(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i258(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s482(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i259(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i260(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s485(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i261(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i262(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s488(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i263(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i264(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s491(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i265(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i266(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s496(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i267(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i268(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s501(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i269(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i270(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i271(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i272(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i273(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i274(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s574(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i275(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i276(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1055(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i277(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i278(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1056(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i279(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i280(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i281(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i282(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i283(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i284(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1143(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i285(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i286(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1223(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i287(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s79(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        !s82(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s92(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b8(e, pos, v, cand) && b9(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b11(e, pos, v, cand) && b12(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b10(e, pos, v, cand) || b13(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b21(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i37(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b24(e, pos, v, cand) || b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) && b29(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) && b32(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b30(e, pos, v, cand) || b33(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i45(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i47(e, pos, v, cand), i48(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) && b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i49(e, pos, v, cand), i50(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b38(e, pos, v, cand) && b39(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b41(e, pos, v, cand) && b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b40(e, pos, v, cand) || b43(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i55(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b45(e, pos, v, cand) && b46(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i57(e, pos, v, cand), i58(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b48(e, pos, v, cand) && b49(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i59(e, pos, v, cand), i60(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b51(e, pos, v, cand) && b52(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b50(e, pos, v, cand) || b53(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i61(e, pos, v, cand), i62(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i63(e, pos, v, cand), i64(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b55(e, pos, v, cand) && b56(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b58(e, pos, v, cand) && b59(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i67(e, pos, v, cand), i68(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b61(e, pos, v, cand) && b62(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b60(e, pos, v, cand) || b63(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i71(e, pos, v, cand), i72(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b65(e, pos, v, cand) && b66(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i73(e, pos, v, cand), i74(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b68(e, pos, v, cand) && b69(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i75(e, pos, v, cand), i76(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b71(e, pos, v, cand) && b72(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b70(e, pos, v, cand) || b73(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i77(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i79(e, pos, v, cand), i80(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b75(e, pos, v, cand) && b76(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b78(e, pos, v, cand) && b79(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i83(e, pos, v, cand), i84(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b81(e, pos, v, cand) && b82(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b80(e, pos, v, cand) || b83(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i85(e, pos, v, cand), i86(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i87(e, pos, v, cand), i88(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b85(e, pos, v, cand) && b86(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i89(e, pos, v, cand), i90(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b88(e, pos, v, cand) && b89(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i91(e, pos, v, cand), i92(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b91(e, pos, v, cand) && b92(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b90(e, pos, v, cand) || b93(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i93(e, pos, v, cand), i94(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i95(e, pos, v, cand), i96(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b95(e, pos, v, cand) && b96(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i97(e, pos, v, cand), i98(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b98(e, pos, v, cand) && b99(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i99(e, pos, v, cand), i100(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b101(e, pos, v, cand) && b102(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b100(e, pos, v, cand) || b103(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i101(e, pos, v, cand), i102(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i103(e, pos, v, cand), i104(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b105(e, pos, v, cand) && b106(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i105(e, pos, v, cand), i106(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b108(e, pos, v, cand) && b109(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i107(e, pos, v, cand), i108(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b111(e, pos, v, cand) && b112(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b110(e, pos, v, cand) || b113(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i109(e, pos, v, cand), i110(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i111(e, pos, v, cand), i112(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b115(e, pos, v, cand) && b116(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i113(e, pos, v, cand), i114(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b118(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i115(e, pos, v, cand), i116(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b120(e, pos, v, cand) && b121(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i117(e, pos, v, cand), i118(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b123(e, pos, v, cand) && b124(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b122(e, pos, v, cand) || b125(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i119(e, pos, v, cand), i120(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i121(e, pos, v, cand), i122(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b128(e, pos, v, cand) && b129(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i123(e, pos, v, cand), i124(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b131(e, pos, v, cand) && b132(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b130(e, pos, v, cand) || b133(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i125(e, pos, v, cand), i126(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b136(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b137(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i127(e, pos, v, cand), i128(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b138(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b136(e, pos, v, cand) && b137(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b139(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b140(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i129(e, pos, v, cand), i130(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b141(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b139(e, pos, v, cand) && b140(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b142(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b138(e, pos, v, cand) || b141(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b143(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i131(e, pos, v, cand), i132(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b144(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b145(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i133(e, pos, v, cand), i134(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b146(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b144(e, pos, v, cand) && b145(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b147(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b148(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i135(e, pos, v, cand), i136(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b149(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b147(e, pos, v, cand) && b148(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b150(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b146(e, pos, v, cand) || b149(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b151(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i137(e, pos, v, cand), i138(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b152(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i139(e, pos, v, cand), i140(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b153(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b154(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i141(e, pos, v, cand), i142(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b155(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b153(e, pos, v, cand) && b154(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b156(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b157(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i143(e, pos, v, cand), i144(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b158(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b156(e, pos, v, cand) && b157(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b159(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b155(e, pos, v, cand) || b158(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b160(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i145(e, pos, v, cand), i146(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b161(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i147(e, pos, v, cand), i148(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b162(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b160(e, pos, v, cand) && b161(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b163(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i149(e, pos, v, cand), i150(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b164(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b165(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i151(e, pos, v, cand), i152(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b166(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b164(e, pos, v, cand) && b165(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b167(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b168(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i153(e, pos, v, cand), i154(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b169(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b167(e, pos, v, cand) && b168(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b170(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b166(e, pos, v, cand) || b169(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b171(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i155(e, pos, v, cand), i156(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b172(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i157(e, pos, v, cand), i158(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b173(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b171(e, pos, v, cand) && b172(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b174(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b175(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i159(e, pos, v, cand), i160(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b176(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b174(e, pos, v, cand) && b175(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b177(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b178(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i161(e, pos, v, cand), i162(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b179(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b177(e, pos, v, cand) && b178(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b180(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b176(e, pos, v, cand) || b179(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b181(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i163(e, pos, v, cand), i164(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b182(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i165(e, pos, v, cand), i166(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b183(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b181(e, pos, v, cand) && b182(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b184(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b185(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i167(e, pos, v, cand), i168(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b186(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b184(e, pos, v, cand) && b185(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b187(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b188(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i169(e, pos, v, cand), i170(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b189(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b187(e, pos, v, cand) && b188(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b190(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b186(e, pos, v, cand) || b189(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b191(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i171(e, pos, v, cand), i172(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b192(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i173(e, pos, v, cand), i174(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b193(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b191(e, pos, v, cand) && b192(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b194(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b195(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i175(e, pos, v, cand), i176(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b196(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b194(e, pos, v, cand) && b195(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b197(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b198(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i177(e, pos, v, cand), i178(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b199(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b197(e, pos, v, cand) && b198(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b200(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b196(e, pos, v, cand) || b199(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b201(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i179(e, pos, v, cand), i180(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b202(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i181(e, pos, v, cand), i182(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b203(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b201(e, pos, v, cand) && b202(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b204(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b205(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i183(e, pos, v, cand), i184(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b206(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b204(e, pos, v, cand) && b205(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b207(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b208(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i185(e, pos, v, cand), i186(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b209(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b207(e, pos, v, cand) && b208(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b210(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b206(e, pos, v, cand) || b209(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b211(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i187(e, pos, v, cand), i188(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b212(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i189(e, pos, v, cand), i190(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b213(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b211(e, pos, v, cand) && b212(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b214(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b215(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i191(e, pos, v, cand), i192(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b216(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b214(e, pos, v, cand) && b215(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b217(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b218(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i193(e, pos, v, cand), i194(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b219(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b217(e, pos, v, cand) && b218(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b220(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b216(e, pos, v, cand) || b219(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b221(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i195(e, pos, v, cand), i196(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b222(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i197(e, pos, v, cand), i198(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b223(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b221(e, pos, v, cand) && b222(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b224(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b225(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i199(e, pos, v, cand), i200(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b226(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b224(e, pos, v, cand) && b225(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b227(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b228(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i201(e, pos, v, cand), i202(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b229(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b227(e, pos, v, cand) && b228(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b230(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b226(e, pos, v, cand) || b229(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b231(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i203(e, pos, v, cand), i204(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b232(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i205(e, pos, v, cand), i206(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b233(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b231(e, pos, v, cand) && b232(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b234(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b235(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i207(e, pos, v, cand), i208(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b236(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b234(e, pos, v, cand) && b235(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b237(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b238(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i209(e, pos, v, cand), i210(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b239(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b237(e, pos, v, cand) && b238(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b240(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b236(e, pos, v, cand) || b239(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b241(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i211(e, pos, v, cand), i212(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b242(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i213(e, pos, v, cand), i214(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b243(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b241(e, pos, v, cand) && b242(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b244(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b245(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i215(e, pos, v, cand), i216(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b246(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b244(e, pos, v, cand) && b245(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b247(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b248(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i217(e, pos, v, cand), i218(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b249(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b247(e, pos, v, cand) && b248(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b250(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b246(e, pos, v, cand) || b249(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b251(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i219(e, pos, v, cand), i220(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b252(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i221(e, pos, v, cand), i222(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b253(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b251(e, pos, v, cand) && b252(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b254(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i223(e, pos, v, cand), i224(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b255(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b254(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b256(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b257(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i225(e, pos, v, cand), i226(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b258(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b256(e, pos, v, cand) && b257(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b259(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b260(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i227(e, pos, v, cand), i228(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b261(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b259(e, pos, v, cand) && b260(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b262(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b258(e, pos, v, cand) || b261(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b263(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i229(e, pos, v, cand), i230(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b264(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b265(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i231(e, pos, v, cand), i232(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b266(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b264(e, pos, v, cand) && b265(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b267(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b268(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i233(e, pos, v, cand), i234(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b269(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b267(e, pos, v, cand) && b268(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b270(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b266(e, pos, v, cand) || b269(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b271(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i235(e, pos, v, cand), i236(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b272(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b273(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i237(e, pos, v, cand), i238(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b274(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b272(e, pos, v, cand) && b273(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b275(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b276(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i239(e, pos, v, cand), i240(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b277(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b275(e, pos, v, cand) && b276(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b278(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b274(e, pos, v, cand) || b277(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b279(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i241(e, pos, v, cand), i242(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b280(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b281(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i244(e, pos, v, cand), i245(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b282(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b280(e, pos, v, cand) && b281(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b283(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b284(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i246(e, pos, v, cand), i247(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b285(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b283(e, pos, v, cand) && b284(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b286(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b282(e, pos, v, cand) || b285(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b287(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b288(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i250(e, pos, v, cand), i251(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b289(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b287(e, pos, v, cand) && b288(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b290(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b291(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i252(e, pos, v, cand), i253(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b292(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b290(e, pos, v, cand) && b291(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b293(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b289(e, pos, v, cand) || b292(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b294(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s373(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b295(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s376(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b296(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i254(e, pos, v, cand), i255(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b297(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b295(e, pos, v, cand) && b296(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b298(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i256(e, pos, v, cand), i257(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b299(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b298(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b300(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i258(e, pos, v, cand), i259(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b301(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i260(e, pos, v, cand), i261(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b302(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i262(e, pos, v, cand), i263(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b303(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b301(e, pos, v, cand) && b302(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b304(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i264(e, pos, v, cand), i265(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b305(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i266(e, pos, v, cand), i267(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b306(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i268(e, pos, v, cand), i269(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b307(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b305(e, pos, v, cand) || b306(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b308(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b304(e, pos, v, cand) && b307(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b309(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b303(e, pos, v, cand) || b308(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b310(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b300(e, pos, v, cand) && b309(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b311(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i270(e, pos, v, cand), i271(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b312(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i272(e, pos, v, cand), i273(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b313(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i274(e, pos, v, cand), i275(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b314(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i276(e, pos, v, cand), i277(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b315(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i278(e, pos, v, cand), i279(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b316(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b317(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i280(e, pos, v, cand), i281(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b318(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b316(e, pos, v, cand) && b317(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b319(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b320(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i282(e, pos, v, cand), i283(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b321(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b319(e, pos, v, cand) && b320(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b322(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b318(e, pos, v, cand) || b321(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b323(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i284(e, pos, v, cand), i285(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b324(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b323(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b325(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b315(e, pos, v, cand) || b324(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b326(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b314(e, pos, v, cand) && b325(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b327(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b326(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b328(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i286(e, pos, v, cand), i287(e, pos, v, cand))
+    }
+}
+
+/// Clobber
+mod p3 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -2115,7 +19191,7 @@ mod p2 {
 }
 
 /// Connect Four
-mod p3 {
+mod p4 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -2610,7 +19686,7 @@ mod p3 {
 }
 
 /// English draughts
-mod p4 {
+mod p5 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -5752,8 +22828,5906 @@ mod p4 {
     }
 }
 
+/// Go (length=openspiel)
+mod p6 {
+    use super::*;
+
+    /// Cell sets: 16 word(s), room for 1024 cells.
+    type S = CellBits<16>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<16, 0, 3, 3>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]);
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 361]; 1] = [[
+        S::from_words([0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100001000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200008000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x40000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x80002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000020000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000, 0x1000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002000020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000020000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000000, 0x800008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000000, 0x1000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000000000000, 0x10000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80000000000000, 0x20000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800008000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000040000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000, 0x200002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000, 0x400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x10000100004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x28000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x50000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])];
+    static RI0: [[S; 361]; 1] = [[
+        S::from_words([0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100001000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200008000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x40000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x80002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000020000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000, 0x1000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002000020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000020000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000000, 0x800008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000000, 0x1000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000000000000, 0x10000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80000000000000, 0x20000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800008000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000040000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000, 0x200002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000, 0x400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x10000100004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x28000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x50000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 361] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 361] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at21(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, (c >> 8) as u8).and_then(|m| g.extend(m, c as u8)) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at6(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b1(e, &pos, &v, 0) {
+            at8(e, v, pos, m, g);
+        } else {
+            at15(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[1] = s10(e, &pos, &v, ALL, 0);
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[2] = s18(e, &pos, &v, ALL, 0);
+        at10(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b4(e, &pos, &v, 0) {
+            at11(e, v, pos, m, g);
+        } else {
+            at14(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at12(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at14(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            return;
+        }
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap21(e, v, pos, r),
+            _ => ap31(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let hi = r.decision();
+        v[0] = (u16::from(hi) << 8) | u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b1(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[1] = s10(e, &pos, &v, ALL, 0);
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[2] = s18(e, &pos, &v, ALL, 0);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b4(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap15(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i26(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b8(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap24(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i30(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap24(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 1usize;
+        let value = i31(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b12(e, &pos, &v, 0) {
+            ap26(e, v, pos, r);
+        } else {
+            ap31(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b13(e, &pos, &v, 0) {
+            ap27(e, v, pos, r);
+        } else {
+            ap28(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(0u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b14(e, &pos, &v, 0) {
+            ap29(e, v, pos, r);
+        } else {
+            ap30(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(1u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s4(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s7(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s9(e, pos, v, ALL, cand);
+        let mut reached = s8(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s13(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s14(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s16(e, pos, v, ALL, cand);
+        let mut reached = s15(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s17(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s30(e, pos, v, ALL, cand);
+        let mut reached = s29(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s32(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s37(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s38(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s40(e, pos, v, ALL, cand);
+        let mut reached = s39(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s43(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s44(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s46(e, pos, v, ALL, cand);
+        let mut reached = s45(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s49(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s50(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s52(e, pos, v, ALL, cand);
+        let mut reached = s51(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s47(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s53(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s41(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s54(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s58(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s59(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s61(e, pos, v, ALL, cand);
+        let mut reached = s60(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s64(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s65(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s67(e, pos, v, ALL, cand);
+        let mut reached = s66(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s70(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s69(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s71(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s73(e, pos, v, ALL, cand);
+        let mut reached = s72(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s68(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s74(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s62(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s75(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s79(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s78(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s80(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s82(e, pos, v, ALL, cand);
+        let mut reached = s81(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s84(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s86(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s88(e, pos, v, ALL, cand);
+        let mut reached = s87(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s91(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s90(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s92(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s94(e, pos, v, ALL, cand);
+        let mut reached = s93(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s89(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s95(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s83(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s96(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s99(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s101(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s103(e, pos, v, ALL, cand);
+        let mut reached = s102(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s106(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s105(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s107(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s109(e, pos, v, ALL, cand);
+        let mut reached = s108(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s112(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s111(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s113(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s115(e, pos, v, ALL, cand);
+        let mut reached = s114(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s110(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s104(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s117(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s121(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s120(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s122(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s124(e, pos, v, ALL, cand);
+        let mut reached = s123(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s127(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s126(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s128(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s130(e, pos, v, ALL, cand);
+        let mut reached = s129(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s133(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s132(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s134(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s136(e, pos, v, ALL, cand);
+        let mut reached = s135(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s131(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s125(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s138(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s142(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s141(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s143(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s145(e, pos, v, ALL, cand);
+        let mut reached = s144(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s148(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s147(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s149(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s151(e, pos, v, ALL, cand);
+        let mut reached = s150(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s154(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s153(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s155(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s157(e, pos, v, ALL, cand);
+        let mut reached = s156(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s152(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s158(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s146(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        32
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        32
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        19
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        19
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i37(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        15
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        15
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s119(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s139(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i60(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s140(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s160(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i63(e, pos, v, cand), i64(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) || b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i34(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) || b11(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+}
+
+/// Go (length=unlimited)
+mod p7 {
+    use super::*;
+
+    /// Cell sets: 16 word(s), room for 1024 cells.
+    type S = CellBits<16>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<16, 0, 3, 3>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]);
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 361]; 1] = [[
+        S::from_words([0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100001000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200008000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x40000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x80002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000020000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000, 0x1000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002000020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000020000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000000, 0x800008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000000, 0x1000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000000000000, 0x10000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80000000000000, 0x20000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800008000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000040000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000, 0x200002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000, 0x400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x10000100004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x28000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x50000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])];
+    static RI0: [[S; 361]; 1] = [[
+        S::from_words([0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100001000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200008000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x100000000000000, 0x40000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x200000000000000, 0x80002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000020000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000, 0x1000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002000020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000020000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x2000000000000000, 0x800008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x4000000000000000, 0x1000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80002000020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000, 0x20000a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000, 0x400014, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x40000000000000, 0x10000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x80000000000000, 0x20000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800008000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000040000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40001400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80002800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100005000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400014000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800028000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000050000400000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000a0000800000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000140001000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000280002000000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400010000000, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000020000000, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x14000100000000, 0x40, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x28000200000000, 0x80, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x50000400000000, 0x100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa0000800000000, 0x200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x140001000000000, 0x400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x280002000000000, 0x800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x500004000000000, 0x1000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa00008000000000, 0x2000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1400010000000000, 0x4000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2800020000000000, 0x8000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x5000040000000000, 0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0xa000080000000000, 0x20000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000100000000000, 0x40001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000200000000000, 0x80002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000, 0x100005, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000, 0x200002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000, 0x400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000, 0x800028, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000, 0x1000050, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000, 0x20000a0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x10000000000000, 0x4000140, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x20000000000000, 0x8000280, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x40000000000000, 0x10000500, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x80000000000000, 0x20000a00, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x100000000000000, 0x40001400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x200000000000000, 0x80002800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x400000000000000, 0x100005000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x800000000000000, 0x20000a000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x1000000000000000, 0x400014000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x2000000000000000, 0x800028000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x4000000000000000, 0x1000050000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x8000000000000000, 0x20000a0000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x4000140001, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000280002, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x10000100004, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x800008, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x28000200, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x50000400, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa0000800, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x140001000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x280002000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x500004000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa00008000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x1400010000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x2800020000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x5000040000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0xa000080000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x14000100000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+        S::from_words([0x0, 0x0, 0x0, 0x0, 0x0, 0x8000200000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 361] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 361] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at21(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s0(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, (c >> 8) as u8).and_then(|m| g.extend(m, c as u8)) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b0(e, &pos, &v, 0) {
+            return;
+        }
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at6(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b1(e, &pos, &v, 0) {
+            at8(e, v, pos, m, g);
+        } else {
+            at15(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[1] = s10(e, &pos, &v, ALL, 0);
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[2] = s18(e, &pos, &v, ALL, 0);
+        at10(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b4(e, &pos, &v, 0) {
+            at11(e, v, pos, m, g);
+        } else {
+            at14(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at12(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at14(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
+            pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            return;
+        }
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap21(e, v, pos, r),
+            _ => ap31(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let hi = r.decision();
+        v[0] = (u16::from(hi) << 8) | u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[0] = s2(e, &pos, &v, ALL, 0);
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i8(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b1(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap15(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[1] = s10(e, &pos, &v, ALL, 0);
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        pos.locals[2] = s18(e, &pos, &v, ALL, 0);
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b4(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i21(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        for c in s25(e, &pos, &v, ALL, 0).iter() {
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        }
+        ap15(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i26(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b8(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap24(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 2usize;
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize;
+        let value = i30(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap24(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 1usize;
+        let value = i31(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b9(e, &pos, &v, 0) {
+            ap26(e, v, pos, r);
+        } else {
+            ap31(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b13(e, &pos, &v, 0) {
+            ap27(e, v, pos, r);
+        } else {
+            ap28(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(0u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b14(e, &pos, &v, 0) {
+            ap29(e, v, pos, r);
+        } else {
+            ap30(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(1u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R0[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s3(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s4(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s7(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s9(e, pos, v, ALL, cand);
+        let mut reached = s8(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s13(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s12(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s14(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s16(e, pos, v, ALL, cand);
+        let mut reached = s15(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s17(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[2] & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s27(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s30(e, pos, v, ALL, cand);
+        let mut reached = s29(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s32(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s37(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s38(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s40(e, pos, v, ALL, cand);
+        let mut reached = s39(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s43(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s44(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s46(e, pos, v, ALL, cand);
+        let mut reached = s45(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s49(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s50(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s52(e, pos, v, ALL, cand);
+        let mut reached = s51(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s47(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s53(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s41(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s54(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s58(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s59(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s61(e, pos, v, ALL, cand);
+        let mut reached = s60(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s64(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s65(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s67(e, pos, v, ALL, cand);
+        let mut reached = s66(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s70(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s69(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s71(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s73(e, pos, v, ALL, cand);
+        let mut reached = s72(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s68(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s74(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s62(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s75(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s79(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s78(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s80(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s82(e, pos, v, ALL, cand);
+        let mut reached = s81(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s84(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s86(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s88(e, pos, v, ALL, cand);
+        let mut reached = s87(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s91(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s90(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s92(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s94(e, pos, v, ALL, cand);
+        let mut reached = s93(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s89(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s95(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s83(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s96(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s99(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s101(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s103(e, pos, v, ALL, cand);
+        let mut reached = s102(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s106(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s105(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s107(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s109(e, pos, v, ALL, cand);
+        let mut reached = s108(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s112(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s111(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s113(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s115(e, pos, v, ALL, cand);
+        let mut reached = s114(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s110(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s104(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s117(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s121(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s120(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s122(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s124(e, pos, v, ALL, cand);
+        let mut reached = s123(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s127(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s126(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s128(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s130(e, pos, v, ALL, cand);
+        let mut reached = s129(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s133(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s132(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s134(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s136(e, pos, v, ALL, cand);
+        let mut reached = s135(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s131(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s125(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s138(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s142(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s141(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s143(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s145(e, pos, v, ALL, cand);
+        let mut reached = s144(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s148(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s147(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s149(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s151(e, pos, v, ALL, cand);
+        let mut reached = s150(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s154(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s153(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s155(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s157(e, pos, v, ALL, cand);
+        let mut reached = s156(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s152(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s158(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s146(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s159(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        32
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s5(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s22(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        32
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s28(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s34(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        19
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        19
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i37(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        15
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        15
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s119(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s139(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i60(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s140(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s160(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i63(e, pos, v, cand), i64(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b3(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) || b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i34(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+}
+
 /// Gomoku
-mod p5 {
+mod p8 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -8841,7 +31815,7 @@ mod p5 {
 }
 
 /// Hex
-mod p6 {
+mod p9 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -9445,7 +32419,7 @@ mod p6 {
 }
 
 /// Lines of Action
-mod p7 {
+mod p10 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -9642,7 +32616,7 @@ mod p7 {
         let slot = 1usize;
         let value = i18(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<true>(e.zobrist(), slot, value);
+        pos.set_counter::<false>(e.zobrist(), slot, value);
         at3(e, v, pos, m, g);
     }
 
@@ -10496,7 +33470,7 @@ mod p7 {
 }
 
 /// Pylos (variant=basic)
-mod p8 {
+mod p11 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -11395,7 +34369,7 @@ mod p8 {
 }
 
 /// Pylos (variant=standard)
-mod p9 {
+mod p12 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -12485,7 +35459,7 @@ mod p9 {
 }
 
 /// Pylos (variant=advanced)
-mod p10 {
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -13575,7 +36549,7 @@ mod p10 {
 }
 
 /// Reversi
-mod p11 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -14339,7 +37313,7 @@ mod p11 {
 }
 
 /// Steinplatz
-mod p12 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -15957,7 +38931,7 @@ mod p12 {
 }
 
 /// Stoneball
-mod p13 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -21820,7 +44794,7 @@ mod p13 {
 }
 
 /// Tankball
-mod p14 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -24323,10 +47297,7 @@ mod p14 {
 
     #[inline(always)]
     fn at115(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 113usize + usize::from(v[3]);
-        let value = i103(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at117(e, v, pos, m, g);
     }
 
@@ -29540,7 +52511,7 @@ mod p14 {
 }
 
 /// Tic-tac-toe
-mod p15 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29836,7 +52807,7 @@ mod p15 {
 }
 
 /// Capture Lines
-mod p16 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -29977,10 +52948,7 @@ mod p16 {
 
     #[inline(always)]
     fn at3(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(e.rt_mover());
-        let value = i14(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        // Nothing reads this change before the move is listed.
         at4(e, v, pos, m, g);
     }
 
@@ -30113,10 +53081,7 @@ mod p16 {
 
     #[inline(always)]
     fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(e.rt_mover());
-        let value = i15(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at22(e, v, pos, m, g);
     }
 
@@ -30568,7 +53533,7 @@ mod p16 {
 }
 
 /// Capture Go
-mod p17 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -31020,7 +53985,7 @@ mod p17 {
 }
 
 /// Clock Lift
-mod p18 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -31596,7 +54561,7 @@ mod p18 {
 }
 
 /// Custodian
-mod p19 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -32046,7 +55011,7 @@ mod p19 {
 }
 
 /// Drop First
-mod p20 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -32266,7 +55231,7 @@ mod p20 {
 }
 
 /// Flankfive
-mod p21 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -35168,7 +58133,7 @@ mod p21 {
 }
 
 /// Gather
-mod p22 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35424,7 +58389,7 @@ mod p22 {
 }
 
 /// Hill
-mod p23 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36292,7 +59257,7 @@ mod p23 {
 }
 
 /// Lift
-mod p24 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36668,7 +59633,7 @@ mod p24 {
 }
 
 /// Nudge
-mod p25 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37333,7 +60298,7 @@ mod p25 {
 }
 
 /// Orbit
-mod p26 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37753,7 +60718,7 @@ mod p26 {
 }
 
 /// Owner of an emptied cell
-mod p27 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -38035,7 +61000,7 @@ mod p27 {
 }
 
 /// Rebound
-mod p28 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39194,7 +62159,7 @@ mod p28 {
 }
 
 /// Relay
-mod p29 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40939,7 +63904,7 @@ mod p29 {
 }
 
 /// Sentries
-mod p30 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41301,7 +64266,7 @@ mod p30 {
 }
 
 /// Shove
-mod p31 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -42439,7 +65404,7 @@ mod p31 {
 }
 
 /// Shuffle
-mod p32 {
+mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -42971,7 +65936,7 @@ mod p32 {
 }
 
 /// Terraces
-mod p33 {
+mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -43483,7 +66448,7 @@ mod p33 {
 }
 
 /// Widefive
-mod p34 {
+mod p37 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.

@@ -12243,10 +12243,7 @@ mod p7 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 54usize;
-        let value = i8(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
@@ -17036,10 +17033,7 @@ mod p12 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 2usize + usize::from(v[0]);
-        let value = i13(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
@@ -17107,8 +17101,7 @@ mod p12 {
         if pos.owner(usize::from(v[0])) > 1 {
             return;
         }
-        let piece = 5u8.wrapping_add(pos.owner(usize::from(v[0])));
-        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        // Nothing reads this change before the move is listed.
         at24(e, v, pos, m, g);
     }
 
@@ -23500,19 +23493,13 @@ mod p18 {
 
     #[inline(always)]
     fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(2u16);
-        let value = i18(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at38(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(1u16);
-        let value = i19(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at45(e, v, pos, m, g);
     }
 
@@ -23536,19 +23523,13 @@ mod p18 {
 
     #[inline(always)]
     fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(9u16);
-        let value = i21(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at43(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(10u16);
-        let value = i22(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at45(e, v, pos, m, g);
     }
 
@@ -23655,19 +23636,13 @@ mod p18 {
 
     #[inline(always)]
     fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(2u16);
-        let value = i24(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at58(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at58<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(1u16);
-        let value = i25(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at65(e, v, pos, m, g);
     }
 
@@ -23691,19 +23666,13 @@ mod p18 {
 
     #[inline(always)]
     fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(9u16);
-        let value = i27(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at63(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize + usize::from(10u16);
-        let value = i28(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at65(e, v, pos, m, g);
     }
 
@@ -38632,10 +38601,7 @@ mod p27 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i5(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at19(e, v, pos, m, g);
     }
 
@@ -39795,10 +39761,7 @@ mod p28 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 12usize;
-        let value = i10(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
@@ -47589,8 +47552,7 @@ mod p36 {
 
     #[inline(always)]
     fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), piece);
+        // Nothing reads this change before the move is listed.
         at17(e, v, pos, m, g);
     }
 
@@ -47608,12 +47570,7 @@ mod p36 {
 
     #[inline]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let value = i4(e, &pos, &v, 0);
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
-            let slot = 2usize + c;
-            let old = pos.counters[slot];
-            pos.set_counter::<false>(e.zobrist(), slot, value);
-        }
+        // Nothing reads this change before the move is listed.
         at18(e, v, pos, m, g);
     }
 
@@ -48913,8 +48870,7 @@ mod p37 {
 
     #[inline(always)]
     fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let piece = 3u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<false>(e.zobrist(), usize::from(v[3]), piece);
+        // Nothing reads this change before the move is listed.
         at17(e, v, pos, m, g);
     }
 
@@ -48932,12 +48888,7 @@ mod p37 {
 
     #[inline]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let value = i4(e, &pos, &v, 0);
-        for c in s24(e, &pos, &v, ALL, 0).iter() {
-            let slot = 2usize + c;
-            let old = pos.counters[slot];
-            pos.set_counter::<false>(e.zobrist(), slot, value);
-        }
+        // Nothing reads this change before the move is listed.
         at18(e, v, pos, m, g);
     }
 
@@ -54237,10 +54188,7 @@ mod p41 {
 
     #[inline(always)]
     fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i8(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at12(e, v, pos, m, g);
     }
 
@@ -54352,9 +54300,7 @@ mod p41 {
 
     #[inline(always)]
     fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        for c in s31(e, &pos, &v, ALL, 0).iter() {
-            pos.set_cell::<false>(e.zobrist(), c, 0);
-        }
+        // Nothing reads this change before the move is listed.
         at27(e, v, pos, m, g);
     }
 
@@ -54393,10 +54339,7 @@ mod p41 {
 
     #[inline(always)]
     fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i14(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at36(e, v, pos, m, g);
     }
 
@@ -58053,19 +57996,13 @@ mod p44 {
 
     #[inline(always)]
     fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(3u16);
-        let value = i28(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at46(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u16);
-        let value = i29(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at57(e, v, pos, m, g);
     }
 
@@ -58089,28 +58026,19 @@ mod p44 {
 
     #[inline(always)]
     fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(8u16);
-        let value = i31(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at51(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u16);
-        let value = i32(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at57(e, v, pos, m, g);
     }
 
     #[inline]
     fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i33(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        // Nothing reads this change before the move is listed.
         at58(e, v, pos, m, g);
     }
 
@@ -58140,19 +58068,13 @@ mod p44 {
 
     #[inline(always)]
     fn at61<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(0u16);
-        let value = i34(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at73(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(2u16);
-        let value = i34(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at73(e, v, pos, m, g);
     }
 
@@ -58176,19 +58098,13 @@ mod p44 {
 
     #[inline(always)]
     fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(10u16);
-        let value = i35(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at73(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 15usize + usize::from(9u16);
-        let value = i35(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        // Nothing reads this change before the move is listed.
         at73(e, v, pos, m, g);
     }
 
@@ -60896,10 +60812,7 @@ mod p45 {
 
     #[inline(always)]
     fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 1usize;
-        let value = i8(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
+        // Nothing reads this change before the move is listed.
         at7(e, v, pos, m, g);
     }
 
