@@ -14,36 +14,14 @@
 #[path = "../tests/compiled/bundled.rs"]
 mod compiled;
 
-use std::time::Instant;
+#[path = "common/timing.rs"]
+mod timing;
 
 use cozy_chess::{BitBoard, Board, Color, Move, Piece};
-use cpu_time::ThreadTime;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::runtime::{perft::perft, playout::random_game, Engine};
-
-struct Timing {
-    cpu: f64,
-    wall: f64,
-}
-
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Timing) {
-    let (cpu, wall) = (ThreadTime::now(), Instant::now());
-    let out = f();
-    let t = Timing {
-        cpu: cpu.elapsed().as_secs_f64(),
-        wall: wall.elapsed().as_secs_f64(),
-    };
-    (out, t)
-}
-
-fn rate(count: f64, t: &Timing) -> String {
-    format!(
-        "{:>12.0}/s CPU ({:.0}/s wall)",
-        count / t.cpu.max(1e-9),
-        count / t.wall.max(1e-9)
-    )
-}
+use timing::{rate, timed};
 
 const PERFT_DEPTH: u32 = 5;
 const PERFT_NODES: u64 = 4_865_609;

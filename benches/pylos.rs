@@ -14,35 +14,13 @@ mod pylos;
 #[path = "../tests/compiled/bundled.rs"]
 mod compiled;
 
-use std::time::Instant;
+#[path = "common/timing.rs"]
+mod timing;
 
-use cpu_time::ThreadTime;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rulestone::runtime::{perft::perft, playout::random_game, Engine, GameResult};
-
-struct Timing {
-    cpu: f64,
-    wall: f64,
-}
-
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Timing) {
-    let (cpu, wall) = (ThreadTime::now(), Instant::now());
-    let out = f();
-    let t = Timing {
-        cpu: cpu.elapsed().as_secs_f64(),
-        wall: wall.elapsed().as_secs_f64(),
-    };
-    (out, t)
-}
-
-fn rate(count: f64, t: &Timing) -> String {
-    format!(
-        "{:>12.0}/s CPU ({:.0}/s wall)",
-        count / t.cpu.max(1e-9),
-        count / t.wall.max(1e-9)
-    )
-}
+use timing::{rate, timed};
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
