@@ -616,6 +616,21 @@ fn bad_bounds_are_usage_errors() {
     snap!("bad_bounds", shown);
 }
 
+/// A `solve` table larger than the machine's memory is refused before it grows (exit 2),
+/// where the machine says how much it has: a million MB is more than any test machine holds.
+#[test]
+fn a_solve_table_past_the_machine_memory_is_refused() {
+    let o = run(&["solve", "games/tictactoe.game", "--memory", "1048576"]);
+    assert_eq!(code(&o), 2);
+    if std::path::Path::new("/proc/meminfo").exists() {
+        assert!(
+            stderr(&o).contains("more than this machine's memory"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
 /// Sizes that would fill the memory or run for ever are refused at once with a message that
 /// names the limit (exit 2): every run's memory is bounded by a documented limit.
 #[test]

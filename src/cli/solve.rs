@@ -60,6 +60,7 @@ impl OnGame for Solve<'_> {
         let path = shown(&args.game.file);
         let mut game = (games.start)(games.deal)?;
         refuse_unsolvable(&game, &path)?;
+        refuse_more_than_the_machine(args.memory)?;
         let config = SolveConfig {
             table_bytes: usize::try_from(args.memory)
                 .unwrap_or(usize::MAX)
@@ -312,4 +313,29 @@ impl<G: Game> Report<'_, G> {
         });
         super::json_text(&value)
     }
+}
+
+/// A table budget past the machine's memory would not end in an error but in the system
+/// killing the process once the table grows (allocations succeed and fail only when used), so
+/// it is refused up front where the machine's memory is known (Linux: `/proc/meminfo`).
+fn refuse_more_than_the_machine(memory_mb: u32) -> Result<()> {
+    let Some(total_mb) = machine_memory_mb() else {
+        return Ok(());
+    };
+    if u64::from(memory_mb) <= total_mb {
+        return Ok(());
+    }
+    Err(CliError::new(format!(
+        "--memory {memory_mb} MB is more than this machine's memory ({total_mb} MB)"
+    ))
+    .note("give a table that fits, e.g. --memory 1024 (the default)")
+    .into())
+}
+
+/// The machine's memory in MB, when the system says (`MemTotal` of `/proc/meminfo`).
+fn machine_memory_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
