@@ -435,9 +435,6 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Words per cell set in the generated code: the fewest of 1, 2 and the engine's width
-    /// that hold the board, so that a small board's set operations are one or two
-    /// instructions and its position value small.
     /// Code binding `ring` to the neighbours along `relation` of the cells of `frontier`: the
     /// step by which `group` and `connected` grow a region.
     fn ring(&self, relation: u16) -> String {
@@ -447,6 +444,9 @@ impl<'a> Emitter<'a> {
         )
     }
 
+    /// Words per cell set in the generated code: the fewest of 1, 2 and the engine's width
+    /// that hold the board, so that a small board's set operations are one or two
+    /// instructions and its position value small.
     fn set_words(&self) -> usize {
         words_for(self.p.board.len())
     }
