@@ -75,6 +75,17 @@ def go(text, size):
     return "pass" if point == "PASS" else point
 
 
+def xiangqi(text, size):
+    # `H(9,1)-(7,2)`: the piece, then (row, column) from and to, rows counted from Black's side;
+    # Rulestone names points by file letter and rank from Red's side: `b0c2`.
+    def point(rc):
+        r, c = rc.strip("()").split(",")
+        return f"{letter(int(c))}{9 - int(r)}"
+
+    a, b = text[1:].split("-")
+    return point(a) + point(b)
+
+
 def same(text, size):
     return text
 
@@ -111,6 +122,7 @@ GAMES = [
     ("go", {"board_size": 9}, "games/go.game", ["size=9"], go, 9, 3),
     ("go", {"board_size": 13}, "games/go.game", ["size=13"], go, 13, 2),
     ("go", {}, "games/go.game", [], go, 19, 2),
+    ("xiangqi", {}, "games/xiangqi.game", [], xiangqi, 9, 3),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
