@@ -184,7 +184,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Xiangqi",
-        fingerprint: 0xca92a39b9c185a3f,
+        fingerprint: 0x904033259d8bc5e5,
         generate: p19::generate,
         apply: p19::apply,
         fast: Some(FastRuns {
@@ -55995,13 +55995,13 @@ mod p19 {
 
     #[inline(always)]
     fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s470(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s419(e, &pos, &v, ALL, 0);
         at39(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s471(e, &pos, &v, ALL, 0);
+        let s = s420(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56011,7 +56011,7 @@ mod p19 {
 
     #[inline(always)]
     fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s472(e, &pos, &v, ALL, 0);
+        let s = s421(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56040,7 +56040,7 @@ mod p19 {
 
     #[inline(always)]
     fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s475(e, &pos, &v, ALL, 0);
+        let s = s424(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56050,13 +56050,13 @@ mod p19 {
 
     #[inline(always)]
     fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s478(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s427(e, &pos, &v, ALL, 0);
         at45(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[1] = s858(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s807(e, &pos, &v, ALL, 0);
         at46(e, v, pos, m, g);
     }
 
@@ -56081,7 +56081,7 @@ mod p19 {
 
     #[inline(always)]
     fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s861(e, &pos, &v, ALL, 0);
+        let s = s810(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56091,7 +56091,7 @@ mod p19 {
 
     #[inline(always)]
     fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[1] = s864(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s813(e, &pos, &v, ALL, 0);
         at50(e, v, pos, m, g);
     }
 
@@ -56600,13 +56600,13 @@ mod p19 {
 
     #[inline(always)]
     fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s470(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s419(e, &pos, &v, ALL, 0);
         ap39(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let s = s471(e, &pos, &v, ALL, 0);
+        let s = s420(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56616,7 +56616,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let s = s472(e, &pos, &v, ALL, 0);
+        let s = s421(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56645,7 +56645,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let s = s475(e, &pos, &v, ALL, 0);
+        let s = s424(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56655,13 +56655,13 @@ mod p19 {
 
     #[inline(always)]
     fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s478(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s427(e, &pos, &v, ALL, 0);
         ap45(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[1] = s858(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s807(e, &pos, &v, ALL, 0);
         ap46(e, v, pos, r);
     }
 
@@ -56686,7 +56686,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let s = s861(e, &pos, &v, ALL, 0);
+        let s = s810(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -56696,7 +56696,7 @@ mod p19 {
 
     #[inline(always)]
     fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[1] = s864(e, &pos, &v, ALL, 0);
+        pos.locals[1] = s813(e, &pos, &v, ALL, 0);
         ap50(e, v, pos, r);
     }
 
@@ -58192,7 +58192,10 @@ mod p19 {
     #[inline]
     fn s184<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s183(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
         x & d
     }
 
@@ -58243,6 +58246,18 @@ mod p19 {
         let end = s190(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
             let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
             let mut x = end.shifted(-10) & on;
             if !x.is_empty() {
@@ -58254,6 +58269,30 @@ mod p19 {
                     x = y;
                 }
                 out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
             }
             out
         };
@@ -58279,65 +58318,70 @@ mod p19 {
     fn s194<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
+            .get(10usize + usize::from((1 - e.rt_mover())))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s195<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        d & pos.occupied
     }
 
     #[inline]
     fn s196<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s197<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(0usize + usize::from(1u8))
+            .get(0usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s198<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s196(e, pos, v, d, cand) | s197(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s199<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s195(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s198(e, pos, v, x, cand)
-        }
+        s197(e, pos, v, d, cand) | s198(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s200<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s199(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        let x = s196(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s199(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s201<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        let of = s200(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s202<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        d - pos.occupied
     }
 
     #[inline]
     fn s203<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s204<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -58345,7 +58389,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s204<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s205<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -58353,24 +58397,341 @@ mod p19 {
     }
 
     #[inline]
-    fn s205<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s203(e, pos, v, d, cand) | s204(e, pos, v, d, cand)
-    }
-
-    #[inline]
     fn s206<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s202(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s205(e, pos, v, x, cand)
-        }
+        s204(e, pos, v, d, cand) | s205(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s207<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s201(e, pos, v, ALL, cand);
-        let end = s206(e, pos, v, ALL, cand) - run;
+        let x = s203(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s206(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s208<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s202(e, pos, v, ALL, cand);
+        let end = s207(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s209<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s201(e, pos, v, d, cand) | s208(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s210<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s195(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s209(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s211<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s210(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s212<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s213<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s214<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s215<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s216<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s217<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s215(e, pos, v, d, cand) | s216(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s218<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s214(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s217(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s219<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s218(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s220<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s221<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s222<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s223<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s224<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s222(e, pos, v, d, cand) | s223(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s225<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s221(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s224(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s226<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s220(e, pos, v, ALL, cand);
+        let end = s225(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s227<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s219(e, pos, v, d, cand) | s226(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s228<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s213(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s227(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s229<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s212(e, pos, v, ALL, cand);
+        let end = s228(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s230<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s211(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s231<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s194(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s230(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s232<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s193(e, pos, v, d, cand) | s231(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s233<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s234<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s235<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s236<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s237<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s238<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s236(e, pos, v, d, cand) | s237(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s239<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s235(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s238(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s240<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s239(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s241<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s242<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s243<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s244<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s245<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s243(e, pos, v, d, cand) | s244(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s246<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s242(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s245(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s247<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s241(e, pos, v, ALL, cand);
+        let end = s246(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
@@ -58391,40 +58752,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s208<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s200(e, pos, v, d, cand) | s207(e, pos, v, d, cand)
+    fn s248<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s240(e, pos, v, d, cand) | s247(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s209<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s194(e, pos, v, d, cand);
+    fn s249<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s234(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s208(e, pos, v, x, cand)
+            s248(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s210<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s193(e, pos, v, d, cand) | s209(e, pos, v, d, cand)
+    fn s250<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s249(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
     }
 
     #[inline]
-    fn s211<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+    fn s251<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
     }
 
     #[inline]
-    fn s212<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s252<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s253<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s213<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s254<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -58432,7 +58797,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s214<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s255<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -58440,39 +58805,217 @@ mod p19 {
     }
 
     #[inline]
-    fn s215<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s213(e, pos, v, d, cand) | s214(e, pos, v, d, cand)
+    fn s256<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s254(e, pos, v, d, cand) | s255(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s216<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s212(e, pos, v, d, cand);
+    fn s257<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s253(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s215(e, pos, v, x, cand)
+            s256(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s217<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s216(e, pos, v, ALL, cand);
+    fn s258<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s257(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s259<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s260<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s261<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s262<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s263<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s261(e, pos, v, d, cand) | s262(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s264<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s260(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s263(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s265<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s259(e, pos, v, ALL, cand);
+        let end = s264(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s266<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s258(e, pos, v, d, cand) | s265(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s267<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s252(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s266(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s268<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s251(e, pos, v, ALL, cand);
+        let end = s267(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s269<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s250(e, pos, v, d, cand) | s268(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s270<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s233(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s269(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s271<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s232(e, pos, v, d, cand) | s270(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s272<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s273<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s274<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s275<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s276<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s277<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s275(e, pos, v, d, cand) | s276(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s278<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s274(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s277(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s279<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s278(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s218<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s280<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s219<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s281<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s220<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s282<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -58480,7 +59023,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s221<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s283<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -58488,24 +59031,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s222<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s220(e, pos, v, d, cand) | s221(e, pos, v, d, cand)
+    fn s284<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s282(e, pos, v, d, cand) | s283(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s223<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s219(e, pos, v, d, cand);
+    fn s285<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s281(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s222(e, pos, v, x, cand)
+            s284(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s224<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s218(e, pos, v, ALL, cand);
-        let end = s223(e, pos, v, ALL, cand) - run;
+    fn s286<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s280(e, pos, v, ALL, cand);
+        let end = s285(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
@@ -58526,40 +59069,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s225<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s217(e, pos, v, d, cand) | s224(e, pos, v, d, cand)
+    fn s287<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s279(e, pos, v, d, cand) | s286(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s226<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s211(e, pos, v, d, cand);
+    fn s288<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s273(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s225(e, pos, v, x, cand)
+            s287(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s227<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s210(e, pos, v, d, cand) | s226(e, pos, v, d, cand)
+    fn s289<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s288(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
     }
 
     #[inline]
-    fn s228<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+    fn s290<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
     }
 
     #[inline]
-    fn s229<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s291<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s292<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s230<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s293<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -58567,7 +59114,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s231<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s294<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -58575,39 +59122,217 @@ mod p19 {
     }
 
     #[inline]
-    fn s232<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s230(e, pos, v, d, cand) | s231(e, pos, v, d, cand)
+    fn s295<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s293(e, pos, v, d, cand) | s294(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s233<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s229(e, pos, v, d, cand);
+    fn s296<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s292(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s232(e, pos, v, x, cand)
+            s295(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s234<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s233(e, pos, v, ALL, cand);
+    fn s297<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s296(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s298<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s299<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s300<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s301<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s302<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s300(e, pos, v, d, cand) | s301(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s303<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s299(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s302(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s304<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s298(e, pos, v, ALL, cand);
+        let end = s303(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s305<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s297(e, pos, v, d, cand) | s304(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s306<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s291(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s305(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s307<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s290(e, pos, v, ALL, cand);
+        let end = s306(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s308<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s289(e, pos, v, d, cand) | s307(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s309<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s272(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s308(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s310<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s271(e, pos, v, d, cand) | s309(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s311<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s312<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s313<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s314<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s315<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s316<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s314(e, pos, v, d, cand) | s315(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s317<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s313(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s316(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s318<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s317(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s235<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s319<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s236<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s320<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s237<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s321<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -58615,7 +59340,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s238<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s322<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -58623,24 +59348,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s239<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s237(e, pos, v, d, cand) | s238(e, pos, v, d, cand)
+    fn s323<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s321(e, pos, v, d, cand) | s322(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s240<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s236(e, pos, v, d, cand);
+    fn s324<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s320(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s239(e, pos, v, x, cand)
+            s323(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s241<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s235(e, pos, v, ALL, cand);
-        let end = s240(e, pos, v, ALL, cand) - run;
+    fn s325<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s319(e, pos, v, ALL, cand);
+        let end = s324(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -58661,735 +59386,100 @@ mod p19 {
     }
 
     #[inline]
-    fn s242<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s234(e, pos, v, d, cand) | s241(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s243<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s228(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s242(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s244<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s227(e, pos, v, d, cand) | s243(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s245<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s246<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s247<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s248<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s249<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s250<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s248(e, pos, v, d, cand) | s249(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s251<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s247(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s250(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s252<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s251(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s253<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s254<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s255<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s256<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s257<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s255(e, pos, v, d, cand) | s256(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s258<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s254(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s257(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s259<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s253(e, pos, v, ALL, cand);
-        let end = s258(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s260<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s252(e, pos, v, d, cand) | s259(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s261<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s246(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s260(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s262<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s261(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s263<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s264<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s265<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s266<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s267<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s268<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s266(e, pos, v, d, cand) | s267(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s269<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s265(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s268(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s270<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s269(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s271<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s272<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s273<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s274<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s275<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s273(e, pos, v, d, cand) | s274(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s276<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s272(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s275(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s277<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s271(e, pos, v, ALL, cand);
-        let end = s276(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s278<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s270(e, pos, v, d, cand) | s277(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s279<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s264(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s278(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s280<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s263(e, pos, v, ALL, cand);
-        let end = s279(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s281<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s262(e, pos, v, d, cand) | s280(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s282<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s245(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s281(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s283<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s244(e, pos, v, d, cand) | s282(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s284<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s285<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s286<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s287<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s288<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s289<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s287(e, pos, v, d, cand) | s288(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s290<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s286(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s289(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s291<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s290(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
-    }
-
-    #[inline]
-    fn s292<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s293<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s294<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s295<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s296<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s294(e, pos, v, d, cand) | s295(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s297<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s293(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s296(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s298<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s292(e, pos, v, ALL, cand);
-        let end = s297(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s299<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s291(e, pos, v, d, cand) | s298(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s300<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s285(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s299(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s301<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s300(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
-    }
-
-    #[inline]
-    fn s302<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s303<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s304<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s305<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s306<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s307<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s305(e, pos, v, d, cand) | s306(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s308<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s304(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s307(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s309<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s308(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
-    }
-
-    #[inline]
-    fn s310<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s311<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s312<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s313<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s314<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s312(e, pos, v, d, cand) | s313(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s315<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s311(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s314(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s316<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s310(e, pos, v, ALL, cand);
-        let end = s315(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s317<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s309(e, pos, v, d, cand) | s316(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s318<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s303(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s317(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s319<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s302(e, pos, v, ALL, cand);
-        let end = s318(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s320<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s301(e, pos, v, d, cand) | s319(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s321<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s284(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s320(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s322<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s283(e, pos, v, d, cand) | s321(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s323<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s324<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s325<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
     fn s326<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s318(e, pos, v, d, cand) | s325(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s327<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s328<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s326(e, pos, v, d, cand) | s327(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s329<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s325(e, pos, v, d, cand);
+        let x = s312(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s328(e, pos, v, x, cand)
+            s326(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s330<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s329(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+    fn s328<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s327(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s331<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s329<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s332<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s330<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s331<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s332<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s333<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(0usize + usize::from(0u8))
+            .get(0usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s334<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s332(e, pos, v, d, cand) | s333(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s335<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s331(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s334(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s336<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s335(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s337<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s338<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s339<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s340<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -59397,37 +59487,37 @@ mod p19 {
     }
 
     #[inline]
-    fn s335<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s333(e, pos, v, d, cand) | s334(e, pos, v, d, cand)
+    fn s341<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s339(e, pos, v, d, cand) | s340(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s336<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s332(e, pos, v, d, cand);
+    fn s342<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s338(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s335(e, pos, v, x, cand)
+            s341(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s337<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s331(e, pos, v, ALL, cand);
-        let end = s336(e, pos, v, ALL, cand) - run;
+    fn s343<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s337(e, pos, v, ALL, cand);
+        let end = s342(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
             if !x.is_empty() {
                 loop {
-                    let y = x | (x.shifted(-1) & on);
+                    let y = x | (x.shifted(1) & on);
                     if y == x {
                         break;
                     }
                     x = y;
                 }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
             }
             out
         };
@@ -59435,152 +59525,125 @@ mod p19 {
     }
 
     #[inline]
-    fn s338<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s330(e, pos, v, d, cand) | s337(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s339<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s324(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s338(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s340<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s339(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s341<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s342<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s343<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
     fn s344<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s336(e, pos, v, d, cand) | s343(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s345<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s346<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s344(e, pos, v, d, cand) | s345(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s347<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s343(e, pos, v, d, cand);
+        let x = s330(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s346(e, pos, v, x, cand)
+            s344(e, pos, v, x, cand)
         }
     }
 
     #[inline]
+    fn s346<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s329(e, pos, v, ALL, cand);
+        let end = s345(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s347<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s328(e, pos, v, d, cand) | s346(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s348<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s347(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
+        let x = s311(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s347(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s349<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        s310(e, pos, v, d, cand) | s348(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s350<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s351<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s352<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(0usize + usize::from(1u8))
+            .get(0usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s353<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s351(e, pos, v, d, cand) | s352(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s354<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s350(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s353(e, pos, v, x, cand)
-        }
+        s352(e, pos, v, d, cand) | s353(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s355<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s349(e, pos, v, ALL, cand);
-        let end = s354(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
+        let x = s351(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s354(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s356<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s348(e, pos, v, d, cand) | s355(e, pos, v, d, cand)
+        let of = s355(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
+            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
+            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
     }
 
     #[inline]
     fn s357<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s342(e, pos, v, d, cand);
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s358<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s357(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -59589,207 +59652,147 @@ mod p19 {
     }
 
     #[inline]
-    fn s358<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s341(e, pos, v, ALL, cand);
-        let end = s357(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
     fn s359<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s340(e, pos, v, d, cand) | s358(e, pos, v, d, cand)
+        let of = s358(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s360<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s323(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s359(e, pos, v, x, cand)
-        }
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s361<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s322(e, pos, v, d, cand) | s360(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s362<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s363<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s364<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s365<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s366<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
             .get(0usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
-    fn s367<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s365(e, pos, v, d, cand) | s366(e, pos, v, d, cand)
+    fn s363<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s361(e, pos, v, d, cand) | s362(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s368<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s364(e, pos, v, d, cand);
+    fn s364<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s360(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s367(e, pos, v, x, cand)
+            s363(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s369<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s368(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+    fn s365<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s364(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
         x & d
     }
 
     #[inline]
+    fn s366<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s359(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s365(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s367<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s350(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s366(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s368<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s349(e, pos, v, d, cand) | s367(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s369<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
     fn s370<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s371<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s372<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(0usize + usize::from(0u8))
+            .get(0usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s373<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s371(e, pos, v, d, cand) | s372(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s374<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s372(e, pos, v, d, cand) | s373(e, pos, v, d, cand)
+        let x = s370(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s373(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s375<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s371(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s374(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s376<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s370(e, pos, v, ALL, cand);
-        let end = s375(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
+        let of = s374(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+            _ => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
         };
-        out & d
-    }
-
-    #[inline]
-    fn s377<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s369(e, pos, v, d, cand) | s376(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s378<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s363(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s377(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s379<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s378(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s380<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s381<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s382<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s376<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s383<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s377<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -59797,7 +59800,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s384<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s378<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -59805,13 +59808,63 @@ mod p19 {
     }
 
     #[inline]
+    fn s379<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s377(e, pos, v, d, cand) | s378(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s380<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s376(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s379(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s381<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s380(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s382<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s383<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s382(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b42(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s384<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s381(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s383(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn s385<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s383(e, pos, v, d, cand) | s384(e, pos, v, d, cand)
+        s375(e, pos, v, d, cand) | s384(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s386<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s382(e, pos, v, d, cand);
+        let x = s369(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -59821,14 +59874,15 @@ mod p19 {
 
     #[inline]
     fn s387<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s386(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
-        x & d
+        s368(e, pos, v, d, cand) | s386(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s388<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
@@ -59869,443 +59923,23 @@ mod p19 {
 
     #[inline]
     fn s394<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s388(e, pos, v, ALL, cand);
-        let end = s393(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s395<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s387(e, pos, v, d, cand) | s394(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s396<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s381(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s395(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s397<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s380(e, pos, v, ALL, cand);
-        let end = s396(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s398<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s379(e, pos, v, d, cand) | s397(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s399<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s362(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s398(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s400<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s361(e, pos, v, d, cand) | s399(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s401<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s402<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s403<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s404<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s405<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s403(e, pos, v, d, cand) | s404(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s406<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s402(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s405(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s407<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s406(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
-            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
-            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
-        x & d
-    }
-
-    #[inline]
-    fn s408<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s409<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s408(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s407(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s410<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s409(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
-            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s411<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s412<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s413<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s414<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s412(e, pos, v, d, cand) | s413(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s415<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s411(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s414(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s416<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s415(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
-            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s417<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s410(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s416(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s418<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s401(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s417(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s419<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s400(e, pos, v, d, cand) | s418(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s420<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s421<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s422<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s423<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s424<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s422(e, pos, v, d, cand) | s423(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s425<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s421(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s424(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s426<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s425(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
-            _ => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s427<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s428<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s429<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s430<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s428(e, pos, v, d, cand) | s429(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s431<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s427(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s430(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s432<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s431(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
-            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s433<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
-    }
-
-    #[inline]
-    fn s434<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s433(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b42(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
-    }
-
-    #[inline]
-    fn s435<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s432(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s434(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s436<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s426(e, pos, v, d, cand) | s435(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s437<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s420(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s436(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s438<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s419(e, pos, v, d, cand) | s437(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s439<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s440<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s441<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s442<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s443<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s441(e, pos, v, d, cand) | s442(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s444<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s440(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s443(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s445<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s444(e, pos, v, ALL, cand);
+        let of = s393(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s446<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s395<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s447<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s396<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s448<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s397<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -60313,7 +59947,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s449<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s398<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -60321,24 +59955,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s450<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s448(e, pos, v, d, cand) | s449(e, pos, v, d, cand)
+    fn s399<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s397(e, pos, v, d, cand) | s398(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s451<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s447(e, pos, v, d, cand);
+    fn s400<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s396(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s450(e, pos, v, x, cand)
+            s399(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s452<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s446(e, pos, v, ALL, cand);
-        let end = s451(e, pos, v, ALL, cand) - run;
+    fn s401<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s395(e, pos, v, ALL, cand);
+        let end = s400(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
@@ -60359,17 +59993,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s453<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s445(e, pos, v, d, cand) | s452(e, pos, v, d, cand)
+    fn s402<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s394(e, pos, v, d, cand) | s401(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s454<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s403<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s455<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s404<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -60377,7 +60011,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s456<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s405<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -60385,39 +60019,39 @@ mod p19 {
     }
 
     #[inline]
-    fn s457<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s455(e, pos, v, d, cand) | s456(e, pos, v, d, cand)
+    fn s406<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s404(e, pos, v, d, cand) | s405(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s458<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s454(e, pos, v, d, cand);
+    fn s407<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s403(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s457(e, pos, v, x, cand)
+            s406(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s459<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s458(e, pos, v, ALL, cand);
+    fn s408<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s407(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s460<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s409<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s461<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s410<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s462<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s411<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -60425,7 +60059,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s463<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s412<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -60433,24 +60067,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s464<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s462(e, pos, v, d, cand) | s463(e, pos, v, d, cand)
+    fn s413<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s411(e, pos, v, d, cand) | s412(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s465<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s461(e, pos, v, d, cand);
+    fn s414<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s410(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s464(e, pos, v, x, cand)
+            s413(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s466<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s460(e, pos, v, ALL, cand);
-        let end = s465(e, pos, v, ALL, cand) - run;
+    fn s415<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s409(e, pos, v, ALL, cand);
+        let end = s414(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -60471,57 +60105,57 @@ mod p19 {
     }
 
     #[inline]
-    fn s467<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s459(e, pos, v, d, cand) | s466(e, pos, v, d, cand)
+    fn s416<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s408(e, pos, v, d, cand) | s415(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s468<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s453(e, pos, v, d, cand) | s467(e, pos, v, d, cand)
+    fn s417<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s402(e, pos, v, d, cand) | s416(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s469<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s439(e, pos, v, d, cand);
+    fn s418<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s388(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s468(e, pos, v, x, cand)
+            s417(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s470<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s419<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s471<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s420<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[0]));
         one & d
     }
 
     #[inline]
-    fn s472<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s421<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s473<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s422<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s474<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s423<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s475<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s474(e, pos, v, ALL, cand);
+    fn s424<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s423(e, pos, v, ALL, cand);
         let mut one = S::EMPTY;
         if let Some(c) = of.iter().next() {
             one.insert(c);
@@ -60530,36 +60164,36 @@ mod p19 {
     }
 
     #[inline]
-    fn s476<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s425<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.locals[0] & d
     }
 
     #[inline]
-    fn s477<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s426<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s478<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s476(e, pos, v, d, cand);
+    fn s427<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s425(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s477(e, pos, v, x, cand)
+            x - s426(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s479<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s428<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s480<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s429<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -60567,7 +60201,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s481<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s430<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -60575,23 +60209,23 @@ mod p19 {
     }
 
     #[inline]
-    fn s482<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s480(e, pos, v, d, cand) | s481(e, pos, v, d, cand)
+    fn s431<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s429(e, pos, v, d, cand) | s430(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s483<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s479(e, pos, v, d, cand);
+    fn s432<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s428(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s482(e, pos, v, x, cand)
+            s431(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s484<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s483(e, pos, v, ALL, cand);
+    fn s433<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s432(e, pos, v, ALL, cand);
         let x = match of.iter().next() {
             Some(c) => R8[0][c],
             None => S::EMPTY,
@@ -60600,13 +60234,13 @@ mod p19 {
     }
 
     #[inline]
-    fn s485<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s434<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s486<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s485(e, pos, v, d, cand);
+    fn s435<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s434(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b62(e, pos, v, c as u16) {
@@ -60617,24 +60251,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s487<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s484(e, pos, v, d, cand);
+    fn s436<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s433(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s486(e, pos, v, x, cand)
+            s435(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s488<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s437<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s489<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s438<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(0u8))
@@ -60642,7 +60276,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s490<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s439<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(2usize + usize::from(1u8))
@@ -60650,23 +60284,23 @@ mod p19 {
     }
 
     #[inline]
-    fn s491<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s489(e, pos, v, d, cand) | s490(e, pos, v, d, cand)
+    fn s440<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s438(e, pos, v, d, cand) | s439(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s492<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s488(e, pos, v, d, cand);
+    fn s441<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s437(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s491(e, pos, v, x, cand)
+            s440(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s493<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s492(e, pos, v, ALL, cand);
+    fn s442<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s441(e, pos, v, ALL, cand);
         let x = match of.iter().next() {
             Some(c) => R9[0][c],
             None => S::EMPTY,
@@ -60675,13 +60309,13 @@ mod p19 {
     }
 
     #[inline]
-    fn s494<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s443<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s495<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s494(e, pos, v, d, cand);
+    fn s444<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s443(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b73(e, pos, v, c as u16) {
@@ -60692,33 +60326,33 @@ mod p19 {
     }
 
     #[inline]
-    fn s496<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s493(e, pos, v, d, cand);
+    fn s445<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s442(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s495(e, pos, v, x, cand)
+            s444(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s497<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s487(e, pos, v, d, cand) | s496(e, pos, v, d, cand)
+    fn s446<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s436(e, pos, v, d, cand) | s445(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s498<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s447<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s499<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s448<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s500<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s499(e, pos, v, d, cand);
+    fn s449<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s448(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b80(e, pos, v, c as u16) {
@@ -60729,24 +60363,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s501<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s498(e, pos, v, d, cand);
+    fn s450<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s447(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s500(e, pos, v, x, cand)
+            x - s449(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s502<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s451<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s503<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s452<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -60754,7 +60388,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s504<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s453<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -60762,58 +60396,58 @@ mod p19 {
     }
 
     #[inline]
-    fn s505<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s503(e, pos, v, d, cand) | s504(e, pos, v, d, cand)
+    fn s454<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s452(e, pos, v, d, cand) | s453(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s506<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s502(e, pos, v, d, cand);
+    fn s455<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s451(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s505(e, pos, v, x, cand)
+            s454(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s507<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s506(e, pos, v, ALL, cand);
+    fn s456<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s455(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11);
         x & d
     }
 
     #[inline]
-    fn s508<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s457<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s509<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s508(e, pos, v, d, cand);
+    fn s458<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s457(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s507(e, pos, v, x, cand)
+            s456(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s510<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s509(e, pos, v, ALL, cand);
+    fn s459<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s458(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11);
         x & d
     }
 
     #[inline]
-    fn s511<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s460<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s512<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s461<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -60821,7 +60455,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s513<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s462<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -60829,63 +60463,63 @@ mod p19 {
     }
 
     #[inline]
-    fn s514<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s512(e, pos, v, d, cand) | s513(e, pos, v, d, cand)
+    fn s463<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s461(e, pos, v, d, cand) | s462(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s515<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s511(e, pos, v, d, cand);
+    fn s464<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s460(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s514(e, pos, v, x, cand)
+            s463(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s516<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s515(e, pos, v, ALL, cand);
+    fn s465<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s464(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9);
         x & d
     }
 
     #[inline]
-    fn s517<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s466<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s518<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s517(e, pos, v, d, cand);
+    fn s467<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s466(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s516(e, pos, v, x, cand)
+            s465(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s519<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s518(e, pos, v, ALL, cand);
+    fn s468<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s467(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9);
         x & d
     }
 
     #[inline]
-    fn s520<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s510(e, pos, v, d, cand) | s519(e, pos, v, d, cand)
+    fn s469<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s459(e, pos, v, d, cand) | s468(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s521<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s470<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s522<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s471<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -60893,7 +60527,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s523<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s472<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -60901,63 +60535,63 @@ mod p19 {
     }
 
     #[inline]
-    fn s524<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s522(e, pos, v, d, cand) | s523(e, pos, v, d, cand)
+    fn s473<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s471(e, pos, v, d, cand) | s472(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s525<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s521(e, pos, v, d, cand);
+    fn s474<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s470(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s524(e, pos, v, x, cand)
+            s473(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s526<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s525(e, pos, v, ALL, cand);
+    fn s475<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s474(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
         x & d
     }
 
     #[inline]
-    fn s527<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s476<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s528<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s527(e, pos, v, d, cand);
+    fn s477<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s476(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s526(e, pos, v, x, cand)
+            s475(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s529<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s528(e, pos, v, ALL, cand);
+    fn s478<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s477(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
         x & d
     }
 
     #[inline]
-    fn s530<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s520(e, pos, v, d, cand) | s529(e, pos, v, d, cand)
+    fn s479<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s469(e, pos, v, d, cand) | s478(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s531<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s480<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s532<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s481<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(0u8))
@@ -60965,7 +60599,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s533<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s482<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(4usize + usize::from(1u8))
@@ -60973,78 +60607,78 @@ mod p19 {
     }
 
     #[inline]
-    fn s534<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s532(e, pos, v, d, cand) | s533(e, pos, v, d, cand)
+    fn s483<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s481(e, pos, v, d, cand) | s482(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s535<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s531(e, pos, v, d, cand);
+    fn s484<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s480(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s534(e, pos, v, x, cand)
+            s483(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s536<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s535(e, pos, v, ALL, cand);
+    fn s485<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s484(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9);
         x & d
     }
 
     #[inline]
-    fn s537<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s486<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s538<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s537(e, pos, v, d, cand);
+    fn s487<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s486(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s536(e, pos, v, x, cand)
+            s485(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s539<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s538(e, pos, v, ALL, cand);
+    fn s488<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s487(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9);
         x & d
     }
 
     #[inline]
-    fn s540<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s530(e, pos, v, d, cand) | s539(e, pos, v, d, cand)
+    fn s489<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s479(e, pos, v, d, cand) | s488(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s541<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s501(e, pos, v, d, cand);
+    fn s490<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s450(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s540(e, pos, v, x, cand)
+            s489(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s542<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s497(e, pos, v, d, cand) | s541(e, pos, v, d, cand)
+    fn s491<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s446(e, pos, v, d, cand) | s490(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s543<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s492<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s544<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s493<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(6usize + usize::from(0u8))
@@ -61052,7 +60686,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s545<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s494<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(6usize + usize::from(1u8))
@@ -61060,23 +60694,23 @@ mod p19 {
     }
 
     #[inline]
-    fn s546<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s544(e, pos, v, d, cand) | s545(e, pos, v, d, cand)
+    fn s495<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s493(e, pos, v, d, cand) | s494(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s547<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s543(e, pos, v, d, cand);
+    fn s496<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s492(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s546(e, pos, v, x, cand)
+            s495(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s548<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s547(e, pos, v, ALL, cand);
+    fn s497<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s496(e, pos, v, ALL, cand);
         let x = match of.iter().next() {
             Some(c) => R8[0][c],
             None => S::EMPTY,
@@ -61085,23 +60719,23 @@ mod p19 {
     }
 
     #[inline]
-    fn s549<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s498<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s550<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s549(e, pos, v, d, cand);
+    fn s499<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s498(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s548(e, pos, v, x, cand)
+            s497(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s551<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s550(e, pos, v, ALL, cand);
+    fn s500<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s499(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
             | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
             | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
@@ -61110,41 +60744,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s552<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s501<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s553<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s502<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         R8[0].get(usize::from(v[5])).copied().unwrap_or(S::EMPTY) & d
     }
 
     #[inline]
-    fn s554<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s551(e, pos, v, d, cand);
+    fn s503<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s500(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s553(e, pos, v, x, cand)
+            x - s502(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s555<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s542(e, pos, v, d, cand) | s554(e, pos, v, d, cand)
+    fn s504<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s491(e, pos, v, d, cand) | s503(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s556<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s505<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s557<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s506<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61152,7 +60786,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s558<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s507<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61160,41 +60794,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s559<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s557(e, pos, v, d, cand) | s558(e, pos, v, d, cand)
+    fn s508<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s506(e, pos, v, d, cand) | s507(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s560<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s556(e, pos, v, d, cand);
+    fn s509<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s505(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s559(e, pos, v, x, cand)
+            s508(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s561<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s560(e, pos, v, ALL, cand);
+    fn s510<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s509(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
         x & d
     }
 
     #[inline]
-    fn s562<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s511<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s563<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s512<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s564<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s513<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61202,7 +60836,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s565<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s514<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61210,24 +60844,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s566<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s564(e, pos, v, d, cand) | s565(e, pos, v, d, cand)
+    fn s515<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s513(e, pos, v, d, cand) | s514(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s567<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s563(e, pos, v, d, cand);
+    fn s516<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s512(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s566(e, pos, v, x, cand)
+            s515(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s568<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s562(e, pos, v, ALL, cand);
-        let end = s567(e, pos, v, ALL, cand) - run;
+    fn s517<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s511(e, pos, v, ALL, cand);
+        let end = s516(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
@@ -61248,24 +60882,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s569<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s561(e, pos, v, d, cand) | s568(e, pos, v, d, cand)
+    fn s518<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s510(e, pos, v, d, cand) | s517(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s570<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s555(e, pos, v, d, cand) | s569(e, pos, v, d, cand)
+    fn s519<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s504(e, pos, v, d, cand) | s518(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s571<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s520<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s572<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s521<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61273,7 +60907,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s573<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s522<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61281,41 +60915,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s574<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s572(e, pos, v, d, cand) | s573(e, pos, v, d, cand)
+    fn s523<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s521(e, pos, v, d, cand) | s522(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s575<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s571(e, pos, v, d, cand);
+    fn s524<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s520(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s574(e, pos, v, x, cand)
+            s523(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s576<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s575(e, pos, v, ALL, cand);
+    fn s525<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s524(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
         x & d
     }
 
     #[inline]
-    fn s577<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s526<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s578<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s527<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s579<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s528<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61323,7 +60957,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s580<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s529<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61331,24 +60965,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s581<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s579(e, pos, v, d, cand) | s580(e, pos, v, d, cand)
+    fn s530<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s528(e, pos, v, d, cand) | s529(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s582<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s578(e, pos, v, d, cand);
+    fn s531<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s527(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s581(e, pos, v, x, cand)
+            s530(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s583<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s577(e, pos, v, ALL, cand);
-        let end = s582(e, pos, v, ALL, cand) - run;
+    fn s532<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s526(e, pos, v, ALL, cand);
+        let end = s531(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
@@ -61369,24 +61003,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s584<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s576(e, pos, v, d, cand) | s583(e, pos, v, d, cand)
+    fn s533<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s525(e, pos, v, d, cand) | s532(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s585<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s570(e, pos, v, d, cand) | s584(e, pos, v, d, cand)
+    fn s534<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s519(e, pos, v, d, cand) | s533(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s586<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s535<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s587<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s536<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61394,7 +61028,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s588<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s537<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61402,41 +61036,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s589<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s587(e, pos, v, d, cand) | s588(e, pos, v, d, cand)
+    fn s538<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s536(e, pos, v, d, cand) | s537(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s590<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s586(e, pos, v, d, cand);
+    fn s539<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s535(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s589(e, pos, v, x, cand)
+            s538(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s591<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s590(e, pos, v, ALL, cand);
+    fn s540<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s539(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s592<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s541<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s593<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s542<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s594<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s543<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(0u8))
@@ -61444,7 +61078,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s595<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s544<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(8usize + usize::from(1u8))
@@ -61452,24 +61086,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s596<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s594(e, pos, v, d, cand) | s595(e, pos, v, d, cand)
+    fn s545<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s543(e, pos, v, d, cand) | s544(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s597<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s593(e, pos, v, d, cand);
+    fn s546<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s542(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s596(e, pos, v, x, cand)
+            s545(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s598<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s592(e, pos, v, ALL, cand);
-        let end = s597(e, pos, v, ALL, cand) - run;
+    fn s547<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s541(e, pos, v, ALL, cand);
+        let end = s546(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -61490,13 +61124,418 @@ mod p19 {
     }
 
     #[inline]
+    fn s548<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s540(e, pos, v, d, cand) | s547(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s549<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s534(e, pos, v, d, cand) | s548(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s550<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s551<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s552<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s553<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s551(e, pos, v, d, cand) | s552(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s554<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s550(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s553(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s555<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s554(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s556<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s557<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s558<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s559<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s560<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s558(e, pos, v, d, cand) | s559(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s561<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s557(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s560(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s562<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s556(e, pos, v, ALL, cand);
+        let end = s561(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s563<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s555(e, pos, v, d, cand) | s562(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s564<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s549(e, pos, v, d, cand) | s563(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s565<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s566<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s567<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s568<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s566(e, pos, v, d, cand) | s567(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s569<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s565(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s568(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s570<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s569(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s571<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s572<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s573<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s574<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s575<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s573(e, pos, v, d, cand) | s574(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s576<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s572(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s575(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s577<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s571(e, pos, v, ALL, cand);
+        let end = s576(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s578<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s570(e, pos, v, d, cand) | s577(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s579<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s580<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s579(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s578(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s581<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s582<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s583<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s584<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s585<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s586<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s584(e, pos, v, d, cand) | s585(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s587<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s583(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s586(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s588<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s587(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s589<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s590<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s591<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s592<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s593<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s591(e, pos, v, d, cand) | s592(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s594<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s590(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s593(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s595<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s589(e, pos, v, ALL, cand);
+        let end = s594(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s596<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s588(e, pos, v, d, cand) | s595(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s597<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s582(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s596(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s598<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s597(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
     fn s599<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s591(e, pos, v, d, cand) | s598(e, pos, v, d, cand)
+        d - pos.occupied
     }
 
     #[inline]
     fn s600<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s585(e, pos, v, d, cand) | s599(e, pos, v, d, cand)
+        d & pos.occupied
     }
 
     #[inline]
@@ -61510,7 +61549,7 @@ mod p19 {
     fn s602<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(8usize + usize::from(0u8))
+            .get(10usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -61518,7 +61557,7 @@ mod p19 {
     fn s603<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(8usize + usize::from(1u8))
+            .get(10usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -61540,7 +61579,7 @@ mod p19 {
     #[inline]
     fn s606<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s605(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
         x & d
     }
 
@@ -61560,7 +61599,7 @@ mod p19 {
     fn s609<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(8usize + usize::from(0u8))
+            .get(10usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -61568,7 +61607,7 @@ mod p19 {
     fn s610<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(8usize + usize::from(1u8))
+            .get(10usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -61593,17 +61632,17 @@ mod p19 {
         let end = s612(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
             if !x.is_empty() {
                 loop {
-                    let y = x | (x.shifted(-1) & on);
+                    let y = x | (x.shifted(10) & on);
                     if y == x {
                         break;
                     }
                     x = y;
                 }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
             }
             out
         };
@@ -61617,1075 +61656,670 @@ mod p19 {
 
     #[inline]
     fn s615<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s600(e, pos, v, d, cand) | s614(e, pos, v, d, cand)
+        let x = s600(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s614(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s616<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        let run = s599(e, pos, v, ALL, cand);
+        let end = s615(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s617<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s598(e, pos, v, d, cand) | s616(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s618<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s581(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s617(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s619<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s617(e, pos, v, d, cand) | s618(e, pos, v, d, cand)
+        s580(e, pos, v, d, cand) | s618(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s620<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s616(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s619(e, pos, v, x, cand)
-        }
+        s564(e, pos, v, d, cand) | s619(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s621<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s620(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s622<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s623<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s624<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s622(e, pos, v, d, cand) | s623(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s625<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s621(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s624(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s626<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s624(e, pos, v, d, cand) | s625(e, pos, v, d, cand)
+        let of = s625(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s627<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s623(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s626(e, pos, v, x, cand)
-        }
+        d - pos.occupied
     }
 
     #[inline]
     fn s628<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s622(e, pos, v, ALL, cand);
-        let end = s627(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s629<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s621(e, pos, v, d, cand) | s628(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s630<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s631<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s630(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s629(e, pos, v, x, cand)
-        }
+        s629(e, pos, v, d, cand) | s630(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s632<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        let x = s628(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s631(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s633<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        let run = s627(e, pos, v, ALL, cand);
+        let end = s632(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s634<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        s626(e, pos, v, d, cand) | s633(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s635<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        d - pos.occupied
     }
 
     #[inline]
     fn s636<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s635(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s634(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s637<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s635(e, pos, v, d, cand) | s636(e, pos, v, d, cand)
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s638<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s634(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s637(e, pos, v, x, cand)
-        }
+        d & pos.occupied
     }
 
     #[inline]
     fn s639<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s638(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s640<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s641<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s642<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s640(e, pos, v, d, cand) | s641(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s643<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s639(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s642(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s644<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s642(e, pos, v, d, cand) | s643(e, pos, v, d, cand)
+        let of = s643(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s645<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s641(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s644(e, pos, v, x, cand)
-        }
+        d - pos.occupied
     }
 
     #[inline]
     fn s646<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s640(e, pos, v, ALL, cand);
-        let end = s645(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s647<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s639(e, pos, v, d, cand) | s646(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s648<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s633(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s647(e, pos, v, x, cand)
-        }
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s649<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s648(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        s647(e, pos, v, d, cand) | s648(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s650<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        let x = s646(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s649(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s651<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        let run = s645(e, pos, v, ALL, cand);
+        let end = s650(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s652<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        s644(e, pos, v, d, cand) | s651(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s653<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s638(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s652(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s654<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let of = s653(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s655<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s653(e, pos, v, d, cand) | s654(e, pos, v, d, cand)
+        d - pos.occupied
     }
 
     #[inline]
     fn s656<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s652(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s655(e, pos, v, x, cand)
-        }
+        d & pos.occupied
     }
 
     #[inline]
     fn s657<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s656(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s658<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s659<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s660<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s658(e, pos, v, d, cand) | s659(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s661<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s657(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s660(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s662<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s660(e, pos, v, d, cand) | s661(e, pos, v, d, cand)
+        let of = s661(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s663<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s659(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s662(e, pos, v, x, cand)
-        }
+        d - pos.occupied
     }
 
     #[inline]
     fn s664<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s658(e, pos, v, ALL, cand);
-        let end = s663(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s665<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s657(e, pos, v, d, cand) | s664(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s666<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s651(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s665(e, pos, v, x, cand)
-        }
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s667<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s650(e, pos, v, ALL, cand);
-        let end = s666(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        s665(e, pos, v, d, cand) | s666(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s668<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s649(e, pos, v, d, cand) | s667(e, pos, v, d, cand)
+        let x = s664(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s667(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s669<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s632(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s668(e, pos, v, x, cand)
-        }
+        let run = s663(e, pos, v, ALL, cand);
+        let end = s668(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s670<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s631(e, pos, v, d, cand) | s669(e, pos, v, d, cand)
+        s662(e, pos, v, d, cand) | s669(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s671<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s615(e, pos, v, d, cand) | s670(e, pos, v, d, cand)
+        let x = s656(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s670(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s672<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        let run = s655(e, pos, v, ALL, cand);
+        let end = s671(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s673<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s654(e, pos, v, d, cand) | s672(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s674<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s637(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s673(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s675<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s673(e, pos, v, d, cand) | s674(e, pos, v, d, cand)
+        s636(e, pos, v, d, cand) | s674(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s676<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s672(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s675(e, pos, v, x, cand)
-        }
+        s620(e, pos, v, d, cand) | s675(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s677<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s676(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s678<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s679<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s680<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s678(e, pos, v, d, cand) | s679(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s681<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s677(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s680(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s682<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s680(e, pos, v, d, cand) | s681(e, pos, v, d, cand)
+        let of = s681(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
     }
 
     #[inline]
     fn s683<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s679(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s682(e, pos, v, x, cand)
-        }
+        d - pos.occupied
     }
 
     #[inline]
     fn s684<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s678(e, pos, v, ALL, cand);
-        let end = s683(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
     }
 
     #[inline]
     fn s685<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s677(e, pos, v, d, cand) | s684(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s686<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s687<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s686(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s685(e, pos, v, x, cand)
-        }
+        s685(e, pos, v, d, cand) | s686(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s688<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        let x = s684(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s687(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s689<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        let run = s683(e, pos, v, ALL, cand);
+        let end = s688(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s690<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        s682(e, pos, v, d, cand) | s689(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s691<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        d - pos.occupied
     }
 
     #[inline]
     fn s692<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        let x = s691(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s690(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s693<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s691(e, pos, v, d, cand) | s692(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s694<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s690(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s693(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s695<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s694(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s696<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s697<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
-    fn s698<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s699<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s700<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s698(e, pos, v, d, cand) | s699(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s701<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s697(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s700(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s702<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s696(e, pos, v, ALL, cand);
-        let end = s701(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s703<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s695(e, pos, v, d, cand) | s702(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s704<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s689(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s703(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s705<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s704(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s706<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s707<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s708<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
-    fn s709<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s710<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s711<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s709(e, pos, v, d, cand) | s710(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s712<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s708(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s711(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s713<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s712(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s714<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s715<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
-    fn s716<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s717<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s718<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s716(e, pos, v, d, cand) | s717(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s719<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s715(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s718(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s720<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s714(e, pos, v, ALL, cand);
-        let end = s719(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s721<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s713(e, pos, v, d, cand) | s720(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s722<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s707(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s721(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s723<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s706(e, pos, v, ALL, cand);
-        let end = s722(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s724<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s705(e, pos, v, d, cand) | s723(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s725<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s688(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s724(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s726<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s687(e, pos, v, d, cand) | s725(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s727<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s671(e, pos, v, d, cand) | s726(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s728<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
-    fn s729<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s730<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s731<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s729(e, pos, v, d, cand) | s730(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s732<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s728(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s731(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s733<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s732(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s734<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s735<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
-    fn s736<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s737<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s738<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s736(e, pos, v, d, cand) | s737(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s739<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s735(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s738(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s740<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s734(e, pos, v, ALL, cand);
-        let end = s739(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s741<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s733(e, pos, v, d, cand) | s740(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s742<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s743<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s742(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s741(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s744<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s745<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s694<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s746<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s695<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s747<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s696<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -62693,7 +62327,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s748<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s697<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -62701,41 +62335,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s749<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s747(e, pos, v, d, cand) | s748(e, pos, v, d, cand)
+    fn s698<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s696(e, pos, v, d, cand) | s697(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s750<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s746(e, pos, v, d, cand);
+    fn s699<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s695(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s749(e, pos, v, x, cand)
+            s698(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s751<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s750(e, pos, v, ALL, cand);
+    fn s700<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s699(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s752<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s701<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s753<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s702<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s754<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s703<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -62743,7 +62377,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s755<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s704<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -62751,24 +62385,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s756<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s754(e, pos, v, d, cand) | s755(e, pos, v, d, cand)
+    fn s705<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s703(e, pos, v, d, cand) | s704(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s757<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s753(e, pos, v, d, cand);
+    fn s706<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s702(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s756(e, pos, v, x, cand)
+            s705(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s758<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s752(e, pos, v, ALL, cand);
-        let end = s757(e, pos, v, ALL, cand) - run;
+    fn s707<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s701(e, pos, v, ALL, cand);
+        let end = s706(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -62789,46 +62423,46 @@ mod p19 {
     }
 
     #[inline]
-    fn s759<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s751(e, pos, v, d, cand) | s758(e, pos, v, d, cand)
+    fn s708<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s700(e, pos, v, d, cand) | s707(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s760<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s745(e, pos, v, d, cand);
+    fn s709<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s694(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s759(e, pos, v, x, cand)
+            s708(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s761<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s760(e, pos, v, ALL, cand);
+    fn s710<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s709(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s762<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s711<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s763<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s712<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s764<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s713<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s765<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s714<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -62836,7 +62470,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s766<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s715<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -62844,41 +62478,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s767<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s765(e, pos, v, d, cand) | s766(e, pos, v, d, cand)
+    fn s716<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s714(e, pos, v, d, cand) | s715(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s768<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s764(e, pos, v, d, cand);
+    fn s717<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s713(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s767(e, pos, v, x, cand)
+            s716(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s769<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s768(e, pos, v, ALL, cand);
+    fn s718<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s717(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s770<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s719<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s771<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s720<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s772<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s721<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -62886,7 +62520,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s773<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s722<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -62894,24 +62528,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s774<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s772(e, pos, v, d, cand) | s773(e, pos, v, d, cand)
+    fn s723<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s721(e, pos, v, d, cand) | s722(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s775<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s771(e, pos, v, d, cand);
+    fn s724<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s720(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s774(e, pos, v, x, cand)
+            s723(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s776<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s770(e, pos, v, ALL, cand);
-        let end = s775(e, pos, v, ALL, cand) - run;
+    fn s725<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s719(e, pos, v, ALL, cand);
+        let end = s724(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -62932,24 +62566,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s777<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s769(e, pos, v, d, cand) | s776(e, pos, v, d, cand)
+    fn s726<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s718(e, pos, v, d, cand) | s725(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s778<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s763(e, pos, v, d, cand);
+    fn s727<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s712(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s777(e, pos, v, x, cand)
+            s726(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s779<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s762(e, pos, v, ALL, cand);
-        let end = s778(e, pos, v, ALL, cand) - run;
+    fn s728<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s711(e, pos, v, ALL, cand);
+        let end = s727(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -62970,39 +62604,39 @@ mod p19 {
     }
 
     #[inline]
-    fn s780<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s761(e, pos, v, d, cand) | s779(e, pos, v, d, cand)
+    fn s729<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s710(e, pos, v, d, cand) | s728(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s781<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s744(e, pos, v, d, cand);
+    fn s730<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s693(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s780(e, pos, v, x, cand)
+            s729(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s782<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s743(e, pos, v, d, cand) | s781(e, pos, v, d, cand)
+    fn s731<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s692(e, pos, v, d, cand) | s730(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s783<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s727(e, pos, v, d, cand) | s782(e, pos, v, d, cand)
+    fn s732<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s676(e, pos, v, d, cand) | s731(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s784<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s733<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s785<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s734<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -63010,7 +62644,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s786<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s735<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -63018,41 +62652,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s787<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s785(e, pos, v, d, cand) | s786(e, pos, v, d, cand)
+    fn s736<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s734(e, pos, v, d, cand) | s735(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s788<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s784(e, pos, v, d, cand);
+    fn s737<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s733(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s787(e, pos, v, x, cand)
+            s736(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s789<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s788(e, pos, v, ALL, cand);
+    fn s738<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s737(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s790<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s739<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s791<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s740<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s792<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s741<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -63060,7 +62694,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s793<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s742<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -63068,24 +62702,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s794<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s792(e, pos, v, d, cand) | s793(e, pos, v, d, cand)
+    fn s743<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s741(e, pos, v, d, cand) | s742(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s795<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s791(e, pos, v, d, cand);
+    fn s744<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s740(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s794(e, pos, v, x, cand)
+            s743(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s796<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s790(e, pos, v, ALL, cand);
-        let end = s795(e, pos, v, ALL, cand) - run;
+    fn s745<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s739(e, pos, v, ALL, cand);
+        let end = s744(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
@@ -63106,44 +62740,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s797<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s789(e, pos, v, d, cand) | s796(e, pos, v, d, cand)
+    fn s746<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s738(e, pos, v, d, cand) | s745(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s798<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s747<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s799<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s798(e, pos, v, d, cand);
+    fn s748<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s747(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s797(e, pos, v, x, cand)
+            s746(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s800<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s749<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s801<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s750<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s802<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s751<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s803<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s752<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -63151,7 +62785,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s804<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s753<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -63159,41 +62793,41 @@ mod p19 {
     }
 
     #[inline]
-    fn s805<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s803(e, pos, v, d, cand) | s804(e, pos, v, d, cand)
+    fn s754<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s752(e, pos, v, d, cand) | s753(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s806<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s802(e, pos, v, d, cand);
+    fn s755<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s751(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s805(e, pos, v, x, cand)
+            s754(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s807<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s806(e, pos, v, ALL, cand);
+    fn s756<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s755(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s808<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s757<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s809<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s758<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[5]));
         one & d
     }
 
     #[inline]
-    fn s810<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s759<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(0u8))
@@ -63201,7 +62835,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s811<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s760<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -63209,92 +62843,533 @@ mod p19 {
     }
 
     #[inline]
+    fn s761<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s759(e, pos, v, d, cand) | s760(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s762<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s758(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s761(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s763<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s757(e, pos, v, ALL, cand);
+        let end = s762(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s764<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s756(e, pos, v, d, cand) | s763(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s765<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s750(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s764(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s766<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s765(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s767<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s768<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s769<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s770<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s771<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s772<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s770(e, pos, v, d, cand) | s771(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s773<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s769(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s772(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s774<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s773(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s775<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s776<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s777<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s778<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s779<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s777(e, pos, v, d, cand) | s778(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s780<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s776(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s779(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s781<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s775(e, pos, v, ALL, cand);
+        let end = s780(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s782<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s774(e, pos, v, d, cand) | s781(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s783<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s768(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s782(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s784<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s767(e, pos, v, ALL, cand);
+        let end = s783(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s785<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s766(e, pos, v, d, cand) | s784(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s786<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s749(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s785(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s787<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s748(e, pos, v, d, cand) | s786(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s788<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s732(e, pos, v, d, cand) | s787(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s789<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s790<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s791<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s792<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s790(e, pos, v, d, cand) | s791(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s793<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s789(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s792(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s794<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s793(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s795<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s788(e, pos, v, d, cand) | s794(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s796<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s797<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s798<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s799<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s797(e, pos, v, d, cand) | s798(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s800<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s796(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s799(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s801<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s802<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s801(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b87(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s803<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s800(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s802(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s804<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s803(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R10[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s805<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s795(e, pos, v, d, cand) | s804(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s806<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s807<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s805(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s806(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s808<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s809<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s810<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s809(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+
+    #[inline]
+    fn s811<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
     fn s812<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s810(e, pos, v, d, cand) | s811(e, pos, v, d, cand)
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        one & d
     }
 
     #[inline]
     fn s813<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s809(e, pos, v, d, cand);
+        let x = s811(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s812(e, pos, v, x, cand)
+            x - s812(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s814<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s808(e, pos, v, ALL, cand);
-        let end = s813(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s815<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s807(e, pos, v, d, cand) | s814(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s816<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s801(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s815(e, pos, v, x, cand)
-        }
+        s814(e, pos, v, d, cand) | s815(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s817<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s816(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s818<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s819<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        s817(e, pos, v, d, cand) | s818(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s820<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s821<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(10usize + usize::from(0u8))
+            .get(6usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s822<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s820(e, pos, v, d, cand) | s821(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s823<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s824<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s825<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s823(e, pos, v, d, cand) | s824(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s826<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s827<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(10usize + usize::from(1u8))
@@ -63302,139 +63377,68 @@ mod p19 {
     }
 
     #[inline]
-    fn s823<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s821(e, pos, v, d, cand) | s822(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s824<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s820(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s823(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s825<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s824(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s826<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s827<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
-    }
-
-    #[inline]
     fn s828<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        s826(e, pos, v, d, cand) | s827(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s829<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(10usize + usize::from(1u8))
+            .get(12usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s830<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s828(e, pos, v, d, cand) | s829(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s831<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s827(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s830(e, pos, v, x, cand)
-        }
+        s829(e, pos, v, d, cand) | s830(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s832<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s826(e, pos, v, ALL, cand);
-        let end = s831(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s833<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s825(e, pos, v, d, cand) | s832(e, pos, v, d, cand)
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s834<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s819(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s833(e, pos, v, x, cand)
-        }
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s835<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s818(e, pos, v, ALL, cand);
-        let end = s834(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s836<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s817(e, pos, v, d, cand) | s835(e, pos, v, d, cand)
+        s834(e, pos, v, d, cand) | s835(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s837<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s800(e, pos, v, d, cand);
+        let x = s833(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -63444,26 +63448,29 @@ mod p19 {
 
     #[inline]
     fn s838<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s799(e, pos, v, d, cand) | s837(e, pos, v, d, cand)
+        let of = s837(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s839<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s783(e, pos, v, d, cand) | s838(e, pos, v, d, cand)
+        d - pos.occupied
     }
 
     #[inline]
     fn s840<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s841<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(12usize + usize::from(0u8))
+            .get(0usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -63471,7 +63478,7 @@ mod p19 {
     fn s842<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(12usize + usize::from(1u8))
+            .get(0usize + usize::from(1u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
@@ -63492,77 +63499,120 @@ mod p19 {
 
     #[inline]
     fn s845<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s844(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
-            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+        let run = s839(e, pos, v, ALL, cand);
+        let end = s844(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
         };
-        x & d
+        out & d
     }
 
     #[inline]
     fn s846<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s839(e, pos, v, d, cand) | s845(e, pos, v, d, cand)
+        s838(e, pos, v, d, cand) | s845(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s847<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[5]));
-        one & d
+        let x = s832(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s846(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s848<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(12usize + usize::from(0u8))
+            .get(10usize + usize::from(e.rt_mover()))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s849<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        d & pos.occupied
     }
 
     #[inline]
     fn s850<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s848(e, pos, v, d, cand) | s849(e, pos, v, d, cand)
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s851<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s847(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s850(e, pos, v, x, cand)
-        }
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s852<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s853<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s852(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b87(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        s851(e, pos, v, d, cand) | s852(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s854<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s851(e, pos, v, d, cand);
+        let x = s850(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -63573,16 +63623,13 @@ mod p19 {
     #[inline]
     fn s855<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s854(e, pos, v, ALL, cand);
-        let x = match of.iter().next() {
-            Some(c) => R10[0][c],
-            None => S::EMPTY,
-        };
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
         x & d
     }
 
     #[inline]
     fn s856<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s846(e, pos, v, d, cand) | s855(e, pos, v, d, cand)
+        d - pos.occupied
     }
 
     #[inline]
@@ -63592,278 +63639,39 @@ mod p19 {
 
     #[inline]
     fn s858<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s856(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s857(e, pos, v, x, cand)
-        }
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s859<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[1] & d
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s860<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[1] & d
+        s858(e, pos, v, d, cand) | s859(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s861<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s860(e, pos, v, ALL, cand);
-        let mut one = S::EMPTY;
-        if let Some(c) = of.iter().next() {
-            one.insert(c);
+        let x = s857(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s860(e, pos, v, x, cand)
         }
-        one & d
     }
 
     #[inline]
     fn s862<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[1] & d
-    }
-
-    #[inline]
-    fn s863<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[6]));
-        one & d
-    }
-
-    #[inline]
-    fn s864<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s862(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s863(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s865<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s866<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s867<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s865(e, pos, v, d, cand) | s866(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s868<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s869<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s870<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s868(e, pos, v, d, cand) | s869(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s871<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s872<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s873<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s871(e, pos, v, d, cand) | s872(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s874<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s875<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s876<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s874(e, pos, v, d, cand) | s875(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s877<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s878<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s879<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s877(e, pos, v, d, cand) | s878(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s880<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s881<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s882<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s880(e, pos, v, d, cand) | s881(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s883<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s884<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s885<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s886<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s887<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s885(e, pos, v, d, cand) | s886(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s888<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s884(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s887(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s889<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s888(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s890<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s891<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s892<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s893<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s894<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s892(e, pos, v, d, cand) | s893(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s895<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s891(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s894(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s896<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s890(e, pos, v, ALL, cand);
-        let end = s895(e, pos, v, ALL, cand) - run;
+        let run = s856(e, pos, v, ALL, cand);
+        let end = s861(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
@@ -63884,35 +63692,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s897<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s889(e, pos, v, d, cand) | s896(e, pos, v, d, cand)
+    fn s863<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s855(e, pos, v, d, cand) | s862(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s898<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s883(e, pos, v, d, cand);
+    fn s864<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s849(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s897(e, pos, v, x, cand)
+            s863(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s899<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+    fn s865<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s864(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
-    fn s900<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s866<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s867<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s868<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s901<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s869<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -63920,7 +63737,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s902<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s870<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -63928,30 +63745,299 @@ mod p19 {
     }
 
     #[inline]
-    fn s903<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s901(e, pos, v, d, cand) | s902(e, pos, v, d, cand)
+    fn s871<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s869(e, pos, v, d, cand) | s870(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s904<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s900(e, pos, v, d, cand);
+    fn s872<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s868(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s903(e, pos, v, x, cand)
+            s871(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s905<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s904(e, pos, v, ALL, cand);
+    fn s873<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s872(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s874<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s875<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s876<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s877<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s878<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s876(e, pos, v, d, cand) | s877(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s879<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s875(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s878(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s880<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s874(e, pos, v, ALL, cand);
+        let end = s879(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s881<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s873(e, pos, v, d, cand) | s880(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s882<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s867(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s881(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s883<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s866(e, pos, v, ALL, cand);
+        let end = s882(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s884<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s865(e, pos, v, d, cand) | s883(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s885<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s848(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s884(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s886<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s847(e, pos, v, d, cand) | s885(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s887<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s888<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s889<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s890<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s891<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s892<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s890(e, pos, v, d, cand) | s891(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s893<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s889(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s892(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s894<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s893(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
         x & d
     }
 
     #[inline]
-    fn s906<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s895<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
+    }
+
+    #[inline]
+    fn s896<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s897<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s898<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s899<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s897(e, pos, v, d, cand) | s898(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s900<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s896(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s899(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s901<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s895(e, pos, v, ALL, cand);
+        let end = s900(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s902<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s894(e, pos, v, d, cand) | s901(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s903<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s888(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s902(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s904<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s903(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s905<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s906<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
     }
 
     #[inline]
@@ -63992,8 +64078,56 @@ mod p19 {
 
     #[inline]
     fn s912<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s906(e, pos, v, ALL, cand);
-        let end = s911(e, pos, v, ALL, cand) - run;
+        let of = s911(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s913<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s914<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s915<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s916<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s917<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s915(e, pos, v, d, cand) | s916(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s918<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s914(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s917(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s919<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s913(e, pos, v, ALL, cand);
+        let end = s918(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
@@ -64014,62 +64148,13 @@ mod p19 {
     }
 
     #[inline]
-    fn s913<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s905(e, pos, v, d, cand) | s912(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s914<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s899(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s913(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s915<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s898(e, pos, v, d, cand) | s914(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s916<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s917<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s918<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s919<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
     fn s920<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s918(e, pos, v, d, cand) | s919(e, pos, v, d, cand)
+        s912(e, pos, v, d, cand) | s919(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s921<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s917(e, pos, v, d, cand);
+        let x = s906(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -64079,23 +64164,67 @@ mod p19 {
 
     #[inline]
     fn s922<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s921(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
+        let run = s905(e, pos, v, ALL, cand);
+        let end = s921(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
     }
 
     #[inline]
     fn s923<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        s904(e, pos, v, d, cand) | s922(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s924<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s887(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s923(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s925<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s886(e, pos, v, d, cand) | s924(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s926<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s927<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s928<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s929<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -64103,7 +64232,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s926<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s930<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -64111,24 +64240,72 @@ mod p19 {
     }
 
     #[inline]
-    fn s927<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s925(e, pos, v, d, cand) | s926(e, pos, v, d, cand)
+    fn s931<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s929(e, pos, v, d, cand) | s930(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s928<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s924(e, pos, v, d, cand);
+    fn s932<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s928(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s927(e, pos, v, x, cand)
+            s931(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s929<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s923(e, pos, v, ALL, cand);
-        let end = s928(e, pos, v, ALL, cand) - run;
+    fn s933<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s932(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s934<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s935<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s936<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s937<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s938<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s936(e, pos, v, d, cand) | s937(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s939<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s935(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s938(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s940<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s934(e, pos, v, ALL, cand);
+        let end = s939(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
@@ -64149,40 +64326,44 @@ mod p19 {
     }
 
     #[inline]
-    fn s930<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s922(e, pos, v, d, cand) | s929(e, pos, v, d, cand)
+    fn s941<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s933(e, pos, v, d, cand) | s940(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s931<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s916(e, pos, v, d, cand);
+    fn s942<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s927(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s930(e, pos, v, x, cand)
+            s941(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s932<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s915(e, pos, v, d, cand) | s931(e, pos, v, d, cand)
+    fn s943<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s942(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
     }
 
     #[inline]
-    fn s933<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+    fn s944<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
     }
 
     #[inline]
-    fn s934<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s945<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s946<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s935<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s947<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -64190,7 +64371,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s936<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s948<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -64198,39 +64379,217 @@ mod p19 {
     }
 
     #[inline]
-    fn s937<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s935(e, pos, v, d, cand) | s936(e, pos, v, d, cand)
+    fn s949<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s947(e, pos, v, d, cand) | s948(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s938<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s934(e, pos, v, d, cand);
+    fn s950<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s946(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s937(e, pos, v, x, cand)
+            s949(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s939<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s938(e, pos, v, ALL, cand);
+    fn s951<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s950(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s952<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s953<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s954<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s955<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s956<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s954(e, pos, v, d, cand) | s955(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s957<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s953(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s956(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s958<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s952(e, pos, v, ALL, cand);
+        let end = s957(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s959<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s951(e, pos, v, d, cand) | s958(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s960<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s945(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s959(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s961<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s944(e, pos, v, ALL, cand);
+        let end = s960(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s962<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s943(e, pos, v, d, cand) | s961(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s963<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s926(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s962(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s964<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s925(e, pos, v, d, cand) | s963(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s965<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s966<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s967<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s968<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s969<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s970<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s968(e, pos, v, d, cand) | s969(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s971<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s967(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s970(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s972<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s971(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s940<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s973<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s941<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s974<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s942<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s975<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -64238,7 +64597,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s943<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s976<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -64246,24 +64605,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s944<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s942(e, pos, v, d, cand) | s943(e, pos, v, d, cand)
+    fn s977<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s975(e, pos, v, d, cand) | s976(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s945<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s941(e, pos, v, d, cand);
+    fn s978<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s974(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s944(e, pos, v, x, cand)
+            s977(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s946<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s940(e, pos, v, ALL, cand);
-        let end = s945(e, pos, v, ALL, cand) - run;
+    fn s979<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s973(e, pos, v, ALL, cand);
+        let end = s978(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -64284,254 +64643,13 @@ mod p19 {
     }
 
     #[inline]
-    fn s947<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s939(e, pos, v, d, cand) | s946(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s948<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s933(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s947(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s949<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s932(e, pos, v, d, cand) | s948(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s950<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s951<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s952<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s953<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s954<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s955<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s953(e, pos, v, d, cand) | s954(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s956<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s952(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s955(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s957<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s956(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s958<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s959<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s960<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s961<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s962<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s960(e, pos, v, d, cand) | s961(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s963<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s959(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s962(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s964<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s958(e, pos, v, ALL, cand);
-        let end = s963(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s965<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s957(e, pos, v, d, cand) | s964(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s966<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s951(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s965(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s967<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s966(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s968<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s969<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s970<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s971<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s972<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s973<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s971(e, pos, v, d, cand) | s972(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s974<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s970(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s973(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s975<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s974(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s976<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s977<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s978<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s979<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
     fn s980<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s978(e, pos, v, d, cand) | s979(e, pos, v, d, cand)
+        s972(e, pos, v, d, cand) | s979(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s981<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s977(e, pos, v, d, cand);
+        let x = s966(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -64541,161 +64659,84 @@ mod p19 {
 
     #[inline]
     fn s982<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s976(e, pos, v, ALL, cand);
-        let end = s981(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
+        let of = s981(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
     }
 
     #[inline]
     fn s983<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s975(e, pos, v, d, cand) | s982(e, pos, v, d, cand)
+        d - pos.occupied
     }
 
     #[inline]
     fn s984<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s969(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s983(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s985<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s968(e, pos, v, ALL, cand);
-        let end = s984(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
-            let mut x = end.shifted(-10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s986<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s967(e, pos, v, d, cand) | s985(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s987<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s950(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s986(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s988<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s949(e, pos, v, d, cand) | s987(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s989<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s990<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d & pos.occupied
     }
 
     #[inline]
-    fn s991<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s985<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s992<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s986<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s987<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s988<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s986(e, pos, v, d, cand) | s987(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s989<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s985(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s988(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s990<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s989(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s991<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s992<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s993<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s994<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s992(e, pos, v, d, cand) | s993(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s995<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s991(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s994(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s996<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s995(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
-    }
-
-    #[inline]
-    fn s997<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s998<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s999<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
             .get(0usize + usize::from(0u8))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
-    fn s1000<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s994<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -64703,13 +64744,89 @@ mod p19 {
     }
 
     #[inline]
+    fn s995<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s993(e, pos, v, d, cand) | s994(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s996<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s992(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s995(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s997<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s991(e, pos, v, ALL, cand);
+        let end = s996(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s998<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s990(e, pos, v, d, cand) | s997(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s999<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s984(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s998(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1000<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s983(e, pos, v, ALL, cand);
+        let end = s999(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
     fn s1001<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s999(e, pos, v, d, cand) | s1000(e, pos, v, d, cand)
+        s982(e, pos, v, d, cand) | s1000(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s1002<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s998(e, pos, v, d, cand);
+        let x = s965(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -64719,114 +64836,95 @@ mod p19 {
 
     #[inline]
     fn s1003<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s997(e, pos, v, ALL, cand);
-        let end = s1002(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        s964(e, pos, v, d, cand) | s1002(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s1004<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s996(e, pos, v, d, cand) | s1003(e, pos, v, d, cand)
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s1005<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s990(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1004(e, pos, v, x, cand)
-        }
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1006<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1005(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
-        x & d
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s1007<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
     fn s1008<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        s1006(e, pos, v, d, cand) | s1007(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s1009<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1010<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1011<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1012<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1010(e, pos, v, d, cand) | s1011(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1013<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1009(e, pos, v, d, cand);
+        let x = s1005(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1012(e, pos, v, x, cand)
+            s1008(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1014<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1013(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+    fn s1010<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1009(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
+            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
+            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
         x & d
     }
 
     #[inline]
-    fn s1015<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1011<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1016<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1012<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1011(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1010(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1013<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1012(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s1014<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s1017<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1015<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -64834,7 +64932,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s1018<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1016<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -64842,112 +64940,107 @@ mod p19 {
     }
 
     #[inline]
+    fn s1017<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1015(e, pos, v, d, cand) | s1016(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1018<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1014(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1017(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn s1019<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1017(e, pos, v, d, cand) | s1018(e, pos, v, d, cand)
+        let of = s1018(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
     }
 
     #[inline]
     fn s1020<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1016(e, pos, v, d, cand);
+        let x = s1013(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1019(e, pos, v, x, cand)
+            x - s1019(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s1021<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1015(e, pos, v, ALL, cand);
-        let end = s1020(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
+        let x = s1004(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1020(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s1022<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1014(e, pos, v, d, cand) | s1021(e, pos, v, d, cand)
+        s1003(e, pos, v, d, cand) | s1021(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s1023<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1008(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1022(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1024<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1007(e, pos, v, ALL, cand);
-        let end = s1023(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            let mut x = end.shifted(10) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(10) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1025<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1006(e, pos, v, d, cand) | s1024(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1026<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s989(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1025(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1027<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s988(e, pos, v, d, cand) | s1026(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1028<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
-            .get(10usize + usize::from(e.rt_mover()))
+            .get(12usize + usize::from(e.rt_mover()))
             .map_or(S::EMPTY, |b| *b & d)
     }
 
     #[inline]
+    fn s1024<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1025<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1026<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1027<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1025(e, pos, v, d, cand) | s1026(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1028<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1024(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1027(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
     fn s1029<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
+        let of = s1028(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+        };
+        x & d
     }
 
     #[inline]
@@ -64989,849 +65082,24 @@ mod p19 {
     #[inline]
     fn s1035<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s1034(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s1036<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1037<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1038<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1039<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1040<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1038(e, pos, v, d, cand) | s1039(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1041<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1037(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1040(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1042<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1036(e, pos, v, ALL, cand);
-        let end = s1041(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1043<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1035(e, pos, v, d, cand) | s1042(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1044<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1029(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1043(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1045<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1044(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s1046<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1047<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s1048<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1049<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1050<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1051<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1049(e, pos, v, d, cand) | s1050(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1052<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1048(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1051(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1053<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1052(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s1054<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1055<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1056<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1057<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1058<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1056(e, pos, v, d, cand) | s1057(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1059<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1055(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1058(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1060<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1054(e, pos, v, ALL, cand);
-        let end = s1059(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1061<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1053(e, pos, v, d, cand) | s1060(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1062<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1047(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1061(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1063<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1046(e, pos, v, ALL, cand);
-        let end = s1062(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            let mut x = end.shifted(-1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(-1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1064<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1045(e, pos, v, d, cand) | s1063(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1065<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1028(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1064(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1066<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1027(e, pos, v, d, cand) | s1065(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1067<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1068<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s1069<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1070<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1071<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1072<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1070(e, pos, v, d, cand) | s1071(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1073<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1069(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1072(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1074<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1073(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s1075<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1076<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1077<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1078<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1079<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1077(e, pos, v, d, cand) | s1078(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1080<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1076(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1079(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1081<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1075(e, pos, v, ALL, cand);
-        let end = s1080(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1082<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1074(e, pos, v, d, cand) | s1081(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1083<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1068(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1082(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1084<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1083(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s1085<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1086<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d & pos.occupied
-    }
-
-    #[inline]
-    fn s1087<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1088<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1089<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1090<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1088(e, pos, v, d, cand) | s1089(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1091<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1087(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1090(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1092<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1091(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
-        x & d
-    }
-
-    #[inline]
-    fn s1093<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1094<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1095<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1096<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1097<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1095(e, pos, v, d, cand) | s1096(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1098<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1094(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1097(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1099<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1093(e, pos, v, ALL, cand);
-        let end = s1098(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1092(e, pos, v, d, cand) | s1099(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1086(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1100(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1085(e, pos, v, ALL, cand);
-        let end = s1101(e, pos, v, ALL, cand) - run;
-        let out = {
-            let mut out = S::EMPTY;
-            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            let mut x = end.shifted(1) & on;
-            if !x.is_empty() {
-                loop {
-                    let y = x | (x.shifted(1) & on);
-                    if y == x {
-                        break;
-                    }
-                    x = y;
-                }
-                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
-            }
-            out
-        };
-        out & d
-    }
-
-    #[inline]
-    fn s1103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1084(e, pos, v, d, cand) | s1102(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1067(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1103(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1066(e, pos, v, d, cand) | s1104(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1108(e, pos, v, d, cand) | s1109(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1107(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1110(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1111(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
-            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
-            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
-        x & d
-    }
-
-    #[inline]
-    fn s1113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s1114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1113(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1112(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1114(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
-            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s1116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1117(e, pos, v, d, cand) | s1118(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1116(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1119(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1120(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
-            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
-            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
-        x & d
-    }
-
-    #[inline]
-    fn s1122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1115(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s1121(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1106(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1122(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1105(e, pos, v, d, cand) | s1123(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1127(e, pos, v, d, cand) | s1128(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1126(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1129(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1130(e, pos, v, ALL, cand);
-        let x = match e.rt_mover() {
-            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
-            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
-        };
-        x & d
-    }
-
-    #[inline]
-    fn s1132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s1133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
-    }
-
-    #[inline]
-    fn s1135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1133(e, pos, v, d, cand) | s1134(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s1136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1132(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s1135(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s1137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1136(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
             | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
         x & d
     }
 
     #[inline]
-    fn s1138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1036<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1037<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
     }
 
     #[inline]
-    fn s1140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1139(e, pos, v, d, cand);
+    fn s1038<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1037(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
             if !b103(e, pos, v, c as u16) {
@@ -65842,47 +65110,47 @@ mod p19 {
     }
 
     #[inline]
-    fn s1141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1138(e, pos, v, d, cand);
+    fn s1039<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1036(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s1140(e, pos, v, x, cand)
+            x - s1038(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1137(e, pos, v, d, cand);
+    fn s1040<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1035(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1141(e, pos, v, x, cand)
+            s1039(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1131(e, pos, v, d, cand) | s1142(e, pos, v, d, cand)
+    fn s1041<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1029(e, pos, v, d, cand) | s1040(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1125(e, pos, v, d, cand);
+    fn s1042<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1023(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1143(e, pos, v, x, cand)
+            s1041(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1124(e, pos, v, d, cand) | s1144(e, pos, v, d, cand)
+    fn s1043<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1022(e, pos, v, d, cand) | s1042(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1044<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from((1 - e.rt_mover())))
@@ -65890,12 +65158,12 @@ mod p19 {
     }
 
     #[inline]
-    fn s1147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1045<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s1148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1046<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -65903,7 +65171,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s1149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1047<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -65911,39 +65179,39 @@ mod p19 {
     }
 
     #[inline]
-    fn s1150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1148(e, pos, v, d, cand) | s1149(e, pos, v, d, cand)
+    fn s1048<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1046(e, pos, v, d, cand) | s1047(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1147(e, pos, v, d, cand);
+    fn s1049<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1045(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1150(e, pos, v, x, cand)
+            s1048(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1151(e, pos, v, ALL, cand);
+    fn s1050<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1049(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s1153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1051<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1052<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s1155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1053<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -65951,7 +65219,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s1156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1054<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -65959,24 +65227,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s1157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1155(e, pos, v, d, cand) | s1156(e, pos, v, d, cand)
+    fn s1055<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1053(e, pos, v, d, cand) | s1054(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1154(e, pos, v, d, cand);
+    fn s1056<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1052(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1157(e, pos, v, x, cand)
+            s1055(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1153(e, pos, v, ALL, cand);
-        let end = s1158(e, pos, v, ALL, cand) - run;
+    fn s1057<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1051(e, pos, v, ALL, cand);
+        let end = s1056(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
@@ -65997,17 +65265,17 @@ mod p19 {
     }
 
     #[inline]
-    fn s1160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1152(e, pos, v, d, cand) | s1159(e, pos, v, d, cand)
+    fn s1058<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1050(e, pos, v, d, cand) | s1057(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1059<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s1162<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1060<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -66015,7 +65283,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s1163<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1061<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -66023,39 +65291,39 @@ mod p19 {
     }
 
     #[inline]
-    fn s1164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1162(e, pos, v, d, cand) | s1163(e, pos, v, d, cand)
+    fn s1062<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1060(e, pos, v, d, cand) | s1061(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1161(e, pos, v, d, cand);
+    fn s1063<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1059(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1164(e, pos, v, x, cand)
+            s1062(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1166<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s1165(e, pos, v, ALL, cand);
+    fn s1064<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1063(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
         x & d
     }
 
     #[inline]
-    fn s1167<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1065<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s1168<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1066<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s1169<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1067<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(0u8))
@@ -66063,7 +65331,7 @@ mod p19 {
     }
 
     #[inline]
-    fn s1170<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s1068<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos
             .by_code
             .get(0usize + usize::from(1u8))
@@ -66071,24 +65339,24 @@ mod p19 {
     }
 
     #[inline]
-    fn s1171<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1169(e, pos, v, d, cand) | s1170(e, pos, v, d, cand)
+    fn s1069<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1067(e, pos, v, d, cand) | s1068(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1168(e, pos, v, d, cand);
+    fn s1070<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1066(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1171(e, pos, v, x, cand)
+            s1069(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s1173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let run = s1167(e, pos, v, ALL, cand);
-        let end = s1172(e, pos, v, ALL, cand) - run;
+    fn s1071<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1065(e, pos, v, ALL, cand);
+        let end = s1070(e, pos, v, ALL, cand) - run;
         let out = {
             let mut out = S::EMPTY;
             let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
@@ -66109,22 +65377,22 @@ mod p19 {
     }
 
     #[inline]
-    fn s1174<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1166(e, pos, v, d, cand) | s1173(e, pos, v, d, cand)
+    fn s1072<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1064(e, pos, v, d, cand) | s1071(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1175<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s1160(e, pos, v, d, cand) | s1174(e, pos, v, d, cand)
+    fn s1073<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1058(e, pos, v, d, cand) | s1072(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s1176<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s1146(e, pos, v, d, cand);
+    fn s1074<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1044(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s1175(e, pos, v, x, cand)
+            s1073(e, pos, v, x, cand)
         }
     }
 
@@ -66280,7 +65548,7 @@ mod p19 {
 
     #[inline]
     fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s438(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s387(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -66290,7 +65558,7 @@ mod p19 {
 
     #[inline]
     fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s469(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s418(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -66335,7 +65603,7 @@ mod p19 {
 
     #[inline]
     fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s473(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s422(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -66475,7 +65743,7 @@ mod p19 {
 
     #[inline]
     fn i69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s859(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s808(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -66540,7 +65808,7 @@ mod p19 {
 
     #[inline]
     fn i82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s1145(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s1043(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -66550,7 +65818,7 @@ mod p19 {
 
     #[inline]
     fn i84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s1176(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s1074(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -67107,42 +66375,42 @@ mod p19 {
     fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s867(e, pos, v, one, cand).is_empty()
+        !s816(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s870(e, pos, v, one, cand).is_empty()
+        !s819(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s873(e, pos, v, one, cand).is_empty()
+        !s822(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s876(e, pos, v, one, cand).is_empty()
+        !s825(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s879(e, pos, v, one, cand).is_empty()
+        !s828(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[6]));
-        !s882(e, pos, v, one, cand).is_empty()
+        !s831(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
