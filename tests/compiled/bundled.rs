@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 38] = [
+pub static TURNS: [CompiledTurn; 39] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x2b8e923c0b6d798d,
+        fingerprint: 0x70bc09076b058a97,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x77c65dd7a4b62973,
+        fingerprint: 0x3c3ae86ce1886e69,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,14 +38,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Chess",
-        fingerprint: 0x52d5fc8d4968ec18,
+        fingerprint: 0x37bad870c169805c,
         generate: p2::generate,
         apply: p2::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Clobber",
-        fingerprint: 0xb9f21f7cdcf65e49,
+        fingerprint: 0x4565685494cb6279,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -55,7 +55,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x54f98cdd2c48ab97,
+        fingerprint: 0x609c093a822ccb91,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -65,7 +65,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xb46cc7d9eaa62ded,
+        fingerprint: 0x172d8fe1b178e727,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -75,21 +75,21 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Go (length=openspiel)",
-        fingerprint: 0xfb3e067214402a82,
+        fingerprint: 0xe78258015e1322a6,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Go (length=unlimited)",
-        fingerprint: 0x8dbc1e798b3ca9cd,
+        fingerprint: 0xc889bd013734c085,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Gomoku",
-        fingerprint: 0x9db280da9dd891b3,
+        fingerprint: 0x25a4b9587f857399,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x7501546377e0bda4,
+        fingerprint: 0x97a06044e55be61c,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,14 +109,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Lines of Action",
-        fingerprint: 0xa7a4dc4f3be9c456,
+        fingerprint: 0xa346f82ef5953ac8,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
-        fingerprint: 0x06b398e720bb917f,
+        fingerprint: 0xf88c9dc42b9661ab,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,21 +126,21 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
-        fingerprint: 0x330ac323fc03ee26,
+        fingerprint: 0x11133cf47f572ac6,
         generate: p12::generate,
         apply: p12::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x71d85b8dec316bf3,
+        fingerprint: 0x8762e06205ea96d7,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xdbdcca70dfef4f14,
+        fingerprint: 0x877b11cc83a35efc,
         generate: p14::generate,
         apply: p14::apply,
         fast: Some(FastRuns {
@@ -150,7 +150,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x79b9c0f8749a5dbb,
+        fingerprint: 0xb4b14790893493b3,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -160,21 +160,21 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xb1bafe98645f2dbc,
+        fingerprint: 0x602c675bd963fad4,
         generate: p16::generate,
         apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xd4b3f03cbb054127,
+        fingerprint: 0x8c3d97f786b751ca,
         generate: p17::generate,
         apply: p17::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0x4ba349a0b7656ea6,
+        fingerprint: 0xebe4c217a15b0412,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -184,14 +184,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0xf9418b1a229faa10,
+        fingerprint: 0x2af72136792f9d1a,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
-        fingerprint: 0xf26449183e2da4c3,
+        fingerprint: 0x054df65fa8a749eb,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -201,14 +201,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Clock Lift",
-        fingerprint: 0x24c7eb156cae0427,
+        fingerprint: 0x4524a7f5be49446b,
         generate: p21::generate,
         apply: p21::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xebc7672cebce101d,
+        fingerprint: 0xd206210d1c317cdf,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -218,7 +218,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Drop First",
-        fingerprint: 0x3f04b4dd096f379f,
+        fingerprint: 0x1ba2f6999e673059,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -228,7 +228,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Flankfive",
-        fingerprint: 0xa42d8aaf767c7707,
+        fingerprint: 0xff83a8678972cacd,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -238,7 +238,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Gather",
-        fingerprint: 0x91a39e5cfad899cd,
+        fingerprint: 0x519fe4fe3e0d5757,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -248,7 +248,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Hill",
-        fingerprint: 0xb05b1c39b1795fcc,
+        fingerprint: 0x4bb106701a1b6a50,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -258,14 +258,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Lift",
-        fingerprint: 0x6663bf373b7dbd12,
+        fingerprint: 0x793afcda16a84596,
         generate: p27::generate,
         apply: p27::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0x8d1635a779d1de83,
+        fingerprint: 0x8e9bae93ff9d1899,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -275,7 +275,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Orbit",
-        fingerprint: 0x0426ddd1184557cb,
+        fingerprint: 0xb768fb13b806c229,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -285,7 +285,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Owner of an emptied cell",
-        fingerprint: 0x783ac1ba7e6bed19,
+        fingerprint: 0xb7c448e4d163e17b,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -295,7 +295,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Rebound",
-        fingerprint: 0xb866df133a067e97,
+        fingerprint: 0xf1d39f96418990ac,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -305,7 +305,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Relay",
-        fingerprint: 0xf5613ce5db93b6d3,
+        fingerprint: 0x4b95a0a2b89107a7,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -315,7 +315,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Sentries",
-        fingerprint: 0x4c9dedc068957ddb,
+        fingerprint: 0xc5d8d8f1b604db21,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -325,7 +325,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Shove",
-        fingerprint: 0xe6f0226084f28035,
+        fingerprint: 0x157d294ec410701c,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -335,14 +335,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Shuffle",
-        fingerprint: 0x644d355f244f5908,
+        fingerprint: 0x44072469077ad6ac,
         generate: p35::generate,
         apply: p35::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0xfe10c11106069148,
+        fingerprint: 0xfce545ee533a0dea,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -351,13 +351,23 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x9d71cb6b5396a380,
+        label: "Weighted Claims",
+        fingerprint: 0xc32048e9cbf1c902,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p37::Turn>,
             play: fast_play::<p37::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x1f00275f08f7d280,
+        generate: p38::generate,
+        apply: p38::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p38::Turn>,
+            play: fast_play::<p38::Turn>,
         }),
     },
 ];
@@ -25573,102 +25583,102 @@ mod p6 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
@@ -28522,102 +28532,102 @@ mod p7 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
@@ -66447,8 +66457,1142 @@ mod p36 {
     }
 }
 
-/// Widefive
+/// Weighted Claims
 mod p37 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s10(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap5(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap11(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap7(e, v, pos, r);
+        } else {
+            ap8(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(0u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b6(e, &pos, &v, 0) {
+            ap9(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1ff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1ff]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xba]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s12(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s17(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s22(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s24(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s25(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s39(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s40(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s43(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s45(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s46(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s51(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s54(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s55(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s58(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s60(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s61(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s66(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s69(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s70(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s72(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s73(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        350
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i20(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i24(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i35(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i42(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i47(e, pos, v, cand), i48(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i46(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s50(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s53(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i57(e, pos, v, cand), i60(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s59(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s62(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i68(e, pos, v, cand), i71(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s68(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i73(e, pos, v, cand), i74(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i76(e, pos, v, cand), i77(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i75(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s74(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i80(e, pos, v, cand), i81(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i79(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i28(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i50(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+}
+
+/// Widefive
+mod p38 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.
