@@ -1221,6 +1221,16 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
     d
 }
 
+/// A score of `value` units, `scale` units to a point, as text: `7`, `7.5`.
+#[must_use]
+pub fn score_text(value: i64, scale: i64) -> String {
+    if scale == DECIMAL_SCALE {
+        crate::syntax::ast::decimal_text(value)
+    } else {
+        value.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1276,15 +1286,5 @@ mod tests {
     #[test]
     fn a_zero_vector_is_no_shift() {
         assert!(ray(4, 4, 0, 0).shift.is_none());
-    }
-}
-
-/// A score of `value` units, `scale` units to a point, as text: `7`, `7.5`.
-#[must_use]
-pub fn score_text(value: i64, scale: i64) -> String {
-    if scale == DECIMAL_SCALE {
-        crate::syntax::ast::decimal_text(value)
-    } else {
-        value.to_string()
     }
 }
