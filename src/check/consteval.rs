@@ -3,13 +3,17 @@
 
 use std::collections::HashMap;
 
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, Template, TemplatePart, UnaryOp};
+use crate::syntax::ast::{
+    decimal_text, BinaryOp, Expr, ExprKind, Template, TemplatePart, UnaryOp, DECIMAL_SCALE,
+};
 use crate::syntax::Span;
 
 /// A value known before play starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Const {
     Int(i64),
+    /// A decimal number in hundredths (`7.5` is 750).
+    Decimal(i64),
     Bool(bool),
     /// An enumerated word, such as an option value `basic`.
     Word(String),
@@ -68,6 +72,7 @@ impl ConstEnv {
     pub fn eval(&self, e: &Expr) -> Result<Const, ConstError> {
         match &e.kind {
             ExprKind::Int(v) => Ok(Const::Int(*v)),
+            ExprKind::Decimal(v) => Ok(Const::Decimal(*v)),
             ExprKind::Name(n) => self
                 .values
                 .get(&n.name)
@@ -83,11 +88,15 @@ impl ConstEnv {
             }
             ExprKind::Unary { op, operand } => match op {
                 UnaryOp::Not => Ok(Const::Bool(!self.bool(operand)?)),
-                UnaryOp::Neg => Ok(Const::Int(
-                    self.int(operand)?
-                        .checked_neg()
-                        .ok_or(ConstError::Overflow(e.span))?,
-                )),
+                UnaryOp::Neg => {
+                    let (v, decimal) = self.number(operand)?;
+                    let v = v.checked_neg().ok_or(ConstError::Overflow(e.span))?;
+                    Ok(if decimal {
+                        Const::Decimal(v)
+                    } else {
+                        Const::Int(v)
+                    })
+                }
             },
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
             _ => Err(ConstError::NotConstant(e.span)),
@@ -101,46 +110,56 @@ impl ConstEnv {
         rhs: &Expr,
         span: Span,
     ) -> Result<Const, ConstError> {
+        match op {
+            BinaryOp::And => return Ok(Const::Bool(self.bool(lhs)? && self.bool(rhs)?)),
+            BinaryOp::Or => return Ok(Const::Bool(self.bool(lhs)? || self.bool(rhs)?)),
+            BinaryOp::Where | BinaryOp::In | BinaryOp::Union | BinaryOp::Inter => {
+                return Err(ConstError::NotConstant(span))
+            }
+            _ => {}
+        }
+        // Each side is evaluated once: a chain of operators stays linear.
+        let (a, b) = (self.eval(lhs)?, self.eval(rhs)?);
+        match (&a, &b) {
+            (Const::Decimal(_), Const::Int(_) | Const::Decimal(_))
+            | (Const::Int(_), Const::Decimal(_)) => {
+                return decimal_binary(op, number(&a, lhs)?, number(&b, rhs)?, rhs.span, span)
+            }
+            _ => {}
+        }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            if std::mem::discriminant(&a) != std::mem::discriminant(&b) {
+                return Err(ConstError::WrongType(span));
+            }
+            return Ok(Const::Bool((a == b) == (op == BinaryOp::Eq)));
+        }
+        let (x, y) = (integer(&a, lhs)?, integer(&b, rhs)?);
         let overflow = ConstError::Overflow(span);
         Ok(match op {
-            BinaryOp::And => Const::Bool(self.bool(lhs)? && self.bool(rhs)?),
-            BinaryOp::Or => Const::Bool(self.bool(lhs)? || self.bool(rhs)?),
-            BinaryOp::Eq | BinaryOp::Ne => {
-                let (a, b) = (self.eval(lhs)?, self.eval(rhs)?);
-                if std::mem::discriminant(&a) != std::mem::discriminant(&b) {
-                    return Err(ConstError::WrongType(span));
-                }
-                Const::Bool((a == b) == (op == BinaryOp::Eq))
-            }
-            BinaryOp::Lt => Const::Bool(self.int(lhs)? < self.int(rhs)?),
-            BinaryOp::Le => Const::Bool(self.int(lhs)? <= self.int(rhs)?),
-            BinaryOp::Gt => Const::Bool(self.int(lhs)? > self.int(rhs)?),
-            BinaryOp::Ge => Const::Bool(self.int(lhs)? >= self.int(rhs)?),
-            BinaryOp::Add => {
-                Const::Int(self.int(lhs)?.checked_add(self.int(rhs)?).ok_or(overflow)?)
-            }
-            BinaryOp::Sub => {
-                Const::Int(self.int(lhs)?.checked_sub(self.int(rhs)?).ok_or(overflow)?)
-            }
-            BinaryOp::Mul => {
-                Const::Int(self.int(lhs)?.checked_mul(self.int(rhs)?).ok_or(overflow)?)
-            }
-            BinaryOp::Div | BinaryOp::Rem => {
-                let (a, b) = (self.int(lhs)?, self.int(rhs)?);
-                if b == 0 {
+            BinaryOp::Lt => Const::Bool(x < y),
+            BinaryOp::Le => Const::Bool(x <= y),
+            BinaryOp::Gt => Const::Bool(x > y),
+            BinaryOp::Ge => Const::Bool(x >= y),
+            BinaryOp::Add => Const::Int(x.checked_add(y).ok_or(overflow)?),
+            BinaryOp::Sub => Const::Int(x.checked_sub(y).ok_or(overflow)?),
+            BinaryOp::Mul => Const::Int(x.checked_mul(y).ok_or(overflow)?),
+            _ => {
+                if y == 0 {
                     return Err(ConstError::DivisionByZero(rhs.span));
                 }
                 // Floor division, so that negative coordinates divide the way boards expect.
                 Const::Int(if op == BinaryOp::Div {
-                    a.div_euclid(b)
+                    x.div_euclid(y)
                 } else {
-                    a.rem_euclid(b)
+                    x.rem_euclid(y)
                 })
             }
-            BinaryOp::Where | BinaryOp::In | BinaryOp::Union | BinaryOp::Inter => {
-                return Err(ConstError::NotConstant(span))
-            }
         })
+    }
+
+    /// Evaluates a number: its value (in hundredths for a decimal) and whether it is decimal.
+    fn number(&self, e: &Expr) -> Result<(i64, bool), ConstError> {
+        number(&self.eval(e)?, e)
     }
 
     /// Evaluates an integer expression.
@@ -176,6 +195,7 @@ impl ConstEnv {
                 TemplatePart::Text(s) => out.push_str(s),
                 TemplatePart::Hole(e) => match self.eval(e)? {
                     Const::Int(v) => out.push_str(&v.to_string()),
+                    Const::Decimal(v) => out.push_str(&decimal_text(v)),
                     Const::Bool(b) => out.push_str(if b { "true" } else { "false" }),
                     Const::Word(w) | Const::Text(w) => out.push_str(&w),
                 },
@@ -183,4 +203,60 @@ impl ConstEnv {
         }
         Ok(out)
     }
+}
+
+/// A number's value (in hundredths for a decimal) and whether it is decimal.
+fn number(c: &Const, e: &Expr) -> Result<(i64, bool), ConstError> {
+    match c {
+        Const::Int(v) => Ok((*v, false)),
+        Const::Decimal(v) => Ok((*v, true)),
+        _ => Err(ConstError::WrongType(e.span)),
+    }
+}
+
+/// An integer's value.
+fn integer(c: &Const, e: &Expr) -> Result<i64, ConstError> {
+    match c {
+        Const::Int(v) => Ok(*v),
+        _ => Err(ConstError::WrongType(e.span)),
+    }
+}
+
+/// Arithmetic and comparisons with a decimal side, in hundredths: an integer side of a sum or
+/// comparison is scaled; a product takes an integer as one side, a quotient as its divisor.
+fn decimal_binary(
+    op: BinaryOp,
+    a: (i64, bool),
+    b: (i64, bool),
+    divisor: Span,
+    span: Span,
+) -> Result<Const, ConstError> {
+    let overflow = ConstError::Overflow(span);
+    let scaled = |(v, decimal): (i64, bool)| {
+        if decimal {
+            Ok(v)
+        } else {
+            v.checked_mul(DECIMAL_SCALE).ok_or(overflow.clone())
+        }
+    };
+    let (x, y) = (scaled(a)?, scaled(b)?);
+    let value = match op {
+        BinaryOp::Eq => return Ok(Const::Bool(x == y)),
+        BinaryOp::Ne => return Ok(Const::Bool(x != y)),
+        BinaryOp::Lt => return Ok(Const::Bool(x < y)),
+        BinaryOp::Le => return Ok(Const::Bool(x <= y)),
+        BinaryOp::Gt => return Ok(Const::Bool(x > y)),
+        BinaryOp::Ge => return Ok(Const::Bool(x >= y)),
+        BinaryOp::Add => x.checked_add(y),
+        BinaryOp::Sub => x.checked_sub(y),
+        BinaryOp::Mul if !(a.1 && b.1) => a.0.checked_mul(b.0),
+        BinaryOp::Div if !b.1 => {
+            if b.0 == 0 {
+                return Err(ConstError::DivisionByZero(divisor));
+            }
+            Some(a.0.div_euclid(b.0))
+        }
+        _ => return Err(ConstError::WrongType(span)),
+    };
+    value.map(Const::Decimal).ok_or(overflow)
 }

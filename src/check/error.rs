@@ -170,7 +170,9 @@ pub enum TypeError {
     #[error("a template cannot show {found}")]
     #[diagnostic(
         code(E0201),
-        help("a `{{...}}` hole may hold an integer, a cell, a player, an option word or `letter(...)`")
+        help(
+            "a `{{...}}` hole may hold a number, a cell, a player, an option word or `letter(...)`"
+        )
     )]
     NotWritable {
         found: String,
@@ -346,8 +348,8 @@ pub enum OptionDeclError {
     #[error("option range `{lo}..{hi}` is empty")]
     #[diagnostic(code(E0302), help("write the smaller bound first: `{hi}..{lo}`"))]
     EmptyRange {
-        lo: i64,
-        hi: i64,
+        lo: String,
+        hi: String,
         #[label("the lower bound is above the upper bound")]
         span: Span,
     },

@@ -221,6 +221,7 @@ impl Checker<'_> {
     pub(super) fn describe_ty(&self, t: Ty) -> String {
         match t {
             Ty::Int => "`int`".into(),
+            Ty::Decimal => "a decimal number".into(),
             Ty::Bool => "`bool`".into(),
             Ty::Cell => "`cell`".into(),
             Ty::Cells => "`cells`".into(),
@@ -306,7 +307,14 @@ impl Checker<'_> {
             (Ty::Bool, Ty::Cells) => {
                 Some("to test whether the set has cells, write `count(...) > 0`".to_string())
             }
-            (Ty::Bool, Ty::Int) => Some("compare the number, e.g. `... > 0`".to_string()),
+            (Ty::Bool, Ty::Int | Ty::Decimal) => {
+                Some("compare the number, e.g. `... > 0`".to_string())
+            }
+            (Ty::Int, Ty::Decimal) => Some(
+                "decimal numbers can be compared, added, negated, multiplied or divided by an \
+                 integer, and given as a `score`; counts, counters and coordinates hold integers"
+                    .to_string(),
+            ),
             (Ty::Int, Ty::Cells | Ty::Cell) => {
                 Some("to count cells, write `count(...)`".to_string())
             }
@@ -476,6 +484,7 @@ impl Checker<'_> {
     fn infer_kind(&mut self, e: &Expr, cx: Cx) -> Ty {
         match &e.kind {
             ExprKind::Int(_) => Ty::Int,
+            ExprKind::Decimal(_) => Ty::Decimal,
             ExprKind::Name(id) => self.name(id, cx),
             ExprKind::Call { func, args } => self.call(func, args, e.span, cx),
             ExprKind::CellSet(items) => {
@@ -493,8 +502,8 @@ impl Checker<'_> {
                     // The operand is typed once: typing it again at each level of a chain of
                     // minus signs took time exponential in its length.
                     let t = self.infer(operand, cx);
-                    if t == Ty::Dir {
-                        return Ty::Dir;
+                    if t == Ty::Dir || t == Ty::Decimal {
+                        return t;
                     }
                     // Reports the mismatch, if any, once more in terms of `int`.
                     if !t.fits(Ty::Int) {
@@ -563,7 +572,10 @@ impl Checker<'_> {
             BinaryOp::Eq | BinaryOp::Ne => {
                 let l = self.infer(lhs, cx);
                 match l {
-                    Ty::Int | Ty::Player | Ty::Enum(_) | Ty::Cell => {
+                    Ty::Int | Ty::Decimal => {
+                        self.expect_number(rhs, cx);
+                    }
+                    Ty::Player | Ty::Enum(_) | Ty::Cell => {
                         self.expect(rhs, l, cx);
                     }
                     Ty::Error => {
@@ -581,8 +593,8 @@ impl Checker<'_> {
                 Ty::Bool
             }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
-                self.expect(lhs, Ty::Int, cx);
-                self.expect(rhs, Ty::Int, cx);
+                self.expect_number(lhs, cx);
+                self.expect_number(rhs, cx);
                 Ty::Bool
             }
             BinaryOp::In => {
@@ -606,14 +618,12 @@ impl Checker<'_> {
                 Ty::Cells
             }
             BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-                self.expect(lhs, Ty::Int, cx);
-                self.expect(rhs, Ty::Int, cx);
-                Ty::Int
+                self.arithmetic(op, lhs, rhs, cx)
             }
             BinaryOp::Sub => match self.infer(lhs, cx) {
-                Ty::Int => {
-                    self.expect(rhs, Ty::Int, cx);
-                    Ty::Int
+                l @ (Ty::Int | Ty::Decimal) => {
+                    let r = self.expect_number(rhs, cx);
+                    wider(l, r)
                 }
                 Ty::Cell | Ty::Cells => {
                     self.expect(rhs, Ty::Cells, cx);
@@ -646,6 +656,33 @@ impl Checker<'_> {
                 }
             },
         }
+    }
+
+    /// Checks that `e` is a number (an integer or a decimal) and returns which.
+    pub(super) fn expect_number(&mut self, e: &Expr, cx: Cx) -> Ty {
+        let found = self.infer_wanted(e, Want::Ty(Ty::Int), cx);
+        if found.fits(Ty::Int) || found == Ty::Decimal {
+            return found;
+        }
+        self.mismatch(e, Ty::Int, found);
+        Ty::Error
+    }
+
+    /// `+ * / %` on numbers. A decimal is exact in hundredths, so it may be added to a number,
+    /// multiplied by an integer or divided by one (truncating to hundredths); a product or
+    /// quotient of two decimals, and `%`, need integers.
+    fn arithmetic(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, cx: Cx) -> Ty {
+        let l = self.expect_number(lhs, cx);
+        let r = match op {
+            BinaryOp::Mul if l == Ty::Decimal => self.expect(rhs, Ty::Int, cx),
+            BinaryOp::Div | BinaryOp::Rem => self.expect(rhs, Ty::Int, cx),
+            _ => self.expect_number(rhs, cx),
+        };
+        if op == BinaryOp::Rem && l == Ty::Decimal {
+            self.mismatch(lhs, Ty::Int, l);
+            return Ty::Error;
+        }
+        wider(l, r)
     }
 
     /// `counter[player]`, or `layer[cell]` for a per-cell counter.
@@ -790,10 +827,16 @@ impl Checker<'_> {
             |kind: &str| format!("{kind} `{n}` is not known while the board is built");
         match sym {
             Sym::Option { index, is_enum } => {
-                if is_enum {
-                    Ty::Enum(index)
-                } else {
-                    Ty::Int
+                let decimal = self.options.get(index).is_some_and(|o| {
+                    matches!(
+                        o.ty,
+                        crate::syntax::ast::OptionType::Range { decimal: true, .. }
+                    )
+                });
+                match (is_enum, decimal) {
+                    (true, _) => Ty::Enum(index),
+                    (false, true) => Ty::Decimal,
+                    (false, false) => Ty::Int,
                 }
             }
             Sym::Word { option } => Ty::Enum(option),
@@ -1070,6 +1113,7 @@ impl Checker<'_> {
                 if !matches!(
                     ty,
                     Ty::Int
+                        | Ty::Decimal
                         | Ty::Cell
                         | Ty::Player
                         | Ty::Enum(_)
@@ -1122,5 +1166,14 @@ impl Checker<'_> {
             span: id.span,
             help,
         });
+    }
+}
+
+/// The type of arithmetic on numbers of types `a` and `b`: decimal when either is.
+fn wider(a: Ty, b: Ty) -> Ty {
+    match (a, b) {
+        (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
+        (Ty::Decimal, _) | (_, Ty::Decimal) => Ty::Decimal,
+        _ => Ty::Int,
     }
 }

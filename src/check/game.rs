@@ -15,7 +15,7 @@ use crate::syntax::{Ident, Span};
 /// Every name an expression refers to (not function names or `.axis` fields).
 fn names_in<'e>(e: &'e Expr, out: &mut Vec<&'e Ident>) {
     match &e.kind {
-        ExprKind::Int(_) => {}
+        ExprKind::Int(_) | ExprKind::Decimal(_) => {}
         ExprKind::Name(id) => out.push(id),
         ExprKind::Call { func, args } => {
             // A call may be one of a parameterised define.
@@ -118,10 +118,7 @@ impl Checker<'_> {
     /// Option types and defaults.
     pub(super) fn check_options(&mut self) {
         for o in self.options.clone() {
-            let value = match &o.default {
-                OptionValue::Int(v, _) => v.to_string(),
-                OptionValue::Word(w) => w.name.clone(),
-            };
+            let value = options::default_text(o);
             let mut default_checkable = true;
             match &o.ty {
                 OptionType::Enum(words) => {
@@ -136,11 +133,16 @@ impl Checker<'_> {
                         }
                     }
                 }
-                OptionType::Range { lo, hi, span } => {
+                OptionType::Range {
+                    lo,
+                    hi,
+                    span,
+                    decimal,
+                } => {
                     if lo > hi {
                         self.report(OptionDeclError::EmptyRange {
-                            lo: *lo,
-                            hi: *hi,
+                            lo: options::number_text(*lo, *decimal),
+                            hi: options::number_text(*hi, *decimal),
                             span: *span,
                         });
                         self.options_ok = false;
@@ -314,7 +316,8 @@ impl Checker<'_> {
         }
     }
 
-    /// `score p = expr` and `heuristic p = expr`: an integer for each player `p`. Returns
+    /// `score p = expr` and `heuristic p = expr`: a number (integer or decimal) for each player
+    /// `p`. Returns
     /// whether the expression checked without errors and how often it read `p` (through
     /// defines too).
     fn per_player_int(&mut self, player: &Ident, expr: &Expr) -> (bool, usize) {
@@ -324,7 +327,7 @@ impl Checker<'_> {
         self.frames.push(super::Frame::default());
         self.bind_name(player);
         self.player_vars.insert(player.name.clone());
-        self.expect(expr, super::expr::Ty::Int, Cx::PLAY);
+        self.expect_number(expr, Cx::PLAY);
         self.player_vars.remove(&player.name);
         self.frames.clear();
         (self.error_count() == errors, self.player_var_reads - reads)

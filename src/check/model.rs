@@ -162,6 +162,9 @@ impl Uses {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Int,
+    /// A decimal number, kept in hundredths (`7.5`, a decimal option): an integer promotes to
+    /// it in arithmetic and comparisons.
+    Decimal,
     Bool,
     Cell,
     Cells,
@@ -239,6 +242,7 @@ fn key(e: &Expr) -> (u32, u32, u8) {
         ExprKind::Binary { .. } => 5,
         ExprKind::Field { .. } => 6,
         ExprKind::Index { .. } => 7,
+        ExprKind::Decimal(_) => 8,
     };
     (e.span.start, e.span.end, kind)
 }

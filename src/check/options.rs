@@ -1,7 +1,9 @@
 //! Option values: the declared defaults, overridden by `--set NAME=VALUE`.
 
 use super::consteval::{Const, ConstEnv};
-use crate::syntax::ast::{File, ItemKind, OptionDecl, OptionType, OptionValue};
+use crate::syntax::ast::{
+    decimal_text, parse_hundredths, File, ItemKind, OptionDecl, OptionType, OptionValue,
+};
 use crate::syntax::Span;
 
 /// A bad `--set`: names the option and what it accepts.
@@ -58,7 +60,27 @@ pub fn accepted(decl: &OptionDecl) -> String {
                 _ => w.join(""),
             }
         }
-        OptionType::Range { lo, hi, .. } => format!("an integer from {lo} to {hi}"),
+        OptionType::Range {
+            lo,
+            hi,
+            decimal: false,
+            ..
+        } => format!("an integer from {lo} to {hi}"),
+        OptionType::Range { lo, hi, .. } => format!(
+            "a decimal number from {} to {} (at most two decimal places)",
+            decimal_text(*lo),
+            decimal_text(*hi)
+        ),
+    }
+}
+
+/// A value of a range option as written: an integer, or a decimal number for hundredths.
+#[must_use]
+pub fn number_text(value: i64, decimal: bool) -> String {
+    if decimal {
+        decimal_text(value)
+    } else {
+        value.to_string()
     }
 }
 
@@ -80,17 +102,31 @@ pub fn parse_value(decl: &OptionDecl, value: &str) -> Result<Const, OptionError>
             .find(|w| w.name == value)
             .map(|w| Const::Word(w.name.clone()))
             .ok_or_else(bad),
-        OptionType::Range { lo, hi, .. } => match value.trim().parse::<i64>() {
-            Ok(v) if (*lo..=*hi).contains(&v) => Ok(Const::Int(v)),
-            _ => Err(bad()),
-        },
+        OptionType::Range {
+            lo, hi, decimal, ..
+        } => {
+            let v = if *decimal {
+                parse_hundredths(value.trim())
+            } else {
+                value.trim().parse::<i64>().ok()
+            };
+            match v {
+                Some(v) if (*lo..=*hi).contains(&v) && *decimal => Ok(Const::Decimal(v)),
+                Some(v) if (*lo..=*hi).contains(&v) => Ok(Const::Int(v)),
+                _ => Err(bad()),
+            }
+        }
     }
 }
 
 /// The declared default as written.
-fn default_text(decl: &OptionDecl) -> String {
+#[must_use]
+pub fn default_text(decl: &OptionDecl) -> String {
     match &decl.default {
-        OptionValue::Int(v, _) => v.to_string(),
+        OptionValue::Int(v, _) => number_text(
+            *v,
+            matches!(decl.ty, OptionType::Range { decimal: true, .. }),
+        ),
         OptionValue::Word(w) => w.name.clone(),
     }
 }
@@ -199,7 +235,9 @@ pub fn extremes(file: &File) -> Vec<Vec<(String, String)>> {
             let default = default_text(decl);
             let mut values: Vec<String> = match &decl.ty {
                 OptionType::Enum(words) => words.iter().map(|w| w.name.clone()).collect(),
-                OptionType::Range { lo, hi, .. } => vec![lo.to_string(), hi.to_string()],
+                OptionType::Range {
+                    lo, hi, decimal, ..
+                } => vec![number_text(*lo, *decimal), number_text(*hi, *decimal)],
             };
             values.retain(|v| *v != default);
             values.dedup();

@@ -676,7 +676,7 @@ fn owner_uses(
                 stack.push(index);
                 stack.push(base);
             }
-            ExprKind::Int(_) | ExprKind::Name(_) => {}
+            ExprKind::Int(_) | ExprKind::Decimal(_) | ExprKind::Name(_) => {}
         }
     }
 }

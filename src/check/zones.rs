@@ -88,6 +88,7 @@ impl<'a> Defines<'a> {
                 None => ExprKind::Name(id.clone()),
             },
             ExprKind::Int(v) => ExprKind::Int(*v),
+            ExprKind::Decimal(v) => ExprKind::Decimal(*v),
             ExprKind::Call { .. } if self.call(e).is_some() => {
                 return self.expand_at(&self.call(e)?, depth + 1);
             }

@@ -49,9 +49,9 @@ pub(crate) fn status(engine: &mut Engine<'_>) -> String {
                     text,
                     "score: {} {}, {} {}",
                     player_name(program, 0),
-                    s[0],
+                    program.score_text(s[0].into()),
                     player_name(program, 1),
-                    s[1]
+                    program.score_text(s[1].into())
                 );
             }
             text

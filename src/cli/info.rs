@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use crate::check::options::{accepted, declared};
 use crate::ir::Program;
 use crate::runtime::{Compiled, Game};
-use crate::syntax::ast::{self, OptionType, OptionValue};
+use crate::syntax::ast::{self, OptionType};
 
 use std::path::Path;
 
@@ -74,10 +74,7 @@ impl OnGame for Info {
 fn options(file: &ast::File, values: &[(String, String)]) -> Vec<Value> {
     declared(file)
         .map(|d| {
-            let default = match &d.default {
-                OptionValue::Int(v, _) => v.to_string(),
-                OptionValue::Word(w) => w.name.clone(),
-            };
+            let default = crate::check::options::default_text(d);
             let value = values
                 .iter()
                 .find(|(k, _)| *k == d.name.name)

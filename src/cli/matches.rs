@@ -93,9 +93,16 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
     let limit = args.games.unwrap_or(MAX_GAMES);
     let mut played = 0;
     let mut games = Vec::new();
-    let by_player = |values: [i64; 2]| json!({ &names[0]: values[0], &names[1]: values[1] });
+    let scale = program.score_scale();
+    let by_player = |values: [i64; 2]| {
+        let [a, b] = values.map(|v| super::playout::score_json(v, scale));
+        json!({ &names[0]: a, &names[1]: b })
+    };
+    let text = |v: i64| program.score_text(v);
+    // A decimal score is kept in hundredths; the target is in points.
+    let target = args.target.map(|t| t.saturating_mul(scale));
     while played < limit {
-        if args.target.is_some_and(|t| totals.iter().any(|&s| s >= t)) {
+        if target.is_some_and(|t| totals.iter().any(|&s| s >= t)) {
             break;
         }
         played += 1;
@@ -125,13 +132,13 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
             "game {played}: {result} in {}; score {} {}, {} {}; total {} {}, {} {}",
             plural(p.plies, "move"),
             names[0],
-            scores[0],
+            text(scores[0].into()),
             names[1],
-            scores[1],
+            text(scores[1].into()),
             names[0],
-            totals[0],
+            text(totals[0]),
             names[1],
-            totals[1]
+            text(totals[1])
         );
     }
     let verdict = match totals[0].cmp(&totals[1]) {
@@ -159,9 +166,9 @@ pub(crate) fn run(args: &MatchArgs, compiled: Compiled) -> Result<()> {
         out,
         "{verdict}: {} {}, {} {} after {}",
         names[0],
-        totals[0],
+        text(totals[0]),
         names[1],
-        totals[1],
+        text(totals[1]),
         plural(played, "game")
     );
     emit(&out)

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::ir::score_text;
 use crate::runtime::game::{EndFigures, Played};
 use crate::runtime::{Game, GameResult};
 
@@ -166,6 +167,7 @@ impl OnGame for Playouts<'_> {
             args,
             games,
             players: players(&first),
+            score_scale: first.score_scale(),
             shots: first.has_continuous_decisions(),
             tally: &tally,
             secs,
@@ -311,6 +313,8 @@ struct Report<'r, G> {
     args: &'r PlayoutArgs,
     games: &'r Games<'r, G>,
     players: [String; 2],
+    /// Units of a score to a point (decimal scores are kept in hundredths).
+    score_scale: i64,
     /// Whether the game takes shots, so that the policy choosing them matters.
     shots: bool,
     tally: &'r Tally,
@@ -404,7 +408,11 @@ impl<G> Report<'_, G> {
                 .enumerate()
                 .map(|(p, s)| {
                     let name = &self.players[p];
-                    format!("{name} {s} (mean {:.2})", *s as f64 / t.scored as f64)
+                    format!(
+                        "{name} {} (mean {:.2})",
+                        score_text(*s, self.score_scale),
+                        *s as f64 / (self.score_scale as f64 * t.scored as f64)
+                    )
                 })
                 .collect();
             let _ = writeln!(out, "scores: {}", means.join(", "));
@@ -453,7 +461,7 @@ impl<G> Report<'_, G> {
                 "min": (n > 0).then_some(t.min_steps),
                 "max": (n > 0).then_some(t.max_steps),
             },
-            "score_totals": (t.scored > 0).then(|| per_player(t.score_totals.map(|s| json!(s)))),
+            "score_totals": (t.scored > 0).then(|| per_player(t.score_totals.map(|s| score_json(s, self.score_scale)))),
             "playouts_per_second": per_second(n, self.secs),
             "seconds": self.secs,
         });
@@ -476,5 +484,15 @@ impl<G> Report<'_, G> {
             }
         }
         report
+    }
+}
+
+/// A score total in JSON: an integer, or a decimal number for a decimal score.
+#[allow(clippy::cast_precision_loss)]
+pub(crate) fn score_json(value: i64, scale: i64) -> serde_json::Value {
+    if scale == 1 {
+        json!(value)
+    } else {
+        json!(value as f64 / scale as f64)
     }
 }

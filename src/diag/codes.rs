@@ -31,6 +31,7 @@ codes! {
     "E0005" => "nesting too deep",
     "E0006" => "not a game file",
     "E0007" => "defines expand too far",
+    "E0008" => "decimal number cannot be represented",
     "E0101" => "unknown name",
     "E0102" => "name defined more than once",
     "E0103" => "variable or axis not bound here",

@@ -33,7 +33,7 @@
 //! sets / ints / bools, then one `sN = ...`, `iN = ...`, `bN = ...` a line
 //! setup / turn / no moves, then one `PC  OP` a line
 //! distinct blocks N
-//! score iA, iB
+//! score [decimal] iA, iB
 //! heuristic iA, iB
 //! repetitions ignore slot N, ..., mover    what `repetitions` leaves out
 //! marker "TEXT" on sN legend "TEXT"
@@ -274,7 +274,8 @@ impl Dumper<'_> {
             let _ = writeln!(w, "distinct blocks {}", p.distinct_blocks);
         }
         if let Some([a, b]) = p.score {
-            let _ = writeln!(w, "score i{a}, i{b}");
+            let unit = if p.score_decimal { "decimal " } else { "" };
+            let _ = writeln!(w, "score {unit}i{a}, i{b}");
         }
         if let Some([a, b]) = p.heuristic {
             let _ = writeln!(w, "heuristic i{a}, i{b}");
@@ -431,6 +432,7 @@ impl Dumper<'_> {
             TemplatePart::Int(i) => format!("i{i}"),
             TemplatePart::Player(pl) => player_ref(*pl),
             TemplatePart::Letter(i) => format!("letter(i{i})"),
+            TemplatePart::Decimal(i) => format!("decimal(i{i})"),
             TemplatePart::ShapeName { slot, table } => {
                 format!("shape(placed{slot} table {table})")
             }

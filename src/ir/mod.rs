@@ -11,6 +11,7 @@ pub mod passes;
 pub mod table;
 pub mod unordered;
 
+use crate::syntax::ast::DECIMAL_SCALE;
 pub use cellset::{words_for, CellBits, CellIter, CellSet, CellSet64, SET_WORDS};
 pub use error::LowerError;
 pub use lower::lower;
@@ -99,6 +100,9 @@ pub struct Program {
     pub placements: Vec<Placements>,
     /// `score p = ...`, one expression per player.
     pub score: Option<[IntId; 2]>,
+    /// Whether the score is a decimal number, its values in hundredths
+    /// ([`crate::syntax::ast::DECIMAL_SCALE`]).
+    pub score_decimal: bool,
     /// `heuristic p = ...`, one expression per player: how promising a position looks.
     pub heuristic: Option<[IntId; 2]>,
     /// `marker "o" on CELLS legend "..."`: text drawn on the cells of a set.
@@ -124,6 +128,23 @@ pub struct HistoryIgnores {
 }
 
 impl Program {
+    /// A score's value as text: an integer, or a decimal number for a decimal score.
+    #[must_use]
+    pub fn score_text(&self, value: i64) -> String {
+        score_text(value, self.score_scale())
+    }
+
+    /// How many units of a score make one point: 1, or [`DECIMAL_SCALE`] for a decimal score
+    /// (kept in hundredths).
+    #[must_use]
+    pub fn score_scale(&self) -> i64 {
+        if self.score_decimal {
+            DECIMAL_SCALE
+        } else {
+            1
+        }
+    }
+
     /// Whether a picked cell is recorded in two decisions (high byte, then low): on a board
     /// with more than 256 cells an id may not fit one byte.
     #[must_use]
@@ -889,6 +910,8 @@ pub enum TemplatePart {
     Int(IntId),
     Player(PlayerRef),
     Letter(IntId),
+    /// A decimal number in hundredths, shown with its decimals (`7.5`).
+    Decimal(IntId),
     /// A placed shape's name, with its flip mark when upside down.
     ShapeName {
         slot: u8,
@@ -1196,6 +1219,16 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
     };
     memo[pc] = Some(d);
     d
+}
+
+/// A score of `value` units, `scale` units to a point, as text: `7`, `7.5`.
+#[must_use]
+pub fn score_text(value: i64, scale: i64) -> String {
+    if scale == DECIMAL_SCALE {
+        crate::syntax::ast::decimal_text(value)
+    } else {
+        value.to_string()
+    }
 }
 
 #[cfg(test)]

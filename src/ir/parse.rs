@@ -484,17 +484,22 @@ impl<'t> Parser<'t> {
         Ok(id)
     }
 
-    /// `KW iA, iB`, when the next line is one: an integer expression per player (`score`,
-    /// `heuristic`).
-    fn per_player_ints(&mut self, kw: &str) -> Result<Option<[u16; 2]>> {
+    /// `KW [FLAG] iA, iB`, when the next line is one: an integer expression per player
+    /// (`score`, `heuristic`), and whether the optional word `flag` was there.
+    fn per_player_ints(
+        &mut self,
+        kw: &str,
+        flag: Option<&str>,
+    ) -> Result<(Option<[u16; 2]>, bool)> {
         let Some(mut c) = self.top(kw) else {
-            return Ok(None);
+            return Ok((None, false));
         };
+        let flagged = flag.is_some_and(|f| c.eat_word(f));
         let a = self.id(&mut c, "i", Kind::Int)?;
         c.expect(",")?;
         let b = self.id(&mut c, "i", Kind::Int)?;
         c.end()?;
-        Ok(Some([a, b]))
+        Ok((Some([a, b]), flagged))
     }
 
     /// `repetitions ignore slot N, ..., mover`, when the next line is one.
@@ -617,8 +622,8 @@ impl<'t> Parser<'t> {
             distinct_blocks = c.number("a number of blocks")?;
             c.end()?;
         }
-        let score = self.per_player_ints("score")?;
-        let heuristic = self.per_player_ints("heuristic")?;
+        let (score, score_decimal) = self.per_player_ints("score", Some("decimal"))?;
+        let (heuristic, _) = self.per_player_ints("heuristic", None)?;
         let history_ignores = self.history_ignores()?;
         let mut markers = Vec::new();
         while let Some(mut c) = self.top("marker") {
@@ -687,6 +692,7 @@ impl<'t> Parser<'t> {
             shapes,
             placements,
             score,
+            score_decimal,
             heuristic,
             markers,
             status,
@@ -1202,6 +1208,10 @@ impl<'t> Parser<'t> {
                 let i = self.id(c, "i", Kind::Int)?;
                 c.expect(")")?;
                 TemplatePart::Letter(i)
+            } else if c.eat("decimal(") {
+                let i = self.id(c, "i", Kind::Int)?;
+                c.expect(")")?;
+                TemplatePart::Decimal(i)
             } else if c.eat("shape(") {
                 let (slot, table) = self.placed_in_table(c)?;
                 TemplatePart::ShapeName { slot, table }
@@ -2539,6 +2549,7 @@ end
                     TemplatePart::Int(2),
                     TemplatePart::Player(players[3]),
                     TemplatePart::Letter(1),
+                    TemplatePart::Decimal(2),
                     TemplatePart::ShapeName { slot: 1, table: 0 },
                     TemplatePart::Facing { slot: 0, table: 0 },
                     TemplatePart::Dir {

@@ -274,6 +274,7 @@ pub fn lower(
         .iter()
         .filter_map(|(k, c)| match c {
             Const::Int(i) => Some((k.clone(), i.to_string())),
+            Const::Decimal(i) => Some((k.clone(), crate::syntax::ast::decimal_text(*i))),
             Const::Word(w) if w != k => Some((k.clone(), w.clone())),
             _ => None,
         })

@@ -1800,6 +1800,10 @@ impl<'p> Engine<'p> {
                         );
                     }
                 }
+                TemplatePart::Decimal(i) => {
+                    let v = self.eval_int::<W>(*i, vars, 0);
+                    out.push_str(&crate::syntax::ast::decimal_text(v.into()));
+                }
                 TemplatePart::Letter(i) => {
                     let v = self.eval_int::<W>(*i, vars, 0);
                     let c = u8::try_from(v)

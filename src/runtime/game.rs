@@ -81,6 +81,12 @@ pub trait Game {
         false
     }
 
+    /// How many units of [`Game::scores`] make one point: 1, or 100 for a decimal score (kept
+    /// in hundredths).
+    fn score_scale(&self) -> i64 {
+        1
+    }
+
     /// Whether some decisions of this game are continuous (a shot's angle and speed), so that
     /// they cannot always be listed.
     fn has_continuous_decisions(&self) -> bool {
@@ -500,6 +506,10 @@ impl Game for BoardGame<'_> {
 
     fn scores(&mut self) -> Option<[i32; 2]> {
         self.engine.scores()
+    }
+
+    fn score_scale(&self) -> i64 {
+        self.engine.program().score_scale()
     }
 
     /// The game's `heuristic` when it declares one (the lead `h[player] - h[opponent]`,

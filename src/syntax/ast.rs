@@ -175,7 +175,53 @@ pub struct OptionDecl {
 #[derive(Clone, Debug)]
 pub enum OptionType {
     Enum(Vec<Ident>),
-    Range { lo: i64, hi: i64, span: Span },
+    /// An inclusive range. With `decimal`, the bounds and the option's values are in
+    /// hundredths ([`DECIMAL_SCALE`]).
+    Range {
+        lo: i64,
+        hi: i64,
+        span: Span,
+        decimal: bool,
+    },
+}
+
+/// Decimal numbers (`7.5`, decimal options) are kept as whole hundredths: the runtime computes
+/// with integers only, so a decimal is exact and compares, adds and hashes like an integer.
+pub const DECIMAL_SCALE: i64 = 100;
+
+/// The value in hundredths of a decimal number's text (`7.5`, `-3`, `0.25`): `None` for more
+/// than two decimal places, a value whose hundredths do not fit in 32 bits, or no number.
+#[must_use]
+pub fn parse_hundredths(text: &str) -> Option<i64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let magnitude = whole.strip_prefix('-').unwrap_or(whole);
+    let frac_ok = frac.is_empty() && !text.ends_with('.') || digits(frac);
+    if !digits(magnitude) || !frac_ok || frac.len() > 2 {
+        return None;
+    }
+    let frac = format!("{frac:0<2}").parse::<i64>().ok()?;
+    let v = magnitude
+        .parse::<i64>()
+        .ok()?
+        .checked_mul(DECIMAL_SCALE)?
+        .checked_add(frac)?;
+    let v = if whole.starts_with('-') { -v } else { v };
+    i32::try_from(v).is_ok().then_some(v)
+}
+
+/// The text of a value in hundredths as a decimal number: `750` is `7.5`, `-25` is `-0.25`.
+#[must_use]
+pub fn decimal_text(hundredths: i64) -> String {
+    let sign = if hundredths < 0 { "-" } else { "" };
+    let v = hundredths.unsigned_abs();
+    let scale = DECIMAL_SCALE.unsigned_abs();
+    let (whole, frac) = (v / scale, v % scale);
+    match frac {
+        0 => format!("{sign}{whole}.0"),
+        f if f % 10 == 0 => format!("{sign}{whole}.{}", f / 10),
+        f => format!("{sign}{whole}.{f:02}"),
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -389,6 +435,7 @@ impl Expr {
                 ExprKind::Name(id.clone())
             }
             ExprKind::Int(v) => ExprKind::Int(*v),
+            ExprKind::Decimal(v) => ExprKind::Decimal(*v),
             ExprKind::Call { func, args: a } => ExprKind::Call {
                 func: func.clone(),
                 args: all(a),
@@ -422,6 +469,8 @@ impl Expr {
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
+    /// A decimal literal such as `7.5`, in hundredths ([`DECIMAL_SCALE`]).
+    Decimal(i64),
     Name(Ident),
     Call {
         func: Ident,

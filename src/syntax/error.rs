@@ -52,6 +52,17 @@ pub enum SyntaxError {
         span: SourceSpan,
     },
 
+    #[error("decimal number `{text}` cannot be represented")]
+    #[diagnostic(
+        code(E0008),
+        help("decimal numbers have at most two decimal places and lie between -21474836.48 and 21474836.47")
+    )]
+    DecimalOutOfRange {
+        text: String,
+        #[label("too many decimal places or too large")]
+        span: SourceSpan,
+    },
+
     #[error("unclosed `{open}`")]
     #[diagnostic(code(E0004), help("add `{close}` where the block or list ends"))]
     Unclosed {

@@ -7,9 +7,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    AssignOp, AxisRange, BinaryOp, Block, Board, CounterView, Expr, ExprKind, File, Item, ItemKind,
-    OptionDecl, OptionType, OptionValue, PatternShape, RelItem, ShapeDecl, ShapePart, Stmt,
-    StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector,
+    parse_hundredths, AssignOp, AxisRange, BinaryOp, Block, Board, CounterView, Expr, ExprKind,
+    File, Item, ItemKind, OptionDecl, OptionType, OptionValue, PatternShape, RelItem, ShapeDecl,
+    ShapePart, Stmt, StmtKind, Template, TemplatePart, TrackLane, UnaryOp, Vector, DECIMAL_SCALE,
 };
 use super::error::SyntaxError;
 use super::parser::{GameParser, Rule};
@@ -86,6 +86,16 @@ fn rule_is_keyword(rule: Rule) -> bool {
     format!("{rule:?}").starts_with("kw_")
 }
 
+/// A decimal literal (`7.5`, `-0.25`) in hundredths; more than two decimal places, or a value
+/// whose hundredths do not fit in 32 bits, is an error.
+pub(super) fn hundredths(pair: &Pair<'_, Rule>) -> Result<i64> {
+    let text = pair.as_str();
+    parse_hundredths(text).ok_or_else(|| SyntaxError::DecimalOutOfRange {
+        text: text.to_string(),
+        span: span(pair).into(),
+    })
+}
+
 pub(super) fn int(pair: &Pair<'_, Rule>) -> Result<i64> {
     let text = pair.as_str();
     match text.parse::<i32>() {
@@ -117,13 +127,24 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
         }
         Rule::option_decl => {
             let name = ident(&need(next())?);
-            let ty = option_type(need(next())?)?;
+            let mut ty = option_type(need(next())?)?;
             let value = need(next())?;
             let v = need(value.into_inner().next())?;
-            let default = if v.as_rule() == Rule::signed_int {
-                OptionValue::Int(int(&v)?, span(&v))
-            } else {
-                OptionValue::Word(ident(&v))
+            let default = match v.as_rule() {
+                Rule::signed_int => OptionValue::Int(int(&v)?, span(&v)),
+                Rule::signed_fraction => {
+                    make_decimal(&mut ty);
+                    OptionValue::Int(hundredths(&v)?, span(&v))
+                }
+                _ => OptionValue::Word(ident(&v)),
+            };
+            let default = match (&ty, default) {
+                (OptionType::Range { decimal: true, .. }, OptionValue::Int(d, s))
+                    if v.as_rule() == Rule::signed_int =>
+                {
+                    OptionValue::Int(d * DECIMAL_SCALE, s)
+                }
+                (_, d) => d,
             };
             ItemKind::Option(OptionDecl { name, ty, default })
         }
@@ -331,9 +352,35 @@ fn option_type(pair: Pair<'_, Rule>) -> Result<OptionType> {
         _ => {
             let sp = span(&inner);
             let mut it = meaningful(inner.into_inner());
-            let lo = int(&need(it.next())?)?;
-            let hi = int(&need(it.next())?)?;
-            Ok(OptionType::Range { lo, hi, span: sp })
+            let (lo, hi) = (need(it.next())?, need(it.next())?);
+            let decimal = [&lo, &hi]
+                .iter()
+                .any(|p| p.as_rule() == Rule::signed_fraction);
+            let bound = |p: &Pair<'_, Rule>| match (decimal, p.as_rule()) {
+                (true, Rule::signed_fraction) => hundredths(p),
+                (true, _) => Ok(int(p)? * DECIMAL_SCALE),
+                (false, _) => int(p),
+            };
+            Ok(OptionType::Range {
+                lo: bound(&lo)?,
+                hi: bound(&hi)?,
+                span: sp,
+                decimal,
+            })
+        }
+    }
+}
+
+/// Turns an integer option range into a decimal one (its default has a decimal point).
+fn make_decimal(ty: &mut OptionType) {
+    if let OptionType::Range {
+        lo, hi, decimal, ..
+    } = ty
+    {
+        if !*decimal {
+            *lo *= DECIMAL_SCALE;
+            *hi *= DECIMAL_SCALE;
+            *decimal = true;
         }
     }
 }
@@ -816,6 +863,7 @@ fn primary(pair: Pair<'_, Rule>) -> Result<(Expr, usize)> {
     let sp = span(&pair);
     let (kind, depth) = match pair.as_rule() {
         Rule::number => (ExprKind::Int(int(&pair)?), 1),
+        Rule::fraction => (ExprKind::Decimal(hundredths(&pair)?), 1),
         Rule::ident => (ExprKind::Name(ident(&pair)), 1),
         Rule::paren => return expr_depth(need(meaningful(pair.into_inner()).next())?),
         Rule::call => {
@@ -1271,7 +1319,7 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::bar => "`|`",
         Rule::dotdot => "`..`",
         Rule::ident => "a name",
-        Rule::number | Rule::signed_int => "a number",
+        Rule::number | Rule::signed_int | Rule::fraction | Rule::signed_fraction => "a number",
         Rule::string | Rule::template => "a string",
         Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::cell_set => "an expression",
         Rule::vector => "a vector such as `(0, 1)`",

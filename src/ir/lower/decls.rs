@@ -66,7 +66,7 @@ impl<'a> Lowerer<'a> {
                         }
                     }
                     let sym = match self.env.values.get(&o.name.name) {
-                        Some(Const::Int(v)) => Sym::IntConst(*v),
+                        Some(Const::Int(v) | Const::Decimal(v)) => Sym::IntConst(*v),
                         _ => Sym::Word,
                     };
                     self.syms.insert(&o.name.name, sym);

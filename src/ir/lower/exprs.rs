@@ -42,6 +42,7 @@ impl<'a> Lowerer<'a> {
             }
             Ty::Cell => TemplatePart::Cell(self.cell(e)?),
             Ty::Int => TemplatePart::Int(self.int(e)?),
+            Ty::Decimal => TemplatePart::Decimal(self.int(e)?),
             Ty::Player => TemplatePart::Player(self.player(e)?),
             _ => match self.env.eval(e) {
                 Ok(Const::Word(w) | Const::Text(w)) => TemplatePart::Text(w),
@@ -647,13 +648,15 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn int_at(&mut self, e: &Expr) -> Result<IntId> {
-        if let Ok(Const::Int(v)) = self.env.eval(e) {
+        if let Ok(Const::Int(v) | Const::Decimal(v)) = self.env.eval(e) {
             if !self.mentions_runtime_name(e) {
                 return Ok(self.push_int(IntExpr::Const(i32::try_from(v).unwrap_or(i32::MAX))));
             }
         }
         let i = match &e.kind {
-            ExprKind::Int(v) => IntExpr::Const(i32::try_from(*v).unwrap_or(i32::MAX)),
+            ExprKind::Int(v) | ExprKind::Decimal(v) => {
+                IntExpr::Const(i32::try_from(*v).unwrap_or(i32::MAX))
+            }
             ExprKind::Name(n) => {
                 let name = n.name.as_str();
                 if self.in_where && !self.vars.contains_key(name) {
@@ -730,12 +733,36 @@ impl<'a> Lowerer<'a> {
                     BinaryOp::Rem => IntOp::Rem,
                     _ => return err("expected a number"),
                 };
-                let (lhs, rhs) = (self.int(lhs)?, self.int(rhs)?);
+                // A sum with a decimal side is in hundredths: its integer side is scaled. A
+                // product or quotient keeps the decimal side's scale.
+                let scaled = matches!(op, IntOp::Add | IntOp::Sub) && self.ty(e)? == Ty::Decimal;
+                let (lhs, rhs) = (self.number(lhs, scaled)?, self.number(rhs, scaled)?);
                 IntExpr::Bin { op, lhs, rhs }
             }
             _ => return err("expected a number"),
         };
         Ok(self.push_int(i))
+    }
+
+    /// A number, in hundredths when `decimal` (an integer is multiplied by 100 to meet a
+    /// decimal in a sum or comparison).
+    fn number(&mut self, e: &Expr, decimal: bool) -> Result<IntId> {
+        let value = self.int(e)?;
+        if !decimal || self.ty(e)? == Ty::Decimal {
+            return Ok(value);
+        }
+        let scale = i32::try_from(crate::syntax::ast::DECIMAL_SCALE).unwrap_or(1);
+        Ok(match self.prog.ints[value as usize] {
+            IntExpr::Const(v) => self.push_int(IntExpr::Const(v.saturating_mul(scale))),
+            _ => {
+                let rhs = self.push_int(IntExpr::Const(scale));
+                self.push_int(IntExpr::Bin {
+                    op: IntOp::Mul,
+                    lhs: value,
+                    rhs,
+                })
+            }
+        })
     }
 
     /// Whether a name in the expression means something else than its option value here
@@ -862,7 +889,9 @@ impl<'a> Lowerer<'a> {
                             rhs: self.player(rhs)?,
                         },
                         _ => {
-                            let (l, r) = (self.int(lhs)?, self.int(rhs)?);
+                            let decimal =
+                                self.ty(lhs)? == Ty::Decimal || self.ty(rhs)? == Ty::Decimal;
+                            let (l, r) = (self.number(lhs, decimal)?, self.number(rhs, decimal)?);
                             match (&self.prog.ints[l as usize], &self.prog.ints[r as usize]) {
                                 (IntExpr::Const(x), IntExpr::Const(y)) => {
                                     BoolExpr::Const(compare(cmp, *x, *y))

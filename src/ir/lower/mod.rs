@@ -209,6 +209,7 @@ impl<'a> Lowerer<'a> {
             .map(|d| {
                 let v = match env.values.get(&d.name.name) {
                     Some(Const::Int(v)) => v.to_string(),
+                    Some(Const::Decimal(v)) => crate::syntax::ast::decimal_text(*v),
                     Some(Const::Word(w) | Const::Text(w)) => w.clone(),
                     _ => String::new(),
                 };
@@ -249,6 +250,7 @@ impl<'a> Lowerer<'a> {
                 shapes: Vec::new(),
                 placements: Vec::new(),
                 score: None,
+                score_decimal: false,
                 heuristic: None,
                 markers: Vec::new(),
                 status: Vec::new(),
@@ -363,6 +365,7 @@ impl<'a> Lowerer<'a> {
         }
         if let ItemKind::Score { player, expr } = &item.kind {
             self.prog.score = Some(self.per_player_int(player, expr)?);
+            self.prog.score_decimal = self.ty(expr)? == Ty::Decimal;
         }
         if let ItemKind::Heuristic { player, expr } = &item.kind {
             self.prog.heuristic = Some(self.per_player_int(player, expr)?);

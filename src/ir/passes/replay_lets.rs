@@ -27,7 +27,9 @@ pub fn run(program: &Program, ops: &mut [Op]) {
             Op::Write(t) => {
                 for part in &program.templates[usize::from(*t)].parts {
                     match part {
-                        TemplatePart::Int(i) | TemplatePart::Letter(i) => {
+                        TemplatePart::Int(i)
+                        | TemplatePart::Letter(i)
+                        | TemplatePart::Decimal(i) => {
                             locals_in_int(program, *i, &mut read);
                         }
                         TemplatePart::Dir { dir, .. } => locals_in_dir(program, dir, &mut read),
