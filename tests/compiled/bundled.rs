@@ -116,7 +116,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Nine Men's Morris",
-        fingerprint: 0x9d5eefc7637de81d,
+        fingerprint: 0x619bcc8611c917a0,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -33716,6 +33716,90 @@ mod p11 {
     ]];
     static RIH3: [S; 1] = [S::from_words([0xffffff])];
 
+    /// Pattern `line_x`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 24] = [
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+    ];
+
+    /// Pattern `line_y`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 24] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+    ];
+
+    /// Pattern `spoke`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 1]; 24] = [
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+    ];
+
     /// Coordinate `s` of each cell.
     static AXIS0: [i32; 24] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2];
 
@@ -33829,7 +33913,7 @@ mod p11 {
 
     #[inline]
     fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             at14(e, v, pos, m, g);
         } else {
             at20(e, v, pos, m, g);
@@ -33838,13 +33922,13 @@ mod p11 {
 
     #[inline(always)]
     fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s110(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
         at15(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             at16(e, v, pos, m, g);
         } else {
             at17(e, v, pos, m, g);
@@ -33853,13 +33937,13 @@ mod p11 {
 
     #[inline(always)]
     fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s112(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
         at17(e, v, pos, m, g);
     }
 
     #[inline]
     fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s113(e, &pos, &v, ALL, 0);
+        let set = s74(e, &pos, &v, ALL, 0);
         for c in set.iter() {
             g.leaf_with(m, c as u8);
         }
@@ -34008,7 +34092,7 @@ mod p11 {
 
     #[inline]
     fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b12(e, &pos, &v, 0) {
+        if b16(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
         } else {
             ap20(e, v, pos, r);
@@ -34017,13 +34101,13 @@ mod p11 {
 
     #[inline(always)]
     fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s110(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
         ap15(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b13(e, &pos, &v, 0) {
+        if b17(e, &pos, &v, 0) {
             ap16(e, v, pos, r);
         } else {
             ap17(e, v, pos, r);
@@ -34032,7 +34116,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s112(e, &pos, &v, ALL, 0);
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
         ap17(e, v, pos, r);
     }
 
@@ -34063,7 +34147,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b14(e, &pos, &v, 0) {
+        if b18(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -34078,7 +34162,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b22(e, &pos, &v, 0) {
+        if b26(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
             ap25(e, v, pos, r);
@@ -34222,47 +34306,37 @@ mod p11 {
 
     #[inline]
     fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s21(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s22(e, pos, v, x, cand)
-        }
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_words([0x5a5a5a]) & d
     }
 
     #[inline]
     fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s24(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
-            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
-            & (S::from_words([0x777777]) | of.shifted(3))
-            & (S::from_words([0xcfcfcf]) | of.shifted(2));
-        d & x
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s23(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s25(e, pos, v, x, cand)
+            s24(e, pos, v, x, cand)
         }
     }
 
     #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
     fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -34282,7 +34356,7 @@ mod p11 {
 
     #[inline]
     fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -34307,7 +34381,52 @@ mod p11 {
 
     #[inline]
     fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s32(e, pos, v, ALL, cand);
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s36(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
+            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
+            & (S::from_words([0x777777]) | of.shifted(3))
+            & (S::from_words([0xcfcfcf]) | of.shifted(2));
+        d & x
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s38(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x111111])).shifted(3)
             | (of & S::from_words([0xc0c0c])).shifted(2)
             | (of & S::from_words([0x888888])).shifted(-3)
@@ -34316,221 +34435,180 @@ mod p11 {
     }
 
     #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s26(e, pos, v, d, cand) | s33(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
-    }
-
-    #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s35(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s36(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s38(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
-            & (S::from_words([0x393939]) | of.shifted(1));
-        d & x
-    }
-
-    #[inline]
     fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s37(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s39(e, pos, v, x, cand)
-        }
+        s32(e, pos, v, d, cand) | s39(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s34(e, pos, v, d, cand) | s40(e, pos, v, d, cand)
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x424242]) & d
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s42(e, pos, v, d, cand);
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s41(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s43(e, pos, v, x, cand)
+            s42(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s45(e, pos, v, ALL, cand);
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s44(e, pos, v, ALL, cand);
         let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
             & (S::from_words([0x393939]) | of.shifted(1));
         d & x
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s44(e, pos, v, d, cand);
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s43(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s46(e, pos, v, x, cand)
+            s45(e, pos, v, x, cand)
         }
     }
 
     #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s40(e, pos, v, d, cand) | s46(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s47(e, pos, v, ALL, cand);
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s51(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
+            & (S::from_words([0x393939]) | of.shifted(1));
+        d & x
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s50(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s53(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0x636363])).shifted(1)
             | (of & S::from_words([0xc6c6c6])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s41(e, pos, v, d, cand) | s48(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
-    }
-
-    #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s50(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s51(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s53(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xff0000]) | of.shifted(-8))
-            & (S::from_words([0xff]) | of.shifted(8));
-        d & x
-    }
-
-    #[inline]
     fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s52(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s54(e, pos, v, x, cand)
-        }
+        s47(e, pos, v, d, cand) | s54(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s49(e, pos, v, d, cand) | s55(e, pos, v, d, cand)
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5a00]) & d
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s57(e, pos, v, d, cand);
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s56(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s58(e, pos, v, x, cand)
+            s57(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s60(e, pos, v, ALL, cand);
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s59(e, pos, v, ALL, cand);
         let x = (S::from_words([0xff0000]) | of.shifted(-8))
             & (S::from_words([0xff]) | of.shifted(8));
         d & x
     }
 
     #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s59(e, pos, v, d, cand);
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s58(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s61(e, pos, v, x, cand)
+            s60(e, pos, v, x, cand)
         }
     }
 
     #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s55(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    }
+
+    #[inline]
     fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s62(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffff])).shifted(8)
-            | (of & S::from_words([0xffff00])).shifted(-8);
-        x & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s56(e, pos, v, d, cand) | s63(e, pos, v, d, cand)
+        S::from_words([0x5a00]) & d
     }
 
     #[inline]
     fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
@@ -34540,12 +34618,15 @@ mod p11 {
 
     #[inline]
     fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
+        let of = s66(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xff0000]) | of.shifted(-8))
+            & (S::from_words([0xff]) | of.shifted(8));
+        d & x
     }
 
     #[inline]
     fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s66(e, pos, v, d, cand);
+        let x = s65(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34555,47 +34636,40 @@ mod p11 {
 
     #[inline]
     fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let of = s68(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffff])).shifted(8)
+            | (of & S::from_words([0xffff00])).shifted(-8);
+        x & d
     }
 
     #[inline]
     fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s69(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
-            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
-            & (S::from_words([0x777777]) | of.shifted(3))
-            & (S::from_words([0xcfcfcf]) | of.shifted(2));
-        d & x
+        s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
     }
 
     #[inline]
     fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s68(e, pos, v, d, cand);
+        let x = s26(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s70(e, pos, v, x, cand)
+            x - s70(e, pos, v, x, cand)
         }
     }
 
     #[inline]
     fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.locals[0] & d
     }
 
     #[inline]
     fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s72(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s73(e, pos, v, x, cand)
-        }
+        pos.locals[0] & d
     }
 
     #[inline]
@@ -34605,295 +34679,22 @@ mod p11 {
 
     #[inline]
     fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s75(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
-            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
-            & (S::from_words([0x777777]) | of.shifted(3))
-            & (S::from_words([0xcfcfcf]) | of.shifted(2));
-        d & x
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s74(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s76(e, pos, v, x, cand)
-        }
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s77(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x111111])).shifted(3)
-            | (of & S::from_words([0xc0c0c])).shifted(2)
-            | (of & S::from_words([0x888888])).shifted(-3)
-            | (of & S::from_words([0x303030])).shifted(-2);
-        x & d
-    }
-
-    #[inline]
-    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s71(e, pos, v, d, cand) | s78(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
-    }
-
-    #[inline]
-    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s80(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s81(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s83(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
-            & (S::from_words([0x393939]) | of.shifted(1));
-        d & x
-    }
-
-    #[inline]
-    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s82(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s84(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s79(e, pos, v, d, cand) | s85(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
-    }
-
-    #[inline]
-    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s87(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s88(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s90(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
-            & (S::from_words([0x393939]) | of.shifted(1));
-        d & x
-    }
-
-    #[inline]
-    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s89(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s91(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s92(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x636363])).shifted(1)
-            | (of & S::from_words([0xc6c6c6])).shifted(-1);
-        x & d
-    }
-
-    #[inline]
-    fn s94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s86(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
-    }
-
-    #[inline]
-    fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s95(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s96(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s98(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xff0000]) | of.shifted(-8))
-            & (S::from_words([0xff]) | of.shifted(8));
-        d & x
-    }
-
-    #[inline]
-    fn s100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s97(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s99(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s94(e, pos, v, d, cand) | s100(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
-    }
-
-    #[inline]
-    fn s104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s102(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s103(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s105(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xff0000]) | of.shifted(-8))
-            & (S::from_words([0xff]) | of.shifted(8));
-        d & x
-    }
-
-    #[inline]
-    fn s107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s104(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s106(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s107(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffff])).shifted(8)
-            | (of & S::from_words([0xffff00])).shifted(-8);
-        x & d
-    }
-
-    #[inline]
-    fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s101(e, pos, v, d, cand) | s108(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s65(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            x - s109(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[0] & d
-    }
-
-    #[inline]
-    fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[0] & d
-    }
-
-    #[inline]
-    fn s114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s117(e, pos, v, ALL, cand);
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s78(e, pos, v, ALL, cand);
         let x = (of.shifted(-1) & S::from_words([0x636363]))
             | (of.shifted(-3) & S::from_words([0x111111]))
             | (of.shifted(1) & S::from_words([0xc6c6c6]))
@@ -34904,45 +34705,45 @@ mod p11 {
     }
 
     #[inline]
-    fn s119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x5a5a5a]) & d
     }
 
     #[inline]
-    fn s120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s120(e, pos, v, ALL, cand);
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s81(e, pos, v, ALL, cand);
         let x = (of.shifted(-8) & S::from_words([0xffff]))
             | (of.shifted(8) & S::from_words([0xffff00]));
         d & x
     }
 
     #[inline]
-    fn s122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s119(e, pos, v, d, cand);
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s121(e, pos, v, x, cand)
+            s82(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s118(e, pos, v, d, cand) | s122(e, pos, v, d, cand)
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s79(e, pos, v, d, cand) | s83(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s116(e, pos, v, d, cand);
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s77(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s123(e, pos, v, x, cand)
+            s84(e, pos, v, x, cand)
         }
     }
 
@@ -35052,7 +34853,7 @@ mod p11 {
 
     #[inline]
     fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s111(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -35067,7 +34868,7 @@ mod p11 {
 
     #[inline]
     fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s114(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s75(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -35125,7 +34926,7 @@ mod p11 {
 
     #[inline]
     fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s115(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -35135,7 +34936,7 @@ mod p11 {
 
     #[inline]
     fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s124(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s85(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -35205,59 +35006,83 @@ mod p11 {
 
     #[inline]
     fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[0]));
-        !s64(e, pos, v, one, cand).is_empty()
+        let c = usize::from(v[0]);
+        let s = s21(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        let c = usize::from(v[0]);
+        let s = s22(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i25(e, pos, v, cand), i26(e, pos, v, cand))
+        b12(e, pos, v, cand) || b13(e, pos, v, cand)
     }
 
     #[inline]
     fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        true
+        let c = usize::from(v[0]);
+        let s = s25(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i29(e, pos, v, cand), i30(e, pos, v, cand))
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
     }
 
     #[inline]
     fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i31(e, pos, v, cand), i32(e, pos, v, cand))
+        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+        compare(CmpOp::Lt, i25(e, pos, v, cand), i26(e, pos, v, cand))
     }
 
     #[inline]
     fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+        true
     }
 
     #[inline]
     fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b18(e, pos, v, cand) || b19(e, pos, v, cand)
+        compare(CmpOp::Ge, i29(e, pos, v, cand), i30(e, pos, v, cand))
     }
 
     #[inline]
     fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b17(e, pos, v, cand) || b20(e, pos, v, cand)
+        compare(CmpOp::Gt, i31(e, pos, v, cand), i32(e, pos, v, cand))
     }
 
     #[inline]
     fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b16(e, pos, v, cand) && b21(e, pos, v, cand)
+        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) || b23(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b25(e, pos, v, cand)
     }
 }
 
