@@ -18,7 +18,7 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 39] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x70bc09076b058a97,
+        fingerprint: 0x2b8e923c0b6d798d,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x3c3ae86ce1886e69,
+        fingerprint: 0x77c65dd7a4b62973,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,14 +38,14 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Chess",
-        fingerprint: 0x37bad870c169805c,
+        fingerprint: 0x52d5fc8d4968ec18,
         generate: p2::generate,
         apply: p2::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Clobber",
-        fingerprint: 0x4565685494cb6279,
+        fingerprint: 0xb9f21f7cdcf65e49,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -55,7 +55,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x609c093a822ccb91,
+        fingerprint: 0x54f98cdd2c48ab97,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -65,7 +65,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0x172d8fe1b178e727,
+        fingerprint: 0xb46cc7d9eaa62ded,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -75,21 +75,21 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Go (length=openspiel)",
-        fingerprint: 0xe78258015e1322a6,
+        fingerprint: 0xfb3e067214402a82,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Go (length=unlimited)",
-        fingerprint: 0xc889bd013734c085,
+        fingerprint: 0x8dbc1e798b3ca9cd,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Gomoku",
-        fingerprint: 0x25a4b9587f857399,
+        fingerprint: 0x9db280da9dd891b3,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x97a06044e55be61c,
+        fingerprint: 0x7501546377e0bda4,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,14 +109,14 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Lines of Action",
-        fingerprint: 0xa346f82ef5953ac8,
+        fingerprint: 0xa7a4dc4f3be9c456,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0xf88c9dc42b9661ab,
+        label: "Nine Men's Morris",
+        fingerprint: 0x619bcc8611c917a0,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -125,32 +125,32 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0x11133cf47f572ac6,
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x06b398e720bb917f,
         generate: p12::generate,
         apply: p12::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p12::Turn>,
+            play: fast_play::<p12::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0x8762e06205ea96d7,
+        label: "Pylos (variant=standard)",
+        fingerprint: 0x330ac323fc03ee26,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Reversi",
-        fingerprint: 0x877b11cc83a35efc,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0x71d85b8dec316bf3,
         generate: p14::generate,
         apply: p14::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p14::Turn>,
-            play: fast_play::<p14::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Steinplatz",
-        fingerprint: 0xb4b14790893493b3,
+        label: "Reversi",
+        fingerprint: 0xdbdcca70dfef4f14,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -159,66 +159,66 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Stoneball",
-        fingerprint: 0x602c675bd963fad4,
+        label: "Steinplatz",
+        fingerprint: 0x79b9c0f8749a5dbb,
         generate: p16::generate,
         apply: p16::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p16::Turn>,
+            play: fast_play::<p16::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Tankball",
-        fingerprint: 0x8c3d97f786b751ca,
+        label: "Stoneball",
+        fingerprint: 0xb1bafe98645f2dbc,
         generate: p17::generate,
         apply: p17::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0xebe4c217a15b0412,
+        label: "Tankball",
+        fingerprint: 0xd4b3f03cbb054127,
         generate: p18::generate,
         apply: p18::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Tic-tac-toe",
+        fingerprint: 0x4ba349a0b7656ea6,
+        generate: p19::generate,
+        apply: p19::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p18::Turn>,
-            play: fast_play::<p18::Turn>,
+            perft: fast_perft::<p19::Turn>,
+            play: fast_play::<p19::Turn>,
         }),
     },
     CompiledTurn {
         label: "Capture Lines",
-        fingerprint: 0x2af72136792f9d1a,
-        generate: p19::generate,
-        apply: p19::apply,
+        fingerprint: 0xf9418b1a229faa10,
+        generate: p20::generate,
+        apply: p20::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
-        fingerprint: 0x054df65fa8a749eb,
-        generate: p20::generate,
-        apply: p20::apply,
+        fingerprint: 0xf26449183e2da4c3,
+        generate: p21::generate,
+        apply: p21::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p20::Turn>,
-            play: fast_play::<p20::Turn>,
+            perft: fast_perft::<p21::Turn>,
+            play: fast_play::<p21::Turn>,
         }),
     },
     CompiledTurn {
         label: "Clock Lift",
-        fingerprint: 0x4524a7f5be49446b,
-        generate: p21::generate,
-        apply: p21::apply,
+        fingerprint: 0x24c7eb156cae0427,
+        generate: p22::generate,
+        apply: p22::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
-        fingerprint: 0xd206210d1c317cdf,
-        generate: p22::generate,
-        apply: p22::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p22::Turn>,
-            play: fast_play::<p22::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0x1ba2f6999e673059,
+        fingerprint: 0xebc7672cebce101d,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -227,8 +227,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xff83a8678972cacd,
+        label: "Drop First",
+        fingerprint: 0x3f04b4dd096f379f,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -237,8 +237,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0x519fe4fe3e0d5757,
+        label: "Flankfive",
+        fingerprint: 0xa42d8aaf767c7707,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -247,8 +247,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0x4bb106701a1b6a50,
+        label: "Gather",
+        fingerprint: 0x91a39e5cfad899cd,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -257,25 +257,25 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x793afcda16a84596,
+        label: "Hill",
+        fingerprint: 0xb05b1c39b1795fcc,
         generate: p27::generate,
         apply: p27::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p27::Turn>,
+            play: fast_play::<p27::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Lift",
+        fingerprint: 0x6663bf373b7dbd12,
+        generate: p28::generate,
+        apply: p28::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
-        fingerprint: 0x8e9bae93ff9d1899,
-        generate: p28::generate,
-        apply: p28::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p28::Turn>,
-            play: fast_play::<p28::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0xb768fb13b806c229,
+        fingerprint: 0x8d1635a779d1de83,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -284,8 +284,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xb7c448e4d163e17b,
+        label: "Orbit",
+        fingerprint: 0x0426ddd1184557cb,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -294,8 +294,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xf1d39f96418990ac,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x783ac1ba7e6bed19,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -304,8 +304,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0x4b95a0a2b89107a7,
+        label: "Rebound",
+        fingerprint: 0xb866df133a067e97,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -314,8 +314,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0xc5d8d8f1b604db21,
+        label: "Relay",
+        fingerprint: 0xf5613ce5db93b6d3,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -324,8 +324,8 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0x157d294ec410701c,
+        label: "Sentries",
+        fingerprint: 0x4c9dedc068957ddb,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -334,25 +334,25 @@ pub static TURNS: [CompiledTurn; 39] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x44072469077ad6ac,
+        label: "Shove",
+        fingerprint: 0xe6f0226084f28035,
         generate: p35::generate,
         apply: p35::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p35::Turn>,
+            play: fast_play::<p35::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0x644d355f244f5908,
+        generate: p36::generate,
+        apply: p36::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
-        fingerprint: 0xfce545ee533a0dea,
-        generate: p36::generate,
-        apply: p36::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p36::Turn>,
-            play: fast_play::<p36::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Weighted Claims",
-        fingerprint: 0xc32048e9cbf1c902,
+        fingerprint: 0xfe10c11106069148,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -362,7 +362,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Widefive",
-        fingerprint: 0x1f00275f08f7d280,
+        fingerprint: 0x9d71cb6b5396a380,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -25583,102 +25583,102 @@ mod p6 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2
     }
 
     #[inline]
     fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
     fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        100
+        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        750
+        15
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2
     }
 
     #[inline]
     fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
+        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
     }
 
     #[inline]
     fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        100
+        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        750
+        15
     }
 
     #[inline]
@@ -28532,102 +28532,102 @@ mod p7 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2
     }
 
     #[inline]
     fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
     }
 
     #[inline]
     fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        100
+        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        750
+        15
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        2
     }
 
     #[inline]
     fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
+        i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
     }
 
     #[inline]
     fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+        i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        100
+        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        750
+        15
     }
 
     #[inline]
@@ -33479,8 +33479,1615 @@ mod p10 {
     }
 }
 
-/// Pylos (variant=basic)
+/// Nine Men's Morris
 mod p11 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 1>;
+
+    const ALL: S = S::from_words([0xffffff]);
+
+    /// `along_x`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 24]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xbdbdbd])];
+    static RI0: [[S; 24]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xbdbdbd])];
+
+    /// `along_y`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 24]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x5]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20000]),
+        S::from_words([0x50000]),
+        S::from_words([0x20000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x400000]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xe7e7e7])];
+    static RI1: [[S; 24]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x5]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20000]),
+        S::from_words([0x50000]),
+        S::from_words([0x20000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x400000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xe7e7e7])];
+
+    /// `sides`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 24]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x5]),
+        S::from_words([0x12]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x48]),
+        S::from_words([0xa0]),
+        S::from_words([0x50]),
+        S::from_words([0xa00]),
+        S::from_words([0x500]),
+        S::from_words([0x1200]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x4800]),
+        S::from_words([0xa000]),
+        S::from_words([0x5000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x50000]),
+        S::from_words([0x120000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x480000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x500000]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0xffffff])];
+    static RI2: [[S; 24]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x5]),
+        S::from_words([0x12]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x48]),
+        S::from_words([0xa0]),
+        S::from_words([0x50]),
+        S::from_words([0xa00]),
+        S::from_words([0x500]),
+        S::from_words([0x1200]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x4800]),
+        S::from_words([0xa000]),
+        S::from_words([0x5000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x50000]),
+        S::from_words([0x120000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x480000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x500000]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xffffff])];
+
+    /// `across`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 24]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xffffff])];
+    static RI3: [[S; 24]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0xffffff])];
+
+    /// Pattern `line_x`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 24] = [
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+    ];
+
+    /// Pattern `line_y`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 24] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+    ];
+
+    /// Pattern `spoke`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 1]; 24] = [
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+    ];
+
+    /// Coordinate `s` of each cell.
+    static AXIS0: [i32; 24] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2];
+
+    /// Coordinate `x` of each cell.
+    static AXIS1: [i32; 24] = [0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS2: [i32; 24] = [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b10(e, &pos, &v, 0) {
+            at1(e, v, pos, m, g);
+        } else {
+            at6(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s9(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b11(e, &pos, &v, 0) {
+            at8(e, v, pos, m, g);
+        } else {
+            at10(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s11(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s20(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline]
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b16(e, &pos, &v, 0) {
+            at14(e, v, pos, m, g);
+        } else {
+            at20(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b17(e, &pos, &v, 0) {
+            at16(e, v, pos, m, g);
+        } else {
+            at17(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        at17(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s74(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b10(e, &pos, &v, 0) {
+            ap1(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i16(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b11(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap13(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b16(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b17(e, &pos, &v, 0) {
+            ap16(e, v, pos, r);
+        } else {
+            ap17(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        ap17(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = u16::from(r.decision());
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap20(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b18(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b26(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R3[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s13(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s23(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s24(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s30(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
+            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
+            & (S::from_words([0x777777]) | of.shifted(3))
+            & (S::from_words([0xcfcfcf]) | of.shifted(2));
+        d & x
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s29(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s36(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
+            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
+            & (S::from_words([0x777777]) | of.shifted(3))
+            & (S::from_words([0xcfcfcf]) | of.shifted(2));
+        d & x
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s38(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x111111])).shifted(3)
+            | (of & S::from_words([0xc0c0c])).shifted(2)
+            | (of & S::from_words([0x888888])).shifted(-3)
+            | (of & S::from_words([0x303030])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s32(e, pos, v, d, cand) | s39(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s41(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s42(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s44(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
+            & (S::from_words([0x393939]) | of.shifted(1));
+        d & x
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s43(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s45(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s40(e, pos, v, d, cand) | s46(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s51(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
+            & (S::from_words([0x393939]) | of.shifted(1));
+        d & x
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s50(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s53(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x636363])).shifted(1)
+            | (of & S::from_words([0xc6c6c6])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s47(e, pos, v, d, cand) | s54(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s56(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s57(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s59(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xff0000]) | of.shifted(-8))
+            & (S::from_words([0xff]) | of.shifted(8));
+        d & x
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s58(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s60(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s55(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s66(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xff0000]) | of.shifted(-8))
+            & (S::from_words([0xff]) | of.shifted(8));
+        d & x
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s68(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffff])).shifted(8)
+            | (of & S::from_words([0xffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s70(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s78(e, pos, v, ALL, cand);
+        let x = (of.shifted(-1) & S::from_words([0x636363]))
+            | (of.shifted(-3) & S::from_words([0x111111]))
+            | (of.shifted(1) & S::from_words([0xc6c6c6]))
+            | (of.shifted(-2) & S::from_words([0xc0c0c]))
+            | (of.shifted(3) & S::from_words([0x888888]))
+            | (of.shifted(2) & S::from_words([0x303030]));
+        d & x
+    }
+
+    #[inline]
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s81(e, pos, v, ALL, cand);
+        let x = (of.shifted(-8) & S::from_words([0xffff]))
+            | (of.shifted(8) & S::from_words([0xffff00]));
+        d & x
+    }
+
+    #[inline]
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s82(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s79(e, pos, v, d, cand) | s83(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s77(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s84(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[0])
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s75(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        200
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        200
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s85(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) || b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s21(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s22(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b12(e, pos, v, cand) || b13(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s25(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) || b23(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b25(e, pos, v, cand)
+    }
+}
+
+/// Pylos (variant=basic)
+mod p12 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34379,7 +35986,7 @@ mod p11 {
 }
 
 /// Pylos (variant=standard)
-mod p12 {
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35469,7 +37076,7 @@ mod p12 {
 }
 
 /// Pylos (variant=advanced)
-mod p13 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36559,7 +38166,7 @@ mod p13 {
 }
 
 /// Reversi
-mod p14 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37323,7 +38930,7 @@ mod p14 {
 }
 
 /// Steinplatz
-mod p15 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -38941,7 +40548,7 @@ mod p15 {
 }
 
 /// Stoneball
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -44804,7 +46411,7 @@ mod p16 {
 }
 
 /// Tankball
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -52521,7 +54128,7 @@ mod p17 {
 }
 
 /// Tic-tac-toe
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -52817,7 +54424,7 @@ mod p18 {
 }
 
 /// Capture Lines
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53543,7 +55150,7 @@ mod p19 {
 }
 
 /// Capture Go
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53995,7 +55602,7 @@ mod p20 {
 }
 
 /// Clock Lift
-mod p21 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -54571,7 +56178,7 @@ mod p21 {
 }
 
 /// Custodian
-mod p22 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55021,7 +56628,7 @@ mod p22 {
 }
 
 /// Drop First
-mod p23 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55241,7 +56848,7 @@ mod p23 {
 }
 
 /// Flankfive
-mod p24 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -58143,7 +59750,7 @@ mod p24 {
 }
 
 /// Gather
-mod p25 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -58399,7 +60006,7 @@ mod p25 {
 }
 
 /// Hill
-mod p26 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59267,7 +60874,7 @@ mod p26 {
 }
 
 /// Lift
-mod p27 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59643,7 +61250,7 @@ mod p27 {
 }
 
 /// Nudge
-mod p28 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60308,7 +61915,7 @@ mod p28 {
 }
 
 /// Orbit
-mod p29 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60728,7 +62335,7 @@ mod p29 {
 }
 
 /// Owner of an emptied cell
-mod p30 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61010,7 +62617,7 @@ mod p30 {
 }
 
 /// Rebound
-mod p31 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -62169,7 +63776,7 @@ mod p31 {
 }
 
 /// Relay
-mod p32 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -63914,7 +65521,7 @@ mod p32 {
 }
 
 /// Sentries
-mod p33 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -64276,7 +65883,7 @@ mod p33 {
 }
 
 /// Shove
-mod p34 {
+mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65414,7 +67021,7 @@ mod p34 {
 }
 
 /// Shuffle
-mod p35 {
+mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65946,7 +67553,7 @@ mod p35 {
 }
 
 /// Terraces
-mod p36 {
+mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -66454,1140 +68061,6 @@ mod p36 {
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Ge, i5(e, pos, v, cand), i6(e, pos, v, cand))
-    }
-}
-
-/// Weighted Claims
-mod p37 {
-    use super::*;
-
-    /// Cell sets: 1 word(s), room for 64 cells.
-    type S = CellBits<1>;
-
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
-    /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 0, 0, 0>;
-
-    const ALL: S = S::from_words([0x1ff]);
-
-    /// Coordinate `x` of each cell.
-    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
-
-    /// Coordinate `y` of each cell.
-    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
-
-    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
-        let pos = P::of(e);
-        walk(e, pos, g)
-    }
-
-    #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
-        let m = Move::default();
-        at0(e, [0; 16], pos, m, g)
-    }
-
-    #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s10(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            g.leaf_with(m, c as u8);
-        }
-    }
-
-    #[inline]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    pub fn apply(e: &mut Engine<'_>, m: &Move) {
-        let pos = P::of(e);
-        replay(e, pos, m)
-    }
-
-    #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
-        let r = &mut Replay::new(m);
-        ap0(e, [0; 16], pos, r)
-    }
-
-    /// The turn on the position value alone (see `FastTurn`).
-    pub struct Turn;
-
-    impl FastTurn for Turn {
-        type P = P;
-
-        #[inline]
-        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
-            walk(e, pos, g);
-        }
-
-        #[inline]
-        fn apply(e: &mut Fast<'_, P>, m: &Move) {
-            let pos = e.pos;
-            replay(e, pos, m);
-        }
-    }
-
-    #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = u16::from(r.decision());
-        ap1(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e.zobrist(), c, piece);
-        ap3(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b3(e, &pos, &v, 0) {
-            ap4(e, v, pos, r);
-        } else {
-            ap5(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(e.rt_mover()));
-        e.rt_end(&pos);
-    }
-
-    #[inline(always)]
-    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b4(e, &pos, &v, 0) {
-            ap6(e, v, pos, r);
-        } else {
-            ap11(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b5(e, &pos, &v, 0) {
-            ap7(e, v, pos, r);
-        } else {
-            ap8(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(0u8));
-        e.rt_end(&pos);
-    }
-
-    #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b6(e, &pos, &v, 0) {
-            ap9(e, v, pos, r);
-        } else {
-            ap10(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Win(1u8));
-        e.rt_end(&pos);
-    }
-
-    #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_finish(GameResult::Draw);
-        e.rt_end(&pos);
-    }
-
-    #[inline(always)]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        e.rt_end(&pos);
-    }
-
-    #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x0]) & d
-    }
-
-    #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1ff]) & d
-    }
-
-    #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xba]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s11(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s12(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s14(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s15(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s17(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s18(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s21(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s22(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s24(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s25(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s27(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s28(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s30(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s31(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s33(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s34(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s36(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s37(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s39(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s40(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s42(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s43(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s45(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s46(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s48(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s49(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s51(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s52(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s54(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s55(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s57(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s58(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s60(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s61(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s63(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s64(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x145]) & d
-    }
-
-    #[inline]
-    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s66(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s67(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xaa]) & d
-    }
-
-    #[inline]
-    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s69(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s70(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
-    }
-
-    #[inline]
-    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x10]) & d
-    }
-
-    #[inline]
-    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s72(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s73(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i4(e, pos, v, cand), i5(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i7(e, pos, v, cand), i8(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i6(e, pos, v, cand), i9(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i11(e, pos, v, cand), i12(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i10(e, pos, v, cand), i13(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        350
-    }
-
-    #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i18(e, pos, v, cand), i19(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i21(e, pos, v, cand), i22(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i20(e, pos, v, cand), i23(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i24(e, pos, v, cand), i27(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i29(e, pos, v, cand), i30(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i32(e, pos, v, cand), i33(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i36(e, pos, v, cand), i37(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i35(e, pos, v, cand), i38(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i40(e, pos, v, cand), i41(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i43(e, pos, v, cand), i44(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i42(e, pos, v, cand), i45(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i47(e, pos, v, cand), i48(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i46(e, pos, v, cand), i49(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s50(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i51(e, pos, v, cand), i52(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s53(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i54(e, pos, v, cand), i55(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i53(e, pos, v, cand), i56(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i58(e, pos, v, cand), i59(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i57(e, pos, v, cand), i60(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s59(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s62(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i69(e, pos, v, cand), i70(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i68(e, pos, v, cand), i71(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        150
-    }
-
-    #[inline]
-    fn i74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s68(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i73(e, pos, v, cand), i74(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        100
-    }
-
-    #[inline]
-    fn i78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i76(e, pos, v, cand), i77(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i75(e, pos, v, cand), i78(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        75
-    }
-
-    #[inline]
-    fn i81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s74(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i80(e, pos, v, cand), i81(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i79(e, pos, v, cand), i82(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i0(e, pos, v, cand), i1(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i2(e, pos, v, cand), i3(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b0(e, pos, v, cand) && b1(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i28(e, pos, v, cand), i39(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i50(e, pos, v, cand), i61(e, pos, v, cand))
     }
 }
 

@@ -69,6 +69,21 @@ def checkers(texts, size):
     return texts[0][:2] + "".join("x" + t[2:] for t in texts)
 
 
+# OpenSpiel's points 0-23, row by row from the top left, as the game file names them.
+MORRIS_POINTS = "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1".split()
+
+
+def nine_mens_morris(texts, size):
+    # A turn is one OpenSpiel ply, `Point 5` (a placement) or `Move 1 -> 2`, and after a mill
+    # a second, `Point 9`, the man removed: `f6`, `d7-g7`, `f6xa4`, `d7-g7xa4`.
+    def point(text):
+        return MORRIS_POINTS[int(text.split(" ")[-1])]
+
+    first = texts[0].split(" ")
+    move = f"{point(first[1])}-{point(first[3])}" if first[0] == "Move" else point(texts[0])
+    return move + "".join("x" + point(t) for t in texts[1:])
+
+
 def go(text, size):
     # `B d4`, `W PASS`: the colour, then the point (columns skip `i`, as Rulestone's names do).
     point = text.split(" ")[1]
@@ -123,9 +138,10 @@ GAMES = [
     ("go", {"board_size": 13}, "games/go.game", ["size=13"], go, 13, 2),
     ("go", {}, "games/go.game", [], go, 19, 2),
     ("xiangqi", {}, "games/xiangqi.game", [], xiangqi, 9, 3),
+    ("nine_mens_morris", {}, "games/nine_mens_morris.game", [], nine_mens_morris, 7, 3),
 ]
 
-WHOLE_TURNS = {amazons, checkers}
+WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
 
 # Maps that read another text of a move than OpenSpiel's action string: map -> (state, action)
 # -> text.
