@@ -75,6 +75,12 @@ def go(text, size):
     return "pass" if point == "PASS" else point
 
 
+def oware(text, size):
+    # `C`: the first player's third house; `c`: the second player's. Rulestone names the houses
+    # by row, `c1` and `c2`.
+    return f"{text.lower()}{1 if text.isupper() else 2}"
+
+
 def same(text, size):
     return text
 
@@ -111,6 +117,9 @@ GAMES = [
     ("go", {"board_size": 9}, "games/go.game", ["size=9"], go, 9, 3),
     ("go", {"board_size": 13}, "games/go.game", ["size=13"], go, 13, 2),
     ("go", {}, "games/go.game", [], go, 19, 2),
+    ("oware", {}, "games/oware.game", [], oware, 6, 6),
+    ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}, "games/oware.game",
+     ["houses=3", "per_house=2"], oware, 3, 12),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
