@@ -15,7 +15,7 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 38] = [
+pub static TURNS: [CompiledTurn; 39] = [
     CompiledTurn {
         label: "Amazons",
         fingerprint: 0x2b8e923c0b6d798d,
@@ -115,42 +115,39 @@ pub static TURNS: [CompiledTurn; 38] = [
         fast: None,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x06b398e720bb917f,
+        label: "Oware",
+        fingerprint: 0xf165215905e9a332,
         generate: p11::generate,
         apply: p11::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x06b398e720bb917f,
+        generate: p12::generate,
+        apply: p12::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p11::Turn>,
-            play: fast_play::<p11::Turn>,
+            perft: fast_perft::<p12::Turn>,
+            play: fast_play::<p12::Turn>,
         }),
     },
     CompiledTurn {
         label: "Pylos (variant=standard)",
         fingerprint: 0x330ac323fc03ee26,
-        generate: p12::generate,
-        apply: p12::apply,
-        fast: None,
-    },
-    CompiledTurn {
-        label: "Pylos (variant=advanced)",
-        fingerprint: 0x71d85b8dec316bf3,
         generate: p13::generate,
         apply: p13::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Reversi",
-        fingerprint: 0xdbdcca70dfef4f14,
+        label: "Pylos (variant=advanced)",
+        fingerprint: 0x71d85b8dec316bf3,
         generate: p14::generate,
         apply: p14::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p14::Turn>,
-            play: fast_play::<p14::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Steinplatz",
-        fingerprint: 0x79b9c0f8749a5dbb,
+        label: "Reversi",
+        fingerprint: 0xdbdcca70dfef4f14,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -159,66 +156,66 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Stoneball",
-        fingerprint: 0xb1bafe98645f2dbc,
+        label: "Steinplatz",
+        fingerprint: 0x79b9c0f8749a5dbb,
         generate: p16::generate,
         apply: p16::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p16::Turn>,
+            play: fast_play::<p16::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Tankball",
-        fingerprint: 0xd4b3f03cbb054127,
+        label: "Stoneball",
+        fingerprint: 0xb1bafe98645f2dbc,
         generate: p17::generate,
         apply: p17::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x4ba349a0b7656ea6,
+        label: "Tankball",
+        fingerprint: 0xd4b3f03cbb054127,
         generate: p18::generate,
         apply: p18::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Tic-tac-toe",
+        fingerprint: 0x4ba349a0b7656ea6,
+        generate: p19::generate,
+        apply: p19::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p18::Turn>,
-            play: fast_play::<p18::Turn>,
+            perft: fast_perft::<p19::Turn>,
+            play: fast_play::<p19::Turn>,
         }),
     },
     CompiledTurn {
         label: "Capture Lines",
         fingerprint: 0xf9418b1a229faa10,
-        generate: p19::generate,
-        apply: p19::apply,
+        generate: p20::generate,
+        apply: p20::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Capture Go",
         fingerprint: 0xf26449183e2da4c3,
-        generate: p20::generate,
-        apply: p20::apply,
+        generate: p21::generate,
+        apply: p21::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p20::Turn>,
-            play: fast_play::<p20::Turn>,
+            perft: fast_perft::<p21::Turn>,
+            play: fast_play::<p21::Turn>,
         }),
     },
     CompiledTurn {
         label: "Clock Lift",
         fingerprint: 0x24c7eb156cae0427,
-        generate: p21::generate,
-        apply: p21::apply,
+        generate: p22::generate,
+        apply: p22::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Custodian",
         fingerprint: 0xebc7672cebce101d,
-        generate: p22::generate,
-        apply: p22::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p22::Turn>,
-            play: fast_play::<p22::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0x3f04b4dd096f379f,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -227,8 +224,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xa42d8aaf767c7707,
+        label: "Drop First",
+        fingerprint: 0x3f04b4dd096f379f,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -237,8 +234,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0x91a39e5cfad899cd,
+        label: "Flankfive",
+        fingerprint: 0xa42d8aaf767c7707,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -247,8 +244,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xb05b1c39b1795fcc,
+        label: "Gather",
+        fingerprint: 0x91a39e5cfad899cd,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -257,25 +254,25 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x6663bf373b7dbd12,
+        label: "Hill",
+        fingerprint: 0xb05b1c39b1795fcc,
         generate: p27::generate,
         apply: p27::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p27::Turn>,
+            play: fast_play::<p27::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Lift",
+        fingerprint: 0x6663bf373b7dbd12,
+        generate: p28::generate,
+        apply: p28::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Nudge",
         fingerprint: 0x8d1635a779d1de83,
-        generate: p28::generate,
-        apply: p28::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p28::Turn>,
-            play: fast_play::<p28::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x0426ddd1184557cb,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -284,8 +281,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0x783ac1ba7e6bed19,
+        label: "Orbit",
+        fingerprint: 0x0426ddd1184557cb,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -294,8 +291,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xb866df133a067e97,
+        label: "Owner of an emptied cell",
+        fingerprint: 0x783ac1ba7e6bed19,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -304,8 +301,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0xf5613ce5db93b6d3,
+        label: "Rebound",
+        fingerprint: 0xb866df133a067e97,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -314,8 +311,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0x4c9dedc068957ddb,
+        label: "Relay",
+        fingerprint: 0xf5613ce5db93b6d3,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -324,8 +321,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xe6f0226084f28035,
+        label: "Sentries",
+        fingerprint: 0x4c9dedc068957ddb,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -334,30 +331,40 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x644d355f244f5908,
+        label: "Shove",
+        fingerprint: 0xe6f0226084f28035,
         generate: p35::generate,
         apply: p35::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p35::Turn>,
+            play: fast_play::<p35::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0x644d355f244f5908,
+        generate: p36::generate,
+        apply: p36::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Terraces",
         fingerprint: 0xfe10c11106069148,
-        generate: p36::generate,
-        apply: p36::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p36::Turn>,
-            play: fast_play::<p36::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x9d71cb6b5396a380,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p37::Turn>,
             play: fast_play::<p37::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x9d71cb6b5396a380,
+        generate: p38::generate,
+        apply: p38::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p38::Turn>,
+            play: fast_play::<p38::Turn>,
         }),
     },
 ];
@@ -33469,8 +33476,1726 @@ mod p10 {
     }
 }
 
-/// Pylos (variant=basic)
+/// Oware
 mod p11 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 15, 0>;
+
+    const ALL: S = S::from_words([0xfff]);
+
+    /// `onward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x7ff])];
+    static RI0: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffe])];
+
+    /// `back`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xffe])];
+    static RI1: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0x7ff])];
+
+    /// Coordinate `i` of each cell.
+    static AXIS0: [i32; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s7(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b5(e, &pos, &v, 0) {
+            at2(e, v, pos, m, g);
+        } else {
+            at4(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b6(e, &pos, &v, 0) {
+            return;
+        }
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i24(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at5(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[0]);
+        let value = i25(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at6(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b7(e, &pos, &v, 0) {
+            at17(e, v, pos, m, g);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b8(e, &pos, &v, 0) {
+            at10(e, v, pos, m, g);
+        } else {
+            at12(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s12(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s14(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b9(e, &pos, &v, 0) {
+            at14(e, v, pos, m, g);
+        } else {
+            at8(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b23(e, &pos, &v, 0) {
+            at18(e, v, pos, m, g);
+        } else {
+            at27(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[3] = 0;
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b28(e, &pos, &v, 0) {
+            at27(e, v, pos, m, g);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        at20(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at21(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i49(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at22(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b29(e, &pos, &v, 0) {
+            at23(e, v, pos, m, g);
+        } else {
+            at25(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s21(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b30(e, &pos, &v, 0) {
+            at28(e, v, pos, m, g);
+        } else {
+            at29(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b31(e, &pos, &v, 0) {
+            at30(e, v, pos, m, g);
+        } else {
+            at45(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at31(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i58(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at32(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[4] = 0;
+        at33(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b32(e, &pos, &v, 0) {
+            at40(e, v, pos, m, g);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        at34(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i61(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at35(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i62(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at36(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i63(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        at37(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b33(e, &pos, &v, 0) {
+            at38(e, v, pos, m, g);
+        } else {
+            at33(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s26(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at33(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b5(e, &pos, &v, 0) {
+            ap2(e, v, pos, r);
+        } else {
+            ap4(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i24(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[0]);
+        let value = i25(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = 0;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b7(e, &pos, &v, 0) {
+            ap17(e, v, pos, r);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b8(e, &pos, &v, 0) {
+            ap10(e, v, pos, r);
+        } else {
+            ap12(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s12(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s14(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b9(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap8(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i28(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i29(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b23(e, &pos, &v, 0) {
+            ap18(e, v, pos, r);
+        } else {
+            ap27(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[3] = 0;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b28(e, &pos, &v, 0) {
+            ap27(e, v, pos, r);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        ap20(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i48(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i49(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b29(e, &pos, &v, 0) {
+            ap23(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s21(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s23(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b30(e, &pos, &v, 0) {
+            ap28(e, v, pos, r);
+        } else {
+            ap29(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b31(e, &pos, &v, 0) {
+            ap30(e, v, pos, r);
+        } else {
+            ap45(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s24(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap31(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i58(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[4] = 0;
+        ap33(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b32(e, &pos, &v, 0) {
+            ap40(e, v, pos, r);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        ap34(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i61(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap35(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i62(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap36(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i63(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap37(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b33(e, &pos, &v, 0) {
+            ap38(e, v, pos, r);
+        } else {
+            ap33(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s26(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap33(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b34(e, &pos, &v, 0) {
+            ap41(e, v, pos, r);
+        } else {
+            ap42(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b35(e, &pos, &v, 0) {
+            ap43(e, v, pos, r);
+        } else {
+            ap44(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win((1 - e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x3f]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfc0]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b4(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s13(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7ff])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b13(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s18(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b19(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s22(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffe])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s25(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7ff])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s28(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x7ff])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Rem, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i19(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        24
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i70(e, pos, v, cand), i71(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i16(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i26(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s11(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[1] == v[0]) == false
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s15(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i30(e, pos, v, cand), i31(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b11(e, pos, v, cand) && b12(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i38(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b16(e, pos, v, cand) || b17(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b15(e, pos, v, cand) && b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) && b20(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b21(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b10(e, pos, v, cand) && b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s20(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b24(e, pos, v, cand) && b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i46(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b26(e, pos, v, cand) && b27(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i59(e, pos, v, cand), i60(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i64(e, pos, v, cand), i65(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i66(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i68(e, pos, v, cand), i69(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i73(e, pos, v, cand), i74(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i78(e, pos, v, cand), i79(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i80(e, pos, v, cand), i81(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i82(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+}
+
+/// Pylos (variant=basic)
+mod p12 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34369,7 +36094,7 @@ mod p11 {
 }
 
 /// Pylos (variant=standard)
-mod p12 {
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35459,7 +37184,7 @@ mod p12 {
 }
 
 /// Pylos (variant=advanced)
-mod p13 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36549,7 +38274,7 @@ mod p13 {
 }
 
 /// Reversi
-mod p14 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37313,7 +39038,7 @@ mod p14 {
 }
 
 /// Steinplatz
-mod p15 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -38931,7 +40656,7 @@ mod p15 {
 }
 
 /// Stoneball
-mod p16 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -44794,7 +46519,7 @@ mod p16 {
 }
 
 /// Tankball
-mod p17 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -52511,7 +54236,7 @@ mod p17 {
 }
 
 /// Tic-tac-toe
-mod p18 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -52807,7 +54532,7 @@ mod p18 {
 }
 
 /// Capture Lines
-mod p19 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53533,7 +55258,7 @@ mod p19 {
 }
 
 /// Capture Go
-mod p20 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53985,7 +55710,7 @@ mod p20 {
 }
 
 /// Clock Lift
-mod p21 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -54561,7 +56286,7 @@ mod p21 {
 }
 
 /// Custodian
-mod p22 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55011,7 +56736,7 @@ mod p22 {
 }
 
 /// Drop First
-mod p23 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55231,7 +56956,7 @@ mod p23 {
 }
 
 /// Flankfive
-mod p24 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -58133,7 +59858,7 @@ mod p24 {
 }
 
 /// Gather
-mod p25 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -58389,7 +60114,7 @@ mod p25 {
 }
 
 /// Hill
-mod p26 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59257,7 +60982,7 @@ mod p26 {
 }
 
 /// Lift
-mod p27 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59633,7 +61358,7 @@ mod p27 {
 }
 
 /// Nudge
-mod p28 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60298,7 +62023,7 @@ mod p28 {
 }
 
 /// Orbit
-mod p29 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60718,7 +62443,7 @@ mod p29 {
 }
 
 /// Owner of an emptied cell
-mod p30 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61000,7 +62725,7 @@ mod p30 {
 }
 
 /// Rebound
-mod p31 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -62159,7 +63884,7 @@ mod p31 {
 }
 
 /// Relay
-mod p32 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -63904,7 +65629,7 @@ mod p32 {
 }
 
 /// Sentries
-mod p33 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -64266,7 +65991,7 @@ mod p33 {
 }
 
 /// Shove
-mod p34 {
+mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65404,7 +67129,7 @@ mod p34 {
 }
 
 /// Shuffle
-mod p35 {
+mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65936,7 +67661,7 @@ mod p35 {
 }
 
 /// Terraces
-mod p36 {
+mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -66448,7 +68173,7 @@ mod p36 {
 }
 
 /// Widefive
-mod p37 {
+mod p38 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.
