@@ -116,7 +116,7 @@ pub static TURNS: [CompiledTurn; 39] = [
     },
     CompiledTurn {
         label: "Oware",
-        fingerprint: 0xf165215905e9a332,
+        fingerprint: 0xb95064e1473ceace,
         generate: p11::generate,
         apply: p11::apply,
         fast: None,
@@ -33489,9 +33489,8 @@ mod p11 {
 
     const ALL: S = S::from_words([0xfff]);
 
-    /// `onward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
     static R0: [[S; 12]; 1] = [[
-        S::from_words([0x2]),
         S::from_words([0x4]),
         S::from_words([0x8]),
         S::from_words([0x10]),
@@ -33503,26 +33502,11 @@ mod p11 {
         S::from_words([0x400]),
         S::from_words([0x800]),
         S::from_words([0x0]),
+        S::from_words([0x0]),
     ]];
-    static RH0: [S; 1] = [S::from_words([0x7ff])];
+    static RH0: [S; 1] = [S::from_words([0x3ff])];
     static RI0: [[S; 12]; 1] = [[
         S::from_words([0x0]),
-        S::from_words([0x1]),
-        S::from_words([0x2]),
-        S::from_words([0x4]),
-        S::from_words([0x8]),
-        S::from_words([0x10]),
-        S::from_words([0x20]),
-        S::from_words([0x40]),
-        S::from_words([0x80]),
-        S::from_words([0x100]),
-        S::from_words([0x200]),
-        S::from_words([0x400]),
-    ]];
-    static RIH0: [S; 1] = [S::from_words([0xffe])];
-
-    /// `back`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
-    static R1: [[S; 12]; 1] = [[
         S::from_words([0x0]),
         S::from_words([0x1]),
         S::from_words([0x2]),
@@ -33534,11 +33518,26 @@ mod p11 {
         S::from_words([0x80]),
         S::from_words([0x100]),
         S::from_words([0x200]),
-        S::from_words([0x400]),
     ]];
-    static RH1: [S; 1] = [S::from_words([0xffe])];
-    static RI1: [[S; 12]; 1] = [[
+    static RIH0: [S; 1] = [S::from_words([0xffc])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
         S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xffc])];
+    static RI1: [[S; 12]; 1] = [[
         S::from_words([0x4]),
         S::from_words([0x8]),
         S::from_words([0x10]),
@@ -33550,11 +33549,79 @@ mod p11 {
         S::from_words([0x400]),
         S::from_words([0x800]),
         S::from_words([0x0]),
+        S::from_words([0x0]),
     ]];
-    static RIH1: [S; 1] = [S::from_words([0x7ff])];
+    static RIH1: [S; 1] = [S::from_words([0x3ff])];
 
-    /// Coordinate `i` of each cell.
-    static AXIS0: [i32; 12] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0x555])];
+    static RI2: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xaaa])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xaaa])];
+    static RI3: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0x555])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 12] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 12] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
@@ -33581,7 +33648,7 @@ mod p11 {
 
     #[inline(always)]
     fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b5(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             at2(e, v, pos, m, g);
         } else {
             at4(e, v, pos, m, g);
@@ -33590,7 +33657,7 @@ mod p11 {
 
     #[inline(always)]
     fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if !b6(e, &pos, &v, 0) {
+        if !b11(e, &pos, &v, 0) {
             return;
         }
         at4(e, v, pos, m, g);
@@ -33599,7 +33666,7 @@ mod p11 {
     #[inline]
     fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 14usize;
-        let value = i24(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at5(e, v, pos, m, g);
@@ -33608,7 +33675,7 @@ mod p11 {
     #[inline(always)]
     fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[0]);
-        let value = i25(e, &pos, &v, 0);
+        let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
         at6(e, v, pos, m, g);
@@ -33632,8 +33699,8 @@ mod p11 {
 
     #[inline]
     fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if !b7(e, &pos, &v, 0) {
-            at17(e, v, pos, m, g);
+        if !b12(e, &pos, &v, 0) {
+            at14(e, v, pos, m, g);
             return;
         }
         if v[2] == 255 {
@@ -33645,161 +33712,182 @@ mod p11 {
 
     #[inline(always)]
     fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b8(e, &pos, &v, 0) {
-            at10(e, v, pos, m, g);
-        } else {
-            at12(e, v, pos, m, g);
-        }
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at10(e, v, pos, m, g);
     }
 
     #[inline(always)]
     fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        at13(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s14(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        at13(e, v, pos, m, g);
-    }
-
-    #[inline]
-    fn at13(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b9(e, &pos, &v, 0) {
-            at14(e, v, pos, m, g);
+        if b17(e, &pos, &v, 0) {
+            at11(e, v, pos, m, g);
         } else {
             at8(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[1]);
-        let value = i28(e, &pos, &v, 0);
+        let value = i38(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
-        at15(e, v, pos, m, g);
+        at12(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 14usize;
-        let value = i29(e, &pos, &v, 0);
+        let value = i39(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
         at8(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b23(e, &pos, &v, 0) {
-            at18(e, v, pos, m, g);
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b43(e, &pos, &v, 0) {
+            at15(e, v, pos, m, g);
         } else {
-            at27(e, v, pos, m, g);
+            at21(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         v[3] = 0;
-        at19(e, v, pos, m, g);
+        at16(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if !b28(e, &pos, &v, 0) {
-            at27(e, v, pos, m, g);
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            at21(e, v, pos, m, g);
             return;
         }
         if v[3] == 255 {
             return;
         }
         v[3] += 1;
-        at20(e, v, pos, m, g);
+        at17(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at20(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 12usize + usize::from(e.rt_mover());
-        let value = i48(e, &pos, &v, 0);
+        let value = i70(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
-        at21(e, v, pos, m, g);
+        at18(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 0usize + usize::from(v[1]);
-        let value = i49(e, &pos, &v, 0);
+        let value = i71(e, &pos, &v, 0);
         let old = pos.counters[slot];
         pos.set_counter::<true>(e.zobrist(), slot, value);
-        at22(e, v, pos, m, g);
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b53(e, &pos, &v, 0) {
+            at22(e, v, pos, m, g);
+        } else {
+            at23(e, v, pos, m, g);
+        }
     }
 
     #[inline(always)]
     fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b29(e, &pos, &v, 0) {
-            at23(e, v, pos, m, g);
-        } else {
-            at25(e, v, pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s21(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        at19(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s23(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        at19(e, v, pos, m, g);
-    }
-
-    #[inline]
-    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b30(e, &pos, &v, 0) {
-            at28(e, v, pos, m, g);
-        } else {
-            at29(e, v, pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b31(e, &pos, &v, 0) {
-            at30(e, v, pos, m, g);
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b54(e, &pos, &v, 0) {
+            at24(e, v, pos, m, g);
         } else {
-            at45(e, v, pos, m, g);
+            at38(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at25(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at26(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[4] = 0;
+        at27(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b55(e, &pos, &v, 0) {
+            at33(e, v, pos, m, g);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        at28(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at29(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at30(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
     fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s24(e, &pos, &v, ALL, 0);
+        let s = s110(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -33810,107 +33898,39 @@ mod p11 {
     #[inline(always)]
     fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         let slot = 14usize;
-        let value = i58(e, &pos, &v, 0);
+        let value = i107(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
-        at32(e, v, pos, m, g);
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        at27(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at32(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        v[4] = 0;
-        at33(e, v, pos, m, g);
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
     }
 
     #[inline]
-    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if !b32(e, &pos, &v, 0) {
-            at40(e, v, pos, m, g);
-            return;
-        }
-        if v[4] == 255 {
-            return;
-        }
-        v[4] += 1;
-        at34(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
     fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if pos.owner(usize::from(v[1])) > 1 {
-            return;
-        }
-        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
-        let value = i61(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
-        at35(e, v, pos, m, g);
+        g.leaf(m);
     }
 
-    #[inline(always)]
+    #[inline]
     fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 0usize + usize::from(v[1]);
-        let value = i62(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, value);
-        at36(e, v, pos, m, g);
+        g.leaf(m);
     }
 
-    #[inline(always)]
+    #[inline]
     fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let slot = 14usize;
-        let value = i63(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
-        at37(e, v, pos, m, g);
+        g.leaf(m);
     }
 
-    #[inline(always)]
+    #[inline]
     fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b33(e, &pos, &v, 0) {
-            at38(e, v, pos, m, g);
-        } else {
-            at33(e, v, pos, m, g);
-        }
+        g.leaf(m);
     }
 
     #[inline(always)]
     fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let s = s26(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        at33(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at40(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at41(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at42(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at43(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline]
-    fn at44(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        g.leaf(m);
-    }
-
-    #[inline(always)]
-    fn at45(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -33935,7 +33955,7 @@ mod p11 {
     #[inline(always)]
     fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b5(e, &pos, &v, 0) {
+        if b4(e, &pos, &v, 0) {
             ap2(e, v, pos, r);
         } else {
             ap4(e, v, pos, r);
@@ -33952,7 +33972,7 @@ mod p11 {
     fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 14usize;
-        let value = i24(e, &pos, &v, 0);
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -33964,7 +33984,7 @@ mod p11 {
     fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 0usize + usize::from(v[0]);
-        let value = i25(e, &pos, &v, 0);
+        let value = i23(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
@@ -33993,8 +34013,8 @@ mod p11 {
     #[inline]
     fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if !b7(e, &pos, &v, 0) {
-            ap17(e, v, pos, r);
+        if !b12(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
             return;
         }
         if v[2] == 255 {
@@ -34007,62 +34027,41 @@ mod p11 {
     #[inline(always)]
     fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b8(e, &pos, &v, 0) {
-            ap10(e, v, pos, r);
-        } else {
-            ap12(e, v, pos, r);
-        }
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap10(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        let s = s12(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        ap13(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let s = s14(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        ap13(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap13(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if b9(e, &pos, &v, 0) {
-            ap14(e, v, pos, r);
+        if b17(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
         } else {
             ap8(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 0usize + usize::from(v[1]);
-        let value = i28(e, &pos, &v, 0);
+        let value = i38(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap15(e, v, pos, r);
+        ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 14usize;
-        let value = i29(e, &pos, &v, 0);
+        let value = i39(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
@@ -34071,123 +34070,173 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b23(e, &pos, &v, 0) {
-            ap18(e, v, pos, r);
+        if b43(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
         } else {
-            ap27(e, v, pos, r);
+            ap21(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         v[3] = 0;
-        ap19(e, v, pos, r);
+        ap16(e, v, pos, r);
     }
 
     #[inline]
-    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if !b28(e, &pos, &v, 0) {
-            ap27(e, v, pos, r);
+        if !b48(e, &pos, &v, 0) {
+            ap21(e, v, pos, r);
             return;
         }
         if v[3] == 255 {
             return;
         }
         v[3] += 1;
-        ap20(e, v, pos, r);
+        ap17(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap20(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 12usize + usize::from(e.rt_mover());
-        let value = i48(e, &pos, &v, 0);
+        let value = i70(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap21(e, v, pos, r);
+        ap18(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 0usize + usize::from(v[1]);
-        let value = i49(e, &pos, &v, 0);
+        let value = i71(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap22(e, v, pos, r);
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b53(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
     fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if b29(e, &pos, &v, 0) {
-            ap23(e, v, pos, r);
-        } else {
-            ap25(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let s = s21(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        ap19(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let s = s23(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        ap19(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if b30(e, &pos, &v, 0) {
-            ap28(e, v, pos, r);
-        } else {
-            ap29(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b54(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap38(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[4] = 0;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b55(e, &pos, &v, 0) {
+            ap33(e, v, pos, r);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap29(e, v, pos, r);
+    }
+
+    #[inline(always)]
     fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b31(e, &pos, &v, 0) {
-            ap30(e, v, pos, r);
-        } else {
-            ap45(e, v, pos, r);
-        }
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap30(e, v, pos, r);
     }
 
     #[inline(always)]
     fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        let s = s24(e, &pos, &v, ALL, 0);
+        let s = s110(e, &pos, &v, ALL, 0);
         let (Some(c), 1) = (s.iter().next(), s.len()) else {
             return;
         };
@@ -34199,138 +34248,57 @@ mod p11 {
     fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         let slot = 14usize;
-        let value = i58(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap32(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap32(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        v[4] = 0;
-        ap33(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if !b32(e, &pos, &v, 0) {
-            ap40(e, v, pos, r);
-            return;
-        }
-        if v[4] == 255 {
-            return;
-        }
-        v[4] += 1;
-        ap34(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if pos.owner(usize::from(v[1])) > 1 {
-            return;
-        }
-        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
-        let value = i61(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = old.wrapping_add(value);
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap35(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let slot = 0usize + usize::from(v[1]);
-        let value = i62(e, &pos, &v, 0);
-        let old = pos.counters[slot];
-        let new = value;
-        e.rt_set_counter(slot, new);
-        pos.counters[slot] = new;
-        ap36(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let slot = 14usize;
-        let value = i63(e, &pos, &v, 0);
+        let value = i107(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_sub(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap37(e, v, pos, r);
+        ap27(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b33(e, &pos, &v, 0) {
-            ap38(e, v, pos, r);
+        if b60(e, &pos, &v, 0) {
+            ap34(e, v, pos, r);
         } else {
-            ap33(e, v, pos, r);
+            ap35(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        let s = s26(e, &pos, &v, ALL, 0);
-        let (Some(c), 1) = (s.iter().next(), s.len()) else {
-            return;
-        };
-        v[1] = c as u16;
-        ap33(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap40(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.hash = e.state.hash;
-        if b34(e, &pos, &v, 0) {
-            ap41(e, v, pos, r);
-        } else {
-            ap42(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap41(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap42(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
-        if b35(e, &pos, &v, 0) {
-            ap43(e, v, pos, r);
+        if b61(e, &pos, &v, 0) {
+            ap36(e, v, pos, r);
         } else {
-            ap44(e, v, pos, r);
+            ap37(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap43(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         e.rt_finish(GameResult::Win((1 - e.rt_mover())));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap44(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap45(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
         pos.hash = e.state.hash;
         e.rt_end(&pos);
     }
@@ -34342,7 +34310,7 @@ mod p11 {
 
     #[inline]
     fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
+        S::from_words([0x555]) & d
     }
 
     #[inline]
@@ -34352,17 +34320,17 @@ mod p11 {
 
     #[inline]
     fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x3f]) & d
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
     fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfff]) & d
+        S::from_words([0x555]) & d
     }
 
     #[inline]
     fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xfc0]) & d
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
@@ -34375,7 +34343,7 @@ mod p11 {
         let x = s6(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b3(e, pos, v, c as u16) {
+            if !b2(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -34392,7 +34360,7 @@ mod p11 {
         let x = s8(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b4(e, pos, v, c as u16) {
+            if !b3(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -34408,61 +34376,221 @@ mod p11 {
 
     #[inline]
     fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x800]) & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
     fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1]) & d
+        S::from_words([0x555]) & d
     }
 
     #[inline]
     fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
+        S::from_words([0x555]) & d
     }
 
     #[inline]
     fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s13(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x7ff])).shifted(1);
-        x & d
+        S::from_words([0x400]) & d
     }
 
     #[inline]
     fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        S::from_words([0x155]) & d
     }
 
     #[inline]
     fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
     fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
-        let mut out = x;
-        for c in x.iter() {
-            if !b13(e, pos, v, c as u16) {
-                out.remove(c);
-            }
-        }
-        out
+        let of = s16(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
     }
 
     #[inline]
     fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
     fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s18(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s19(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s23(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s17(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s30(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s25(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s34(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s35(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s38(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s36(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s39(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s33(e, pos, v, d, cand) | s40(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s43(e, pos, v, d, cand);
         let mut out = x;
         for c in x.iter() {
-            if !b19(e, pos, v, c as u16) {
+            if !b27(e, pos, v, c as u16) {
                 out.remove(c);
             }
         }
@@ -34470,120 +34598,693 @@ mod p11 {
     }
 
     #[inline]
-    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s45(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b39(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x554]) & d
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s53(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s55(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s56(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s59(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s57(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s60(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s54(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2aa]) & d
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s68(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s22(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffe])).shifted(-1);
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s71(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s72(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s75(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s73(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s76(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
         x & d
     }
 
     #[inline]
-    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s70(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s25(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x7ff])).shifted(1);
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s84(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s87(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s88(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s91(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s89(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s92(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s86(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s95(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s99(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s94(e, pos, v, d, cand) | s101(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s103(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s104(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s105(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s108(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s102(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s28(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x7ff])).shifted(1);
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s112(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s117(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
         x & d
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s119(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s120(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s123(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s121(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s124(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s118(e, pos, v, d, cand) | s125(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s127(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s131(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s132(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s126(e, pos, v, d, cand) | s133(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s135(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s136(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s139(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s140(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s134(e, pos, v, d, cand) | s141(e, pos, v, d, cand)
     }
 
     #[inline]
     fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
+        0
     }
 
     #[inline]
     fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i1(e, pos, v, cand), i2(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
     fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i3(e, pos, v, cand), i4(e, pos, v, cand))
+        0
     }
 
     #[inline]
     fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
     fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
+        0
     }
 
     #[inline]
     fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(cand)]
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
+        0
     }
 
     #[inline]
     fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(cand)]
+        AXIS1[usize::from(v[0])]
     }
 
     #[inline]
@@ -34593,67 +35294,67 @@ mod p11 {
 
     #[inline]
     fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(cand)]
+        pos.counters[0usize + usize::from(v[0])]
     }
 
     #[inline]
     fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        6
     }
 
     #[inline]
     fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[0])]
-    }
-
-    #[inline]
-    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(v[0])]
     }
 
     #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
     fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
     fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Rem, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        pos.counters[0usize + usize::from(v[0])]
     }
 
     #[inline]
     fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i19(e, pos, v, cand), i22(e, pos, v, cand))
+        0
     }
 
     #[inline]
     fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[0])]
+        pos.counters[14]
     }
 
     #[inline]
@@ -34663,12 +35364,12 @@ mod p11 {
 
     #[inline]
     fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[14]
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        6
     }
 
     #[inline]
@@ -34678,7 +35379,7 @@ mod p11 {
 
     #[inline]
     fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        1
+        int_op(IntOp::Sub, i27(e, pos, v, cand), i28(e, pos, v, cand))
     }
 
     #[inline]
@@ -34688,22 +35389,22 @@ mod p11 {
 
     #[inline]
     fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(v[1])]
+        6
     }
 
     #[inline]
     fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
     }
 
     #[inline]
     fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
@@ -34718,17 +35419,17 @@ mod p11 {
 
     #[inline]
     fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(v[1])]
+        0
     }
 
     #[inline]
     fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(cand)]
+        1
     }
 
     #[inline]
     fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
+        1
     }
 
     #[inline]
@@ -34738,12 +35439,12 @@ mod p11 {
 
     #[inline]
     fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        3
+        0
     }
 
     #[inline]
     fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
@@ -34753,37 +35454,37 @@ mod p11 {
 
     #[inline]
     fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[1])]
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[1])]
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        3
+        1
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[1])]
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS0[usize::from(v[1])]
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -34793,71 +35494,67 @@ mod p11 {
 
     #[inline]
     fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(12usize + usize::from(e.rt_mover()))
-            .copied()
-            .unwrap_or(0)
+        pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
     fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        24
+        2
     }
 
     #[inline]
     fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        e.rt_repetitions(pos.hash, &pos.counters)
+        pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
     fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
+        3
     }
 
     #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
+        0
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[14]
+        AXIS0[usize::from(v[1])]
     }
 
     #[inline]
     fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        AXIS1[usize::from(cand)]
     }
 
     #[inline]
     fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[0usize + usize::from(v[1])]
-    }
-
-    #[inline]
-    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
     fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[14]
+        i32::try_from(s46(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
@@ -34867,92 +35564,96 @@ mod p11 {
 
     #[inline]
     fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(12usize + usize::from(e.rt_mover()))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(12usize + usize::from(e.rt_mover()))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos
-            .counters
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    #[inline]
-    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        6
-    }
-
-    #[inline]
-    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i70(e, pos, v, cand), i71(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[14]
-    }
-
-    #[inline]
-    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos.counters[0usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
     }
 
     #[inline]
     fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        1
+        6
     }
 
     #[inline]
     fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[14]
+        1
     }
 
     #[inline]
     fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        0
+        int_op(IntOp::Sub, i77(e, pos, v, cand), i78(e, pos, v, cand))
     }
 
     #[inline]
     fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(12usize + usize::from(e.rt_mover()))
@@ -34961,7 +35662,131 @@ mod p11 {
     }
 
     #[inline]
-    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        24
+    }
+
+    #[inline]
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i88(e, pos, v, cand), i89(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i96(e, pos, v, cand), i97(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i100(e, pos, v, cand), i101(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(12usize + usize::from((1 - e.rt_mover())))
@@ -34970,7 +35795,7 @@ mod p11 {
     }
 
     #[inline]
-    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(12usize + usize::from(e.rt_mover()))
@@ -34979,7 +35804,143 @@ mod p11 {
     }
 
     #[inline]
-    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i112(e, pos, v, cand), i113(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i120(e, pos, v, cand), i121(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i124(e, pos, v, cand), i125(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
             .get(12usize + usize::from((1 - e.rt_mover())))
@@ -34989,106 +35950,104 @@ mod p11 {
 
     #[inline]
     fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i5(e, pos, v, cand))
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
     fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
     fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
     fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
     fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i16(e, pos, v, cand), i23(e, pos, v, cand))
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
     fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i26(e, pos, v, cand), i27(e, pos, v, cand))
+        b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 
     #[inline]
     fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        !s11(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
     fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        (v[1] == v[0]) == false
+        compare(CmpOp::Gt, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        !s15(e, pos, v, one, cand).is_empty()
+        b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
 
     #[inline]
     fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i30(e, pos, v, cand), i31(e, pos, v, cand))
+        b7(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
     fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i32(e, pos, v, cand), i33(e, pos, v, cand))
+        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
     fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b11(e, pos, v, cand) && b12(e, pos, v, cand)
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
     fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
+        compare(CmpOp::Eq, i30(e, pos, v, cand), i33(e, pos, v, cand))
     }
 
     #[inline]
     fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i36(e, pos, v, cand), i37(e, pos, v, cand))
+        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
     }
 
     #[inline]
     fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i38(e, pos, v, cand), i39(e, pos, v, cand))
+        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
     }
 
     #[inline]
     fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i40(e, pos, v, cand), i41(e, pos, v, cand))
+        (v[1] == v[0]) == false
     }
 
     #[inline]
     fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b16(e, pos, v, cand) || b17(e, pos, v, cand)
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s42(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
     fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b15(e, pos, v, cand) && b18(e, pos, v, cand)
+        compare(CmpOp::Gt, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
@@ -35098,99 +36057,244 @@ mod p11 {
 
     #[inline]
     fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b14(e, pos, v, cand) && b20(e, pos, v, cand)
+        compare(CmpOp::Gt, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        !b21(e, pos, v, cand)
+        b20(e, pos, v, cand) && b21(e, pos, v, cand)
     }
 
     #[inline]
     fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b10(e, pos, v, cand) && b22(e, pos, v, cand)
+        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        !s20(e, pos, v, one, cand).is_empty()
+        compare(CmpOp::Lt, i48(e, pos, v, cand), i49(e, pos, v, cand))
     }
 
     #[inline]
     fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        b23(e, pos, v, cand) && b24(e, pos, v, cand)
     }
 
     #[inline]
     fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b24(e, pos, v, cand) && b25(e, pos, v, cand)
+        b22(e, pos, v, cand) || b25(e, pos, v, cand)
     }
 
     #[inline]
     fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i46(e, pos, v, cand), i47(e, pos, v, cand))
+        b19(e, pos, v, cand) && b26(e, pos, v, cand)
     }
 
     #[inline]
     fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        b26(e, pos, v, cand) && b27(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
     }
 
     #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+
+    #[inline]
     fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i52(e, pos, v, cand), i53(e, pos, v, cand))
+        compare(CmpOp::Gt, i54(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        b29(e, pos, v, cand) || b30(e, pos, v, cand)
     }
 
     #[inline]
     fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i59(e, pos, v, cand), i60(e, pos, v, cand))
+        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i64(e, pos, v, cand), i65(e, pos, v, cand))
+        compare(CmpOp::Le, i58(e, pos, v, cand), i59(e, pos, v, cand))
     }
 
     #[inline]
     fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i66(e, pos, v, cand), i67(e, pos, v, cand))
+        b32(e, pos, v, cand) && b33(e, pos, v, cand)
     }
 
     #[inline]
     fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i68(e, pos, v, cand), i69(e, pos, v, cand))
+        compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
     }
 
     #[inline]
     fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i73(e, pos, v, cand), i74(e, pos, v, cand))
+        compare(CmpOp::Ge, i62(e, pos, v, cand), i63(e, pos, v, cand))
     }
 
     #[inline]
     fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i78(e, pos, v, cand), i79(e, pos, v, cand))
+        b35(e, pos, v, cand) && b36(e, pos, v, cand)
     }
 
     #[inline]
     fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i80(e, pos, v, cand), i81(e, pos, v, cand))
+        b34(e, pos, v, cand) || b37(e, pos, v, cand)
     }
 
     #[inline]
     fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i82(e, pos, v, cand), i83(e, pos, v, cand))
+        b31(e, pos, v, cand) && b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) && b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b41(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b18(e, pos, v, cand) && b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s47(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i66(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b44(e, pos, v, cand) && b45(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i68(e, pos, v, cand), i69(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b46(e, pos, v, cand) && b47(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i72(e, pos, v, cand), i73(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i76(e, pos, v, cand), i79(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i80(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i84(e, pos, v, cand), i85(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i86(e, pos, v, cand), i87(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i91(e, pos, v, cand), i92(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i95(e, pos, v, cand), i98(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i99(e, pos, v, cand), i102(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i103(e, pos, v, cand), i104(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i105(e, pos, v, cand), i106(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i108(e, pos, v, cand), i109(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i110(e, pos, v, cand), i111(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i115(e, pos, v, cand), i116(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i119(e, pos, v, cand), i122(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i123(e, pos, v, cand), i126(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i127(e, pos, v, cand), i128(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i129(e, pos, v, cand), i130(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i132(e, pos, v, cand), i133(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i134(e, pos, v, cand), i135(e, pos, v, cand))
     }
 }
 

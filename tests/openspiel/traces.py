@@ -76,9 +76,12 @@ def go(text, size):
 
 
 def oware(text, size):
-    # `C`: the first player's third house; `c`: the second player's. Rulestone names the houses
-    # by row, `c1` and `c2`.
-    return f"{text.lower()}{1 if text.isupper() else 2}"
+    # `C`: the first player's third house, `c1`; `c`: the second player's third house, which
+    # OpenSpiel counts from the right (where that player's sowing starts) and Rulestone names
+    # by its column from the left, `d2`.
+    if text.isupper():
+        return f"{text.lower()}1"
+    return f"{letter(size - 1 - (ord(text) - ord('a')))}2"
 
 
 def same(text, size):
