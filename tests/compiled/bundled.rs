@@ -115,14 +115,11 @@ pub static TURNS: [CompiledTurn; 39] = [
         fast: None,
     },
     CompiledTurn {
-        label: "Nine Men's Morris",
-        fingerprint: 0x619bcc8611c917a0,
+        label: "Oware",
+        fingerprint: 0xb95064e1473ceace,
         generate: p11::generate,
         apply: p11::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p11::Turn>,
-            play: fast_play::<p11::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=basic)",
@@ -33479,7 +33476,7 @@ mod p10 {
     }
 }
 
-/// Nine Men's Morris
+/// Oware
 mod p11 {
     use super::*;
 
@@ -33488,326 +33485,143 @@ mod p11 {
 
     /// The position: set words, piece codes, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 0, 3, 1>;
+    type P = Pos<1, 0, 15, 0>;
 
-    const ALL: S = S::from_words([0xffffff]);
+    const ALL: S = S::from_words([0xfff]);
 
-    /// `along_x`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
-    static R0: [[S; 24]; 1] = [[
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 12]; 1] = [[
+        S::from_words([0x4]),
         S::from_words([0x8]),
-        S::from_words([0x0]),
         S::from_words([0x10]),
-        S::from_words([0x21]),
-        S::from_words([0x84]),
-        S::from_words([0x8]),
-        S::from_words([0x0]),
-        S::from_words([0x10]),
-        S::from_words([0x800]),
-        S::from_words([0x0]),
-        S::from_words([0x1000]),
-        S::from_words([0x2100]),
-        S::from_words([0x8400]),
-        S::from_words([0x800]),
-        S::from_words([0x0]),
-        S::from_words([0x1000]),
-        S::from_words([0x80000]),
-        S::from_words([0x0]),
-        S::from_words([0x100000]),
-        S::from_words([0x210000]),
-        S::from_words([0x840000]),
-        S::from_words([0x80000]),
-        S::from_words([0x0]),
-        S::from_words([0x100000]),
-    ]];
-    static RH0: [S; 1] = [S::from_words([0xbdbdbd])];
-    static RI0: [[S; 24]; 1] = [[
-        S::from_words([0x8]),
-        S::from_words([0x0]),
-        S::from_words([0x10]),
-        S::from_words([0x21]),
-        S::from_words([0x84]),
-        S::from_words([0x8]),
-        S::from_words([0x0]),
-        S::from_words([0x10]),
-        S::from_words([0x800]),
-        S::from_words([0x0]),
-        S::from_words([0x1000]),
-        S::from_words([0x2100]),
-        S::from_words([0x8400]),
-        S::from_words([0x800]),
-        S::from_words([0x0]),
-        S::from_words([0x1000]),
-        S::from_words([0x80000]),
-        S::from_words([0x0]),
-        S::from_words([0x100000]),
-        S::from_words([0x210000]),
-        S::from_words([0x840000]),
-        S::from_words([0x80000]),
-        S::from_words([0x0]),
-        S::from_words([0x100000]),
-    ]];
-    static RIH0: [S; 1] = [S::from_words([0xbdbdbd])];
-
-    /// `along_y`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
-    static R1: [[S; 24]; 1] = [[
-        S::from_words([0x2]),
-        S::from_words([0x5]),
-        S::from_words([0x2]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
+        S::from_words([0x20]),
         S::from_words([0x40]),
-        S::from_words([0xa0]),
-        S::from_words([0x40]),
-        S::from_words([0x200]),
-        S::from_words([0x500]),
-        S::from_words([0x200]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
-        S::from_words([0x4000]),
-        S::from_words([0xa000]),
-        S::from_words([0x4000]),
-        S::from_words([0x20000]),
-        S::from_words([0x50000]),
-        S::from_words([0x20000]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
-        S::from_words([0x400000]),
-        S::from_words([0xa00000]),
-        S::from_words([0x400000]),
-    ]];
-    static RH1: [S; 1] = [S::from_words([0xe7e7e7])];
-    static RI1: [[S; 24]; 1] = [[
-        S::from_words([0x2]),
-        S::from_words([0x5]),
-        S::from_words([0x2]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
-        S::from_words([0x40]),
-        S::from_words([0xa0]),
-        S::from_words([0x40]),
-        S::from_words([0x200]),
-        S::from_words([0x500]),
-        S::from_words([0x200]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
-        S::from_words([0x4000]),
-        S::from_words([0xa000]),
-        S::from_words([0x4000]),
-        S::from_words([0x20000]),
-        S::from_words([0x50000]),
-        S::from_words([0x20000]),
-        S::from_words([0x0]),
-        S::from_words([0x0]),
-        S::from_words([0x400000]),
-        S::from_words([0xa00000]),
-        S::from_words([0x400000]),
-    ]];
-    static RIH1: [S; 1] = [S::from_words([0xe7e7e7])];
-
-    /// `sides`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
-    static R2: [[S; 24]; 1] = [[
-        S::from_words([0xa]),
-        S::from_words([0x5]),
-        S::from_words([0x12]),
-        S::from_words([0x21]),
-        S::from_words([0x84]),
-        S::from_words([0x48]),
-        S::from_words([0xa0]),
-        S::from_words([0x50]),
-        S::from_words([0xa00]),
-        S::from_words([0x500]),
-        S::from_words([0x1200]),
-        S::from_words([0x2100]),
-        S::from_words([0x8400]),
-        S::from_words([0x4800]),
-        S::from_words([0xa000]),
-        S::from_words([0x5000]),
-        S::from_words([0xa0000]),
-        S::from_words([0x50000]),
-        S::from_words([0x120000]),
-        S::from_words([0x210000]),
-        S::from_words([0x840000]),
-        S::from_words([0x480000]),
-        S::from_words([0xa00000]),
-        S::from_words([0x500000]),
-    ]];
-    static RH2: [S; 1] = [S::from_words([0xffffff])];
-    static RI2: [[S; 24]; 1] = [[
-        S::from_words([0xa]),
-        S::from_words([0x5]),
-        S::from_words([0x12]),
-        S::from_words([0x21]),
-        S::from_words([0x84]),
-        S::from_words([0x48]),
-        S::from_words([0xa0]),
-        S::from_words([0x50]),
-        S::from_words([0xa00]),
-        S::from_words([0x500]),
-        S::from_words([0x1200]),
-        S::from_words([0x2100]),
-        S::from_words([0x8400]),
-        S::from_words([0x4800]),
-        S::from_words([0xa000]),
-        S::from_words([0x5000]),
-        S::from_words([0xa0000]),
-        S::from_words([0x50000]),
-        S::from_words([0x120000]),
-        S::from_words([0x210000]),
-        S::from_words([0x840000]),
-        S::from_words([0x480000]),
-        S::from_words([0xa00000]),
-        S::from_words([0x500000]),
-    ]];
-    static RIH2: [S; 1] = [S::from_words([0xffffff])];
-
-    /// `across`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
-    static R3: [[S; 24]; 1] = [[
+        S::from_words([0x80]),
         S::from_words([0x100]),
         S::from_words([0x200]),
         S::from_words([0x400]),
         S::from_words([0x800]),
-        S::from_words([0x1000]),
-        S::from_words([0x2000]),
-        S::from_words([0x4000]),
-        S::from_words([0x8000]),
-        S::from_words([0x10001]),
-        S::from_words([0x20002]),
-        S::from_words([0x40004]),
-        S::from_words([0x80008]),
-        S::from_words([0x100010]),
-        S::from_words([0x200020]),
-        S::from_words([0x400040]),
-        S::from_words([0x800080]),
-        S::from_words([0x100]),
-        S::from_words([0x200]),
-        S::from_words([0x400]),
-        S::from_words([0x800]),
-        S::from_words([0x1000]),
-        S::from_words([0x2000]),
-        S::from_words([0x4000]),
-        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
     ]];
-    static RH3: [S; 1] = [S::from_words([0xffffff])];
-    static RI3: [[S; 24]; 1] = [[
+    static RH0: [S; 1] = [S::from_words([0x3ff])];
+    static RI0: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
         S::from_words([0x100]),
         S::from_words([0x200]),
-        S::from_words([0x400]),
-        S::from_words([0x800]),
-        S::from_words([0x1000]),
-        S::from_words([0x2000]),
-        S::from_words([0x4000]),
-        S::from_words([0x8000]),
-        S::from_words([0x10001]),
-        S::from_words([0x20002]),
-        S::from_words([0x40004]),
-        S::from_words([0x80008]),
-        S::from_words([0x100010]),
-        S::from_words([0x200020]),
-        S::from_words([0x400040]),
-        S::from_words([0x800080]),
-        S::from_words([0x100]),
-        S::from_words([0x200]),
-        S::from_words([0x400]),
-        S::from_words([0x800]),
-        S::from_words([0x1000]),
-        S::from_words([0x2000]),
-        S::from_words([0x4000]),
-        S::from_words([0x8000]),
     ]];
-    static RIH3: [S; 1] = [S::from_words([0xffffff])];
+    static RIH0: [S; 1] = [S::from_words([0xffc])];
 
-    /// Pattern `line_x`: the instances holding each cell, padded with a set no position holds.
-    static PW0: [[S; 1]; 24] = [
-        [S::from_words([0x29])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x94])],
-        [S::from_words([0x29])],
-        [S::from_words([0x94])],
-        [S::from_words([0x29])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x94])],
-        [S::from_words([0x2900])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x9400])],
-        [S::from_words([0x2900])],
-        [S::from_words([0x9400])],
-        [S::from_words([0x2900])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x9400])],
-        [S::from_words([0x290000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x940000])],
-        [S::from_words([0x290000])],
-        [S::from_words([0x940000])],
-        [S::from_words([0x290000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x940000])],
-    ];
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xffc])];
+    static RI1: [[S; 12]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0x3ff])];
 
-    /// Pattern `line_y`: the instances holding each cell, padded with a set no position holds.
-    static PW1: [[S; 1]; 24] = [
-        [S::from_words([0x7])],
-        [S::from_words([0x7])],
-        [S::from_words([0x7])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0xe0])],
-        [S::from_words([0xe0])],
-        [S::from_words([0xe0])],
-        [S::from_words([0x700])],
-        [S::from_words([0x700])],
-        [S::from_words([0x700])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0xe000])],
-        [S::from_words([0xe000])],
-        [S::from_words([0xe000])],
-        [S::from_words([0x70000])],
-        [S::from_words([0x70000])],
-        [S::from_words([0x70000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0x8000000000000000])],
-        [S::from_words([0xe00000])],
-        [S::from_words([0xe00000])],
-        [S::from_words([0xe00000])],
-    ];
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0x555])];
+    static RI2: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xaaa])];
 
-    /// Pattern `spoke`: the instances holding each cell, padded with a set no position holds.
-    static PW2: [[S; 1]; 24] = [
-        [S::from_words([0x10101])],
-        [S::from_words([0x20202])],
-        [S::from_words([0x40404])],
-        [S::from_words([0x80808])],
-        [S::from_words([0x101010])],
-        [S::from_words([0x202020])],
-        [S::from_words([0x404040])],
-        [S::from_words([0x808080])],
-        [S::from_words([0x10101])],
-        [S::from_words([0x20202])],
-        [S::from_words([0x40404])],
-        [S::from_words([0x80808])],
-        [S::from_words([0x101010])],
-        [S::from_words([0x202020])],
-        [S::from_words([0x404040])],
-        [S::from_words([0x808080])],
-        [S::from_words([0x10101])],
-        [S::from_words([0x20202])],
-        [S::from_words([0x40404])],
-        [S::from_words([0x80808])],
-        [S::from_words([0x101010])],
-        [S::from_words([0x202020])],
-        [S::from_words([0x404040])],
-        [S::from_words([0x808080])],
-    ];
-
-    /// Coordinate `s` of each cell.
-    static AXIS0: [i32; 24] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2];
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xaaa])];
+    static RI3: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0x555])];
 
     /// Coordinate `x` of each cell.
-    static AXIS1: [i32; 24] = [0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2];
+    static AXIS0: [i32; 12] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
 
     /// Coordinate `y` of each cell.
-    static AXIS2: [i32; 24] = [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2];
+    static AXIS1: [i32; 12] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
 
     pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
         let pos = P::of(e);
@@ -33815,172 +33629,308 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
         let m = Move::default();
         at0(e, [0; 16], pos, m, g)
     }
 
     #[inline(always)]
-    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b10(e, &pos, &v, 0) {
-            at1(e, v, pos, m, g);
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s7(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b4(e, &pos, &v, 0) {
+            at2(e, v, pos, m, g);
         } else {
-            at6(e, v, pos, m, g);
+            at4(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s8(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            let mut w = v;
-            w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
-                at2(e, w, pos, m, g);
-            }
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b11(e, &pos, &v, 0) {
+            return;
         }
-    }
-
-    #[inline(always)]
-    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
-        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
-        at3(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        // Nothing reads this change before the move is listed.
-        at13(e, v, pos, m, g);
-    }
-
-    #[inline(always)]
-    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s9(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            let mut w = v;
-            w[1] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
-                at7(e, w, pos, m, g);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b11(e, &pos, &v, 0) {
-            at8(e, v, pos, m, g);
-        } else {
-            at10(e, v, pos, m, g);
-        }
-    }
-
-    #[inline(always)]
-    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s11(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            let mut w = v;
-            w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, pos, m, g);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s20(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            let mut w = v;
-            w[0] = c as u16;
-            if let Some(m) = g.extend(m, c as u8) {
-                at11(e, w, pos, m, g);
-            }
-        }
+        at4(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[0]);
-        if from != to {
-            let piece = pos.code(from);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
-        }
-        at13(e, v, pos, m, g);
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at5(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[0]);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at6(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at8(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b16(e, &pos, &v, 0) {
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b12(e, &pos, &v, 0) {
             at14(e, v, pos, m, g);
-        } else {
-            at20(e, v, pos, m, g);
+            return;
         }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        at9(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
-        at15(e, v, pos, m, g);
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at10(e, v, pos, m, g);
     }
 
     #[inline(always)]
-    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         if b17(e, &pos, &v, 0) {
-            at16(e, v, pos, m, g);
+            at11(e, v, pos, m, g);
         } else {
-            at17(e, v, pos, m, g);
+            at8(e, v, pos, m, g);
         }
     }
 
     #[inline(always)]
-    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at12(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i39(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b43(e, &pos, &v, 0) {
+            at15(e, v, pos, m, g);
+        } else {
+            at21(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[3] = 0;
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            at21(e, v, pos, m, g);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
         at17(e, v, pos, m, g);
     }
 
-    #[inline]
-    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        let set = s74(e, &pos, &v, ALL, 0);
-        for c in set.iter() {
-            g.leaf_with(m, c as u8);
-        }
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at18(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at16(e, v, pos, m, g);
     }
 
     #[inline]
-    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b53(e, &pos, &v, 0) {
+            at22(e, v, pos, m, g);
+        } else {
+            at23(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline(always)]
-    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b54(e, &pos, &v, 0) {
+            at24(e, v, pos, m, g);
+        } else {
+            at38(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at25(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at26(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[4] = 0;
+        at27(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b55(e, &pos, &v, 0) {
+            at33(e, v, pos, m, g);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        at28(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at29(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at30(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s110(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at31(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i107(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        at27(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
     #[inline]
-    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
-    #[inline]
-    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+    #[inline(always)]
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
         g.leaf(m);
     }
 
@@ -33990,164 +33940,205 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
         let r = &mut Replay::new(m);
         ap0(e, [0; 16], pos, r)
     }
 
-    /// The turn on the position value alone (see `FastTurn`).
-    pub struct Turn;
-
-    impl FastTurn for Turn {
-        type P = P;
-
-        #[inline]
-        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
-            let pos = e.pos;
-            walk(e, pos, g);
-        }
-
-        #[inline]
-        fn apply(e: &mut Fast<'_, P>, m: &Move) {
-            let pos = e.pos;
-            replay(e, pos, m);
-        }
-    }
-
     #[inline(always)]
-    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b10(e, &pos, &v, 0) {
-            ap1(e, v, pos, r);
-        } else {
-            ap6(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
         v[0] = u16::from(r.decision());
-        ap2(e, v, pos, r);
+        ap1(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let piece = 1u8.wrapping_add(e.rt_mover());
-        let c = usize::from(v[0]);
-        e.rt_set_cell(c, piece);
-        pos.set_cell::<false>(e.zobrist(), c, piece);
-        ap3(e, v, pos, r);
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b4(e, &pos, &v, 0) {
+            ap2(e, v, pos, r);
+        } else {
+            ap4(e, v, pos, r);
+        }
     }
 
     #[inline(always)]
-    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 0usize + usize::from(e.rt_mover());
-        let value = i16(e, &pos, &v, 0);
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i22(e, &pos, &v, 0);
         let old = pos.counters[slot];
-        let new = old.wrapping_sub(value);
+        let new = value;
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap13(e, v, pos, r);
+        ap5(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[1] = u16::from(r.decision());
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[0]);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
         ap7(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b11(e, &pos, &v, 0) {
-            ap8(e, v, pos, r);
-        } else {
-            ap10(e, v, pos, r);
-        }
-    }
-
-    #[inline(always)]
-    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = u16::from(r.decision());
-        ap11(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[0] = u16::from(r.decision());
-        ap11(e, v, pos, r);
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = 0;
+        ap8(e, v, pos, r);
     }
 
     #[inline]
-    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let from = usize::from(v[1]);
-        let to = usize::from(v[0]);
-        if from != to {
-            let piece = pos.code(from);
-            e.rt_set_cell(from, 0);
-            pos.set_cell::<false>(e.zobrist(), from, 0);
-            e.rt_set_cell(to, piece);
-            pos.set_cell::<false>(e.zobrist(), to, piece);
-        }
-        ap13(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b16(e, &pos, &v, 0) {
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b12(e, &pos, &v, 0) {
             ap14(e, v, pos, r);
-        } else {
-            ap20(e, v, pos, r);
+            return;
         }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        ap9(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
-        ap15(e, v, pos, r);
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap10(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
         if b17(e, &pos, &v, 0) {
-            ap16(e, v, pos, r);
+            ap11(e, v, pos, r);
         } else {
-            ap17(e, v, pos, r);
+            ap8(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
-        ap17(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        v[2] = u16::from(r.decision());
-        ap18(e, v, pos, r);
-    }
-
-    #[inline(always)]
-    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let c = usize::from(v[2]);
-        e.rt_set_cell(c, 0);
-        pos.set_cell::<false>(e.zobrist(), c, 0);
-        ap20(e, v, pos, r);
-    }
-
-    #[inline]
-    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        let slot = 2usize;
-        let value = i22(e, &pos, &v, 0);
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i38(e, &pos, &v, 0);
         let old = pos.counters[slot];
         let new = old.wrapping_add(value);
         e.rt_set_counter(slot, new);
         pos.counters[slot] = new;
-        ap21(e, v, pos, r);
+        ap12(e, v, pos, r);
     }
 
     #[inline(always)]
-    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b18(e, &pos, &v, 0) {
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i39(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b43(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[3] = 0;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b48(e, &pos, &v, 0) {
+            ap21(e, v, pos, r);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b53(e, &pos, &v, 0) {
             ap22(e, v, pos, r);
         } else {
             ap23(e, v, pos, r);
@@ -34155,123 +34146,264 @@ mod p11 {
     }
 
     #[inline(always)]
-    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
         e.rt_finish(GameResult::Win(e.rt_mover()));
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b26(e, &pos, &v, 0) {
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b54(e, &pos, &v, 0) {
             ap24(e, v, pos, r);
         } else {
-            ap25(e, v, pos, r);
+            ap38(e, v, pos, r);
         }
     }
 
     #[inline(always)]
-    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[4] = 0;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b55(e, &pos, &v, 0) {
+            ap33(e, v, pos, r);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap29(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s110(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap31(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i107(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b60(e, &pos, &v, 0) {
+            ap34(e, v, pos, r);
+        } else {
+            ap35(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b61(e, &pos, &v, 0) {
+            ap36(e, v, pos, r);
+        } else {
+            ap37(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win((1 - e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
         e.rt_finish(GameResult::Draw);
         e.rt_end(&pos);
     }
 
     #[inline(always)]
-    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
         e.rt_end(&pos);
     }
 
     #[inline]
-    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffff]) & d
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a5a5a]) & d
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffff]) & d
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
     }
 
     #[inline]
-    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
-    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xffffff]) & d
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
-    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a5a5a]) & d
-    }
-
-    #[inline]
-    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
-    }
-
-    #[inline]
-    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
-    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b2(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
-    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let mut one = S::EMPTY;
         one.insert(usize::from(v[1]));
         one & d
     }
 
     #[inline]
-    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let mut one = S::EMPTY;
-        one.insert(usize::from(v[1]));
-        one & d
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        R3[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a5a5a]) & d
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
     }
 
     #[inline]
-    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s16(e, pos, v, d, cand);
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34280,249 +34412,243 @@ mod p11 {
     }
 
     #[inline]
-    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s13(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s19(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s18(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
-    }
-
-    #[inline]
-    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a5a5a]) & d
-    }
-
-    #[inline]
-    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s23(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s24(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
-    }
-
-    #[inline]
-    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s27(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s28(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s30(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
-            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
-            & (S::from_words([0x777777]) | of.shifted(3))
-            & (S::from_words([0xcfcfcf]) | of.shifted(2));
-        d & x
-    }
-
-    #[inline]
-    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s29(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s31(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x181818]) & d
-    }
-
-    #[inline]
-    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s33(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s34(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s36(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
-            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
-            & (S::from_words([0x777777]) | of.shifted(3))
-            & (S::from_words([0xcfcfcf]) | of.shifted(2));
-        d & x
-    }
-
-    #[inline]
-    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s35(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s37(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s38(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x111111])).shifted(3)
-            | (of & S::from_words([0xc0c0c])).shifted(2)
-            | (of & S::from_words([0x888888])).shifted(-3)
-            | (of & S::from_words([0x303030])).shifted(-2);
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s16(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s32(e, pos, v, d, cand) | s39(e, pos, v, d, cand)
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
-    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
-    }
-
-    #[inline]
-    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s41(e, pos, v, d, cand);
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s18(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s42(e, pos, v, x, cand)
+            s19(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s23(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s17(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s30(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s25(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s34(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s35(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s38(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s36(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s39(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s33(e, pos, v, d, cand) | s40(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s44(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
-            & (S::from_words([0x393939]) | of.shifted(1));
-        d & x
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s43(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s45(e, pos, v, x, cand)
+        let mut out = x;
+        for c in x.iter() {
+            if !b27(e, pos, v, c as u16) {
+                out.remove(c);
+            }
         }
+        out
     }
 
     #[inline]
-    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s40(e, pos, v, d, cand) | s46(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player((1 - e.rt_mover())) & d
     }
 
     #[inline]
-    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x424242]) & d
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s45(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b39(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
-    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x554]) & d
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s48(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s49(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s51(e, pos, v, ALL, cand);
-        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
-            & (S::from_words([0x393939]) | of.shifted(1));
-        d & x
-    }
-
-    #[inline]
-    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s50(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34531,31 +34657,47 @@ mod p11 {
     }
 
     #[inline]
-    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s53(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0x636363])).shifted(1)
-            | (of & S::from_words([0xc6c6c6])).shifted(-1);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
         x & d
     }
 
     #[inline]
-    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s47(e, pos, v, d, cand) | s54(e, pos, v, d, cand)
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
-    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s55(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s56(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
-    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s56(e, pos, v, d, cand);
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s59(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34564,69 +34706,47 @@ mod p11 {
     }
 
     #[inline]
-    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s60(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
     }
 
     #[inline]
-    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s59(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xff0000]) | of.shifted(-8))
-            & (S::from_words([0xff]) | of.shifted(8));
-        d & x
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s54(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s58(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s60(e, pos, v, x, cand)
-        }
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
-    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s55(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
-    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
-    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a00]) & d
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2aa]) & d
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s63(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s64(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
-    }
-
-    #[inline]
-    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s66(e, pos, v, ALL, cand);
-        let x = (S::from_words([0xff0000]) | of.shifted(-8))
-            & (S::from_words([0xff]) | of.shifted(8));
-        d & x
-    }
-
-    #[inline]
-    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s65(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34635,111 +34755,106 @@ mod p11 {
     }
 
     #[inline]
-    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let of = s68(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xffff])).shifted(8)
-            | (of & S::from_words([0xffff00])).shifted(-8);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
         x & d
     }
 
     #[inline]
-    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s26(e, pos, v, d, cand);
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s71(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s70(e, pos, v, x, cand)
+            s72(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[0] & d
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
     }
 
     #[inline]
-    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
     }
 
     #[inline]
-    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.locals[0] & d
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s75(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s73(e, pos, v, x, cand)
+        }
     }
 
     #[inline]
-    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s76(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
     }
 
     #[inline]
-    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s70(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
     }
 
     #[inline]
-    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
     }
 
     #[inline]
-    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
     }
 
     #[inline]
-    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s78(e, pos, v, ALL, cand);
-        let x = (of.shifted(-1) & S::from_words([0x636363]))
-            | (of.shifted(-3) & S::from_words([0x111111]))
-            | (of.shifted(1) & S::from_words([0xc6c6c6]))
-            | (of.shifted(-2) & S::from_words([0xc0c0c]))
-            | (of.shifted(3) & S::from_words([0x888888]))
-            | (of.shifted(2) & S::from_words([0x303030]));
-        d & x
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x5a5a5a]) & d
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
     }
 
     #[inline]
-    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
     }
 
     #[inline]
-    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s81(e, pos, v, ALL, cand);
-        let x = (of.shifted(-8) & S::from_words([0xffff]))
-            | (of.shifted(8) & S::from_words([0xffff00]));
-        d & x
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
     }
 
     #[inline]
-    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         let x = s80(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s82(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        s79(e, pos, v, d, cand) | s83(e, pos, v, d, cand)
-    }
-
-    #[inline]
-    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s77(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -34748,341 +34863,1438 @@ mod p11 {
     }
 
     #[inline]
-    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s87(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s88(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s91(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s89(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s92(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s86(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s95(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s99(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s94(e, pos, v, d, cand) | s101(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s103(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s104(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s105(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s108(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s102(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s112(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s117(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s119(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s120(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s123(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s121(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s124(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s118(e, pos, v, d, cand) | s125(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s127(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s131(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s132(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s126(e, pos, v, d, cand) | s133(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s135(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s136(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s139(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s140(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s134(e, pos, v, d, cand) | s141(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
     }
 
     #[inline]
-    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
-    }
-
-    #[inline]
-    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
-    }
-
-    #[inline]
-    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS1[usize::from(cand)]
     }
 
     #[inline]
-    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
     }
 
     #[inline]
-    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS2[usize::from(cand)]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i13(e, pos, v, cand), i14(e, pos, v, cand))
     }
 
     #[inline]
-    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        AXIS1[usize::from(cand)]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
     }
 
     #[inline]
-    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
     }
 
     #[inline]
-    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         AXIS0[usize::from(cand)]
     }
 
     #[inline]
-    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s46(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i77(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from(e.rt_mover()))
+            .get(12usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
 
     #[inline]
-    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        24
+    }
+
+    #[inline]
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i88(e, pos, v, cand), i89(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        1
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::from(v[0])
-    }
-
-    #[inline]
-    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         1
     }
 
     #[inline]
-    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s75(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i96(e, pos, v, cand), i97(e, pos, v, cand))
     }
 
     #[inline]
-    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i100(e, pos, v, cand), i101(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from((1 - e.rt_mover())))
+            .get(12usize + usize::from(e.rt_mover()))
             .copied()
             .unwrap_or(0)
     }
 
     #[inline]
-    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i23(e, pos, v, cand), i24(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        200
-    }
-
-    #[inline]
-    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        0
-    }
-
-    #[inline]
-    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        pos.counters[2]
-    }
-
-    #[inline]
-    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        200
-    }
-
-    #[inline]
-    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         pos
             .counters
-            .get(0usize + usize::from((1 - e.rt_mover())))
+            .get(12usize + usize::from((1 - e.rt_mover())))
             .copied()
             .unwrap_or(0)
     }
 
     #[inline]
-    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i112(e, pos, v, cand), i113(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
     }
 
     #[inline]
-    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        3
-    }
-
-    #[inline]
-    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s85(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
-    }
-
-    #[inline]
-    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
     #[inline]
-    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i120(e, pos, v, cand), i121(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i124(e, pos, v, cand), i125(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
     }
 
     #[inline]
-    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
     }
 
     #[inline]
-    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b0(e, pos, v, cand) || b1(e, pos, v, cand)
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
     }
 
     #[inline]
-    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
     }
 
     #[inline]
-    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
-    }
-
-    #[inline]
-    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b3(e, pos, v, cand) && b4(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
     }
 
     #[inline]
-    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ne, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
     }
 
     #[inline]
-    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
-    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) && b6(e, pos, v, cand)
     }
 
     #[inline]
-    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
-    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
-    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(v[0]);
-        let s = s21(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b8(e, pos, v, cand) && b9(e, pos, v, cand)
     }
 
     #[inline]
-    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(v[0]);
-        let s = s22(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b7(e, pos, v, cand) || b10(e, pos, v, cand)
     }
 
     #[inline]
-    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b12(e, pos, v, cand) || b13(e, pos, v, cand)
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 
     #[inline]
-    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(v[0]);
-        let s = s25(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i29(e, pos, v, cand))
     }
 
     #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b14(e, pos, v, cand) || b15(e, pos, v, cand)
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i30(e, pos, v, cand), i33(e, pos, v, cand))
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Lt, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        true
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[1] == v[0]) == false
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s42(e, pos, v, one, cand).is_empty()
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
     }
 
     #[inline]
-    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i44(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
-    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b22(e, pos, v, cand) || b23(e, pos, v, cand)
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b21(e, pos, v, cand)
     }
 
     #[inline]
-    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b21(e, pos, v, cand) || b24(e, pos, v, cand)
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b20(e, pos, v, cand) && b25(e, pos, v, cand)
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b23(e, pos, v, cand) && b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) || b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) && b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b32(e, pos, v, cand) && b33(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) && b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b34(e, pos, v, cand) || b37(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) && b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) && b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b41(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b18(e, pos, v, cand) && b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s47(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i66(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b44(e, pos, v, cand) && b45(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i68(e, pos, v, cand), i69(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b46(e, pos, v, cand) && b47(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i72(e, pos, v, cand), i73(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i76(e, pos, v, cand), i79(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i80(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i84(e, pos, v, cand), i85(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i86(e, pos, v, cand), i87(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i91(e, pos, v, cand), i92(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i95(e, pos, v, cand), i98(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i99(e, pos, v, cand), i102(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i103(e, pos, v, cand), i104(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i105(e, pos, v, cand), i106(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i108(e, pos, v, cand), i109(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i110(e, pos, v, cand), i111(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i115(e, pos, v, cand), i116(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i119(e, pos, v, cand), i122(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i123(e, pos, v, cand), i126(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i127(e, pos, v, cand), i128(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i129(e, pos, v, cand), i130(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i132(e, pos, v, cand), i133(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i134(e, pos, v, cand), i135(e, pos, v, cand))
     }
 }
 

@@ -101,6 +101,15 @@ def xiangqi(text, size):
     return point(a) + point(b)
 
 
+def oware(text, size):
+    # `C`: the first player's third house, `c1`; `c`: the second player's third house, which
+    # OpenSpiel counts from the right (where that player's sowing starts) and Rulestone names
+    # by its column from the left, `d2`.
+    if text.isupper():
+        return f"{text.lower()}1"
+    return f"{letter(size - 1 - (ord(text) - ord('a')))}2"
+
+
 def same(text, size):
     return text
 
@@ -139,6 +148,9 @@ GAMES = [
     ("go", {}, "games/go.game", [], go, 19, 2),
     ("xiangqi", {}, "games/xiangqi.game", [], xiangqi, 9, 3),
     ("nine_mens_morris", {}, "games/nine_mens_morris.game", [], nine_mens_morris, 7, 3),
+    ("oware", {}, "games/oware.game", [], oware, 6, 6),
+    ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}, "games/oware.game",
+     ["houses=3", "per_house=2"], oware, 3, 12),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
