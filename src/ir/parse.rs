@@ -1874,6 +1874,12 @@ impl<'t> Parser<'t> {
                 at: self.cell_ref(c)?,
             });
         }
+        if c.eat_word("shift") {
+            let at = self.id(c, "s", Kind::Set)?;
+            c.expect_word("along")?;
+            let relation = self.id(c, "rel#", Kind::Relation)?;
+            return Ok(Op::Shift { at, relation });
+        }
         if c.eat_word("move") {
             let from = self.cell_ref(c)?;
             c.expect_word("to")?;
@@ -2624,6 +2630,7 @@ end
                 at: 4,
             },
             Op::RemoveAll { at: 5 },
+            Op::Shift { at: 5, relation: 0 },
             Op::Require(1),
             Op::Unless { cond: 2, target: 0 },
             Op::Jump(3),

@@ -111,6 +111,7 @@ GAMES = [
     ("go", {"board_size": 9}, "games/go.game", ["size=9"], go, 9, 3),
     ("go", {"board_size": 13}, "games/go.game", ["size=13"], go, 13, 2),
     ("go", {}, "games/go.game", [], go, 19, 2),
+    ("pentago", {}, "games/pentago.game", [], same, 6, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers}
