@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 38] = [
+pub static TURNS: [CompiledTurn; 41] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x2b8e923c0b6d798d,
+        fingerprint: 0x23809689dd874b2e,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0x77c65dd7a4b62973,
+        fingerprint: 0xde1190d40d743a39,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,14 +38,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Chess",
-        fingerprint: 0x52d5fc8d4968ec18,
+        fingerprint: 0x607c9003cc264159,
         generate: p2::generate,
         apply: p2::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Clobber",
-        fingerprint: 0xb9f21f7cdcf65e49,
+        fingerprint: 0xe244abe5b372a066,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -55,7 +55,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0x54f98cdd2c48ab97,
+        fingerprint: 0xc2ec461dacb515f0,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -65,7 +65,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xb46cc7d9eaa62ded,
+        fingerprint: 0xf08a961d0f2b3cfa,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -75,21 +75,21 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Go (length=openspiel)",
-        fingerprint: 0xfb3e067214402a82,
+        fingerprint: 0x986e821fe22bd086,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Go (length=unlimited)",
-        fingerprint: 0x8dbc1e798b3ca9cd,
+        fingerprint: 0xba9afe2266c89acd,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Gomoku",
-        fingerprint: 0x9db280da9dd891b3,
+        fingerprint: 0x0427ef2040166f9e,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x7501546377e0bda4,
+        fingerprint: 0x019f2bda80b29545,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,14 +109,14 @@ pub static TURNS: [CompiledTurn; 38] = [
     },
     CompiledTurn {
         label: "Lines of Action",
-        fingerprint: 0xa7a4dc4f3be9c456,
+        fingerprint: 0xe53ca30f11fdcef6,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x06b398e720bb917f,
+        label: "Pentago (rules=openspiel)",
+        fingerprint: 0xd50bedd1de04a93a,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -125,73 +125,76 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0x330ac323fc03ee26,
+        label: "Pentago (rules=published)",
+        fingerprint: 0xb6f391c4947d093f,
         generate: p12::generate,
         apply: p12::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p12::Turn>,
+            play: fast_play::<p12::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x5da75498e5c73d14,
+        generate: p13::generate,
+        apply: p13::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p13::Turn>,
+            play: fast_play::<p13::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Pylos (variant=standard)",
+        fingerprint: 0xa6539c46e565955b,
+        generate: p14::generate,
+        apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0x71d85b8dec316bf3,
-        generate: p13::generate,
-        apply: p13::apply,
+        fingerprint: 0xd2317c76ab88c97a,
+        generate: p15::generate,
+        apply: p15::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xdbdcca70dfef4f14,
-        generate: p14::generate,
-        apply: p14::apply,
+        fingerprint: 0xb599bc30fedc80bf,
+        generate: p16::generate,
+        apply: p16::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p14::Turn>,
-            play: fast_play::<p14::Turn>,
+            perft: fast_perft::<p16::Turn>,
+            play: fast_play::<p16::Turn>,
         }),
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0x79b9c0f8749a5dbb,
-        generate: p15::generate,
-        apply: p15::apply,
+        fingerprint: 0xb74bc5cd2fa8789b,
+        generate: p17::generate,
+        apply: p17::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p15::Turn>,
-            play: fast_play::<p15::Turn>,
+            perft: fast_perft::<p17::Turn>,
+            play: fast_play::<p17::Turn>,
         }),
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0xb1bafe98645f2dbc,
-        generate: p16::generate,
-        apply: p16::apply,
+        fingerprint: 0x13dda243f73ef96d,
+        generate: p18::generate,
+        apply: p18::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xd4b3f03cbb054127,
-        generate: p17::generate,
-        apply: p17::apply,
-        fast: None,
-    },
-    CompiledTurn {
-        label: "Tic-tac-toe",
-        fingerprint: 0x4ba349a0b7656ea6,
-        generate: p18::generate,
-        apply: p18::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p18::Turn>,
-            play: fast_play::<p18::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0xf9418b1a229faa10,
+        fingerprint: 0xcd44c657ab03452b,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Capture Go",
-        fingerprint: 0xf26449183e2da4c3,
+        label: "Tic-tac-toe",
+        fingerprint: 0xf5232a4d97c28437,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -200,25 +203,25 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Clock Lift",
-        fingerprint: 0x24c7eb156cae0427,
+        label: "Belts",
+        fingerprint: 0x70e207c065c3ad43,
         generate: p21::generate,
         apply: p21::apply,
-        fast: None,
-    },
-    CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0xebc7672cebce101d,
-        generate: p22::generate,
-        apply: p22::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p22::Turn>,
-            play: fast_play::<p22::Turn>,
+            perft: fast_perft::<p21::Turn>,
+            play: fast_play::<p21::Turn>,
         }),
     },
     CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0x3f04b4dd096f379f,
+        label: "Capture Lines",
+        fingerprint: 0x3d92b05f0f95f5d6,
+        generate: p22::generate,
+        apply: p22::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Capture Go",
+        fingerprint: 0xc853eb3d23ea93aa,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -227,18 +230,15 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0xa42d8aaf767c7707,
+        label: "Clock Lift",
+        fingerprint: 0x4b73099854a9a77a,
         generate: p24::generate,
         apply: p24::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p24::Turn>,
-            play: fast_play::<p24::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0x91a39e5cfad899cd,
+        label: "Custodian",
+        fingerprint: 0x86c7af562c9afb6d,
         generate: p25::generate,
         apply: p25::apply,
         fast: Some(FastRuns {
@@ -247,8 +247,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xb05b1c39b1795fcc,
+        label: "Drop First",
+        fingerprint: 0xc0e339401dd975cc,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -257,15 +257,18 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0x6663bf373b7dbd12,
+        label: "Flankfive",
+        fingerprint: 0x91fa12a6fa4a7c43,
         generate: p27::generate,
         apply: p27::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p27::Turn>,
+            play: fast_play::<p27::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0x8d1635a779d1de83,
+        label: "Gather",
+        fingerprint: 0xac6315b5e3c8e620,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -274,8 +277,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x0426ddd1184557cb,
+        label: "Hill",
+        fingerprint: 0xac31c0cbb14e7adc,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -284,18 +287,15 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0x783ac1ba7e6bed19,
+        label: "Lift",
+        fingerprint: 0xb73b9b77552e87ac,
         generate: p30::generate,
         apply: p30::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p30::Turn>,
-            play: fast_play::<p30::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0xb866df133a067e97,
+        label: "Nudge",
+        fingerprint: 0xd53a13464d4b85df,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -304,8 +304,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0xf5613ce5db93b6d3,
+        label: "Orbit",
+        fingerprint: 0x8801800ec779df8a,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -314,8 +314,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0x4c9dedc068957ddb,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xe29edfda4fd6e4f3,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -324,8 +324,8 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xe6f0226084f28035,
+        label: "Rebound",
+        fingerprint: 0x1ac1a80cbd3c88bd,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -334,15 +334,18 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x644d355f244f5908,
+        label: "Relay",
+        fingerprint: 0xc84f4e4031caea9b,
         generate: p35::generate,
         apply: p35::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p35::Turn>,
+            play: fast_play::<p35::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xfe10c11106069148,
+        label: "Sentries",
+        fingerprint: 0x7b7bab67582c09f9,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -351,13 +354,40 @@ pub static TURNS: [CompiledTurn; 38] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0x9d71cb6b5396a380,
+        label: "Shove",
+        fingerprint: 0xc740c38dbd0b8bde,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p37::Turn>,
             play: fast_play::<p37::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0x5a00cd2e874449ed,
+        generate: p38::generate,
+        apply: p38::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xde2e92647ec7472e,
+        generate: p39::generate,
+        apply: p39::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p39::Turn>,
+            play: fast_play::<p39::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0xe7ab1c1070c0828d,
+        generate: p40::generate,
+        apply: p40::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p40::Turn>,
+            play: fast_play::<p40::Turn>,
         }),
     },
 ];
@@ -33469,8 +33499,5251 @@ mod p10 {
     }
 }
 
-/// Pylos (variant=basic)
+/// Pentago (rules=openspiel)
 mod p11 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0xfffffffff]);
+
+    /// `clockwise`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 36]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x100]),
+        S::from_words([0x4000]),
+        S::from_words([0x20]),
+        S::from_words([0x800]),
+        S::from_words([0x20000]),
+        S::from_words([0x2]),
+        S::from_words([0x80]),
+        S::from_words([0x2000]),
+        S::from_words([0x10]),
+        S::from_words([0x400]),
+        S::from_words([0x10000]),
+        S::from_words([0x1]),
+        S::from_words([0x40]),
+        S::from_words([0x1000]),
+        S::from_words([0x8]),
+        S::from_words([0x200]),
+        S::from_words([0x8000]),
+        S::from_words([0x100000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x800000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xfffffffff])];
+    static RI0: [[S; 36]; 1] = [[
+        S::from_words([0x1000]),
+        S::from_words([0x40]),
+        S::from_words([0x1]),
+        S::from_words([0x8000]),
+        S::from_words([0x200]),
+        S::from_words([0x8]),
+        S::from_words([0x2000]),
+        S::from_words([0x80]),
+        S::from_words([0x2]),
+        S::from_words([0x10000]),
+        S::from_words([0x400]),
+        S::from_words([0x10]),
+        S::from_words([0x4000]),
+        S::from_words([0x100]),
+        S::from_words([0x4]),
+        S::from_words([0x20000]),
+        S::from_words([0x800]),
+        S::from_words([0x20]),
+        S::from_words([0x40000000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xfffffffff])];
+
+    /// `anticlockwise`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 36]; 1] = [[
+        S::from_words([0x1000]),
+        S::from_words([0x40]),
+        S::from_words([0x1]),
+        S::from_words([0x8000]),
+        S::from_words([0x200]),
+        S::from_words([0x8]),
+        S::from_words([0x2000]),
+        S::from_words([0x80]),
+        S::from_words([0x2]),
+        S::from_words([0x10000]),
+        S::from_words([0x400]),
+        S::from_words([0x10]),
+        S::from_words([0x4000]),
+        S::from_words([0x100]),
+        S::from_words([0x4]),
+        S::from_words([0x20000]),
+        S::from_words([0x800]),
+        S::from_words([0x20]),
+        S::from_words([0x40000000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xfffffffff])];
+    static RI1: [[S; 36]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x100]),
+        S::from_words([0x4000]),
+        S::from_words([0x20]),
+        S::from_words([0x800]),
+        S::from_words([0x20000]),
+        S::from_words([0x2]),
+        S::from_words([0x80]),
+        S::from_words([0x2000]),
+        S::from_words([0x10]),
+        S::from_words([0x400]),
+        S::from_words([0x10000]),
+        S::from_words([0x1]),
+        S::from_words([0x40]),
+        S::from_words([0x1000]),
+        S::from_words([0x8]),
+        S::from_words([0x200]),
+        S::from_words([0x8000]),
+        S::from_words([0x100000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x800000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xfffffffff])];
+
+    /// Pattern `across`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 2]; 36] = [
+        [S::from_words([0x1041041]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2082082]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x4104104]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8208208]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10410410]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x20820820]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x41041040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x82082080]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x104104100]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x208208200]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x410410400]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x820820800]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `down`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 2]; 36] = [
+        [S::from_words([0x1f]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x3e]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0xf80]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x3e000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0xf80000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x3e000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0xf80000000]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `rising`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 2]; 36] = [
+        [S::from_words([0x10204081]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x810204080]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `falling`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 2]; 36] = [
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x42108400]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 36] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 36] = [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at4(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at7(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at10(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at13(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 4) {
+            at16(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 5) {
+            at19(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 6) {
+            at22(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 7) {
+            at25(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap4(e, v, pos, r),
+            1 => ap7(e, v, pos, r),
+            2 => ap10(e, v, pos, r),
+            3 => ap13(e, v, pos, r),
+            4 => ap16(e, v, pos, r),
+            5 => ap19(e, v, pos, r),
+            6 => ap22(e, v, pos, r),
+            7 => ap25(e, v, pos, r),
+            _ => ap36(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k3 = pos.code(3);
+        let k4 = pos.code(4);
+        let k5 = pos.code(5);
+        let k9 = pos.code(9);
+        let k10 = pos.code(10);
+        let k11 = pos.code(11);
+        let k15 = pos.code(15);
+        let k16 = pos.code(16);
+        let k17 = pos.code(17);
+        if k3 != 0 {
+            e.rt_set_cell(3, 0);
+            pos.set_cell::<false>(e.zobrist(), 3, 0);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(4, 0);
+            pos.set_cell::<false>(e.zobrist(), 4, 0);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(5, 0);
+            pos.set_cell::<false>(e.zobrist(), 5, 0);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(9, 0);
+            pos.set_cell::<false>(e.zobrist(), 9, 0);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, 0);
+            pos.set_cell::<false>(e.zobrist(), 10, 0);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(11, 0);
+            pos.set_cell::<false>(e.zobrist(), 11, 0);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(15, 0);
+            pos.set_cell::<false>(e.zobrist(), 15, 0);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(16, 0);
+            pos.set_cell::<false>(e.zobrist(), 16, 0);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(17, 0);
+            pos.set_cell::<false>(e.zobrist(), 17, 0);
+        }
+        if k3 != 0 {
+            e.rt_set_cell(15, k3);
+            pos.set_cell::<false>(e.zobrist(), 15, k3);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(9, k4);
+            pos.set_cell::<false>(e.zobrist(), 9, k4);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(3, k5);
+            pos.set_cell::<false>(e.zobrist(), 3, k5);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(16, k9);
+            pos.set_cell::<false>(e.zobrist(), 16, k9);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, k10);
+            pos.set_cell::<false>(e.zobrist(), 10, k10);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(4, k11);
+            pos.set_cell::<false>(e.zobrist(), 4, k11);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(17, k15);
+            pos.set_cell::<false>(e.zobrist(), 17, k15);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(11, k16);
+            pos.set_cell::<false>(e.zobrist(), 11, k16);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(5, k17);
+            pos.set_cell::<false>(e.zobrist(), 5, k17);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k3 = pos.code(3);
+        let k4 = pos.code(4);
+        let k5 = pos.code(5);
+        let k9 = pos.code(9);
+        let k10 = pos.code(10);
+        let k11 = pos.code(11);
+        let k15 = pos.code(15);
+        let k16 = pos.code(16);
+        let k17 = pos.code(17);
+        if k3 != 0 {
+            e.rt_set_cell(3, 0);
+            pos.set_cell::<false>(e.zobrist(), 3, 0);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(4, 0);
+            pos.set_cell::<false>(e.zobrist(), 4, 0);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(5, 0);
+            pos.set_cell::<false>(e.zobrist(), 5, 0);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(9, 0);
+            pos.set_cell::<false>(e.zobrist(), 9, 0);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, 0);
+            pos.set_cell::<false>(e.zobrist(), 10, 0);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(11, 0);
+            pos.set_cell::<false>(e.zobrist(), 11, 0);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(15, 0);
+            pos.set_cell::<false>(e.zobrist(), 15, 0);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(16, 0);
+            pos.set_cell::<false>(e.zobrist(), 16, 0);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(17, 0);
+            pos.set_cell::<false>(e.zobrist(), 17, 0);
+        }
+        if k3 != 0 {
+            e.rt_set_cell(5, k3);
+            pos.set_cell::<false>(e.zobrist(), 5, k3);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(11, k4);
+            pos.set_cell::<false>(e.zobrist(), 11, k4);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(17, k5);
+            pos.set_cell::<false>(e.zobrist(), 17, k5);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(4, k9);
+            pos.set_cell::<false>(e.zobrist(), 4, k9);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, k10);
+            pos.set_cell::<false>(e.zobrist(), 10, k10);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(16, k11);
+            pos.set_cell::<false>(e.zobrist(), 16, k11);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(3, k15);
+            pos.set_cell::<false>(e.zobrist(), 3, k15);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(9, k16);
+            pos.set_cell::<false>(e.zobrist(), 9, k16);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(15, k17);
+            pos.set_cell::<false>(e.zobrist(), 15, k17);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k21 = pos.code(21);
+        let k22 = pos.code(22);
+        let k23 = pos.code(23);
+        let k27 = pos.code(27);
+        let k28 = pos.code(28);
+        let k29 = pos.code(29);
+        let k33 = pos.code(33);
+        let k34 = pos.code(34);
+        let k35 = pos.code(35);
+        if k21 != 0 {
+            e.rt_set_cell(21, 0);
+            pos.set_cell::<false>(e.zobrist(), 21, 0);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(22, 0);
+            pos.set_cell::<false>(e.zobrist(), 22, 0);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(23, 0);
+            pos.set_cell::<false>(e.zobrist(), 23, 0);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(27, 0);
+            pos.set_cell::<false>(e.zobrist(), 27, 0);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, 0);
+            pos.set_cell::<false>(e.zobrist(), 28, 0);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(29, 0);
+            pos.set_cell::<false>(e.zobrist(), 29, 0);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(33, 0);
+            pos.set_cell::<false>(e.zobrist(), 33, 0);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(34, 0);
+            pos.set_cell::<false>(e.zobrist(), 34, 0);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(35, 0);
+            pos.set_cell::<false>(e.zobrist(), 35, 0);
+        }
+        if k21 != 0 {
+            e.rt_set_cell(33, k21);
+            pos.set_cell::<false>(e.zobrist(), 33, k21);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(27, k22);
+            pos.set_cell::<false>(e.zobrist(), 27, k22);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(21, k23);
+            pos.set_cell::<false>(e.zobrist(), 21, k23);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(34, k27);
+            pos.set_cell::<false>(e.zobrist(), 34, k27);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, k28);
+            pos.set_cell::<false>(e.zobrist(), 28, k28);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(22, k29);
+            pos.set_cell::<false>(e.zobrist(), 22, k29);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(35, k33);
+            pos.set_cell::<false>(e.zobrist(), 35, k33);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(29, k34);
+            pos.set_cell::<false>(e.zobrist(), 29, k34);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(23, k35);
+            pos.set_cell::<false>(e.zobrist(), 23, k35);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k21 = pos.code(21);
+        let k22 = pos.code(22);
+        let k23 = pos.code(23);
+        let k27 = pos.code(27);
+        let k28 = pos.code(28);
+        let k29 = pos.code(29);
+        let k33 = pos.code(33);
+        let k34 = pos.code(34);
+        let k35 = pos.code(35);
+        if k21 != 0 {
+            e.rt_set_cell(21, 0);
+            pos.set_cell::<false>(e.zobrist(), 21, 0);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(22, 0);
+            pos.set_cell::<false>(e.zobrist(), 22, 0);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(23, 0);
+            pos.set_cell::<false>(e.zobrist(), 23, 0);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(27, 0);
+            pos.set_cell::<false>(e.zobrist(), 27, 0);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, 0);
+            pos.set_cell::<false>(e.zobrist(), 28, 0);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(29, 0);
+            pos.set_cell::<false>(e.zobrist(), 29, 0);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(33, 0);
+            pos.set_cell::<false>(e.zobrist(), 33, 0);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(34, 0);
+            pos.set_cell::<false>(e.zobrist(), 34, 0);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(35, 0);
+            pos.set_cell::<false>(e.zobrist(), 35, 0);
+        }
+        if k21 != 0 {
+            e.rt_set_cell(23, k21);
+            pos.set_cell::<false>(e.zobrist(), 23, k21);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(29, k22);
+            pos.set_cell::<false>(e.zobrist(), 29, k22);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(35, k23);
+            pos.set_cell::<false>(e.zobrist(), 35, k23);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(22, k27);
+            pos.set_cell::<false>(e.zobrist(), 22, k27);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, k28);
+            pos.set_cell::<false>(e.zobrist(), 28, k28);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(34, k29);
+            pos.set_cell::<false>(e.zobrist(), 34, k29);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(21, k33);
+            pos.set_cell::<false>(e.zobrist(), 21, k33);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(27, k34);
+            pos.set_cell::<false>(e.zobrist(), 27, k34);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(33, k35);
+            pos.set_cell::<false>(e.zobrist(), 33, k35);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k18 = pos.code(18);
+        let k19 = pos.code(19);
+        let k20 = pos.code(20);
+        let k24 = pos.code(24);
+        let k25 = pos.code(25);
+        let k26 = pos.code(26);
+        let k30 = pos.code(30);
+        let k31 = pos.code(31);
+        let k32 = pos.code(32);
+        if k18 != 0 {
+            e.rt_set_cell(18, 0);
+            pos.set_cell::<false>(e.zobrist(), 18, 0);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(19, 0);
+            pos.set_cell::<false>(e.zobrist(), 19, 0);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(20, 0);
+            pos.set_cell::<false>(e.zobrist(), 20, 0);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(24, 0);
+            pos.set_cell::<false>(e.zobrist(), 24, 0);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, 0);
+            pos.set_cell::<false>(e.zobrist(), 25, 0);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(26, 0);
+            pos.set_cell::<false>(e.zobrist(), 26, 0);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(30, 0);
+            pos.set_cell::<false>(e.zobrist(), 30, 0);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(31, 0);
+            pos.set_cell::<false>(e.zobrist(), 31, 0);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(32, 0);
+            pos.set_cell::<false>(e.zobrist(), 32, 0);
+        }
+        if k18 != 0 {
+            e.rt_set_cell(30, k18);
+            pos.set_cell::<false>(e.zobrist(), 30, k18);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(24, k19);
+            pos.set_cell::<false>(e.zobrist(), 24, k19);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(18, k20);
+            pos.set_cell::<false>(e.zobrist(), 18, k20);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(31, k24);
+            pos.set_cell::<false>(e.zobrist(), 31, k24);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, k25);
+            pos.set_cell::<false>(e.zobrist(), 25, k25);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(19, k26);
+            pos.set_cell::<false>(e.zobrist(), 19, k26);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(32, k30);
+            pos.set_cell::<false>(e.zobrist(), 32, k30);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(26, k31);
+            pos.set_cell::<false>(e.zobrist(), 26, k31);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(20, k32);
+            pos.set_cell::<false>(e.zobrist(), 20, k32);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k18 = pos.code(18);
+        let k19 = pos.code(19);
+        let k20 = pos.code(20);
+        let k24 = pos.code(24);
+        let k25 = pos.code(25);
+        let k26 = pos.code(26);
+        let k30 = pos.code(30);
+        let k31 = pos.code(31);
+        let k32 = pos.code(32);
+        if k18 != 0 {
+            e.rt_set_cell(18, 0);
+            pos.set_cell::<false>(e.zobrist(), 18, 0);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(19, 0);
+            pos.set_cell::<false>(e.zobrist(), 19, 0);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(20, 0);
+            pos.set_cell::<false>(e.zobrist(), 20, 0);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(24, 0);
+            pos.set_cell::<false>(e.zobrist(), 24, 0);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, 0);
+            pos.set_cell::<false>(e.zobrist(), 25, 0);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(26, 0);
+            pos.set_cell::<false>(e.zobrist(), 26, 0);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(30, 0);
+            pos.set_cell::<false>(e.zobrist(), 30, 0);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(31, 0);
+            pos.set_cell::<false>(e.zobrist(), 31, 0);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(32, 0);
+            pos.set_cell::<false>(e.zobrist(), 32, 0);
+        }
+        if k18 != 0 {
+            e.rt_set_cell(20, k18);
+            pos.set_cell::<false>(e.zobrist(), 20, k18);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(26, k19);
+            pos.set_cell::<false>(e.zobrist(), 26, k19);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(32, k20);
+            pos.set_cell::<false>(e.zobrist(), 32, k20);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(19, k24);
+            pos.set_cell::<false>(e.zobrist(), 19, k24);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, k25);
+            pos.set_cell::<false>(e.zobrist(), 25, k25);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(31, k26);
+            pos.set_cell::<false>(e.zobrist(), 31, k26);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(18, k30);
+            pos.set_cell::<false>(e.zobrist(), 18, k30);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(24, k31);
+            pos.set_cell::<false>(e.zobrist(), 24, k31);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(30, k32);
+            pos.set_cell::<false>(e.zobrist(), 30, k32);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k0 = pos.code(0);
+        let k1 = pos.code(1);
+        let k2 = pos.code(2);
+        let k6 = pos.code(6);
+        let k7 = pos.code(7);
+        let k8 = pos.code(8);
+        let k12 = pos.code(12);
+        let k13 = pos.code(13);
+        let k14 = pos.code(14);
+        if k0 != 0 {
+            e.rt_set_cell(0, 0);
+            pos.set_cell::<false>(e.zobrist(), 0, 0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(1, 0);
+            pos.set_cell::<false>(e.zobrist(), 1, 0);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(2, 0);
+            pos.set_cell::<false>(e.zobrist(), 2, 0);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(6, 0);
+            pos.set_cell::<false>(e.zobrist(), 6, 0);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, 0);
+            pos.set_cell::<false>(e.zobrist(), 7, 0);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(8, 0);
+            pos.set_cell::<false>(e.zobrist(), 8, 0);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(12, 0);
+            pos.set_cell::<false>(e.zobrist(), 12, 0);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(13, 0);
+            pos.set_cell::<false>(e.zobrist(), 13, 0);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(14, 0);
+            pos.set_cell::<false>(e.zobrist(), 14, 0);
+        }
+        if k0 != 0 {
+            e.rt_set_cell(12, k0);
+            pos.set_cell::<false>(e.zobrist(), 12, k0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(6, k1);
+            pos.set_cell::<false>(e.zobrist(), 6, k1);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(0, k2);
+            pos.set_cell::<false>(e.zobrist(), 0, k2);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(13, k6);
+            pos.set_cell::<false>(e.zobrist(), 13, k6);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, k7);
+            pos.set_cell::<false>(e.zobrist(), 7, k7);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(1, k8);
+            pos.set_cell::<false>(e.zobrist(), 1, k8);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(14, k12);
+            pos.set_cell::<false>(e.zobrist(), 14, k12);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(8, k13);
+            pos.set_cell::<false>(e.zobrist(), 8, k13);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(2, k14);
+            pos.set_cell::<false>(e.zobrist(), 2, k14);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k0 = pos.code(0);
+        let k1 = pos.code(1);
+        let k2 = pos.code(2);
+        let k6 = pos.code(6);
+        let k7 = pos.code(7);
+        let k8 = pos.code(8);
+        let k12 = pos.code(12);
+        let k13 = pos.code(13);
+        let k14 = pos.code(14);
+        if k0 != 0 {
+            e.rt_set_cell(0, 0);
+            pos.set_cell::<false>(e.zobrist(), 0, 0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(1, 0);
+            pos.set_cell::<false>(e.zobrist(), 1, 0);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(2, 0);
+            pos.set_cell::<false>(e.zobrist(), 2, 0);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(6, 0);
+            pos.set_cell::<false>(e.zobrist(), 6, 0);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, 0);
+            pos.set_cell::<false>(e.zobrist(), 7, 0);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(8, 0);
+            pos.set_cell::<false>(e.zobrist(), 8, 0);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(12, 0);
+            pos.set_cell::<false>(e.zobrist(), 12, 0);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(13, 0);
+            pos.set_cell::<false>(e.zobrist(), 13, 0);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(14, 0);
+            pos.set_cell::<false>(e.zobrist(), 14, 0);
+        }
+        if k0 != 0 {
+            e.rt_set_cell(2, k0);
+            pos.set_cell::<false>(e.zobrist(), 2, k0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(8, k1);
+            pos.set_cell::<false>(e.zobrist(), 8, k1);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(14, k2);
+            pos.set_cell::<false>(e.zobrist(), 14, k2);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(1, k6);
+            pos.set_cell::<false>(e.zobrist(), 1, k6);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, k7);
+            pos.set_cell::<false>(e.zobrist(), 7, k7);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(13, k8);
+            pos.set_cell::<false>(e.zobrist(), 13, k8);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(0, k12);
+            pos.set_cell::<false>(e.zobrist(), 0, k12);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(6, k13);
+            pos.set_cell::<false>(e.zobrist(), 6, k13);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(12, k14);
+            pos.set_cell::<false>(e.zobrist(), 12, k14);
+        }
+        
+        ap28(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b47(e, &pos, &v, 0) {
+            ap29(e, v, pos, r);
+        } else {
+            ap32(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b82(e, &pos, &v, 0) {
+            ap30(e, v, pos, r);
+        } else {
+            ap31(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b117(e, &pos, &v, 0) {
+            ap33(e, v, pos, r);
+        } else {
+            ap34(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b118(e, &pos, &v, 0) {
+            ap35(e, v, pos, r);
+        } else {
+            ap36(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) && b10(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        false
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s17(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s18(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b13(e, pos, v, cand) || b14(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s19(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s20(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b17(e, pos, v, cand) || b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s21(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s22(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s23(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b23(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s24(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b25(e, pos, v, cand) || b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s25(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b27(e, pos, v, cand) || b28(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s26(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s27(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) || b32(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s28(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b33(e, pos, v, cand) || b34(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s29(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) || b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s30(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b37(e, pos, v, cand) || b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s31(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b39(e, pos, v, cand) || b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s32(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b41(e, pos, v, cand) || b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s33(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b43(e, pos, v, cand) || b44(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s34(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b45(e, pos, v, cand) || b46(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s35(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s36(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b48(e, pos, v, cand) || b49(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s37(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b50(e, pos, v, cand) || b51(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s38(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b52(e, pos, v, cand) || b53(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s39(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b54(e, pos, v, cand) || b55(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s40(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b56(e, pos, v, cand) || b57(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s41(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b58(e, pos, v, cand) || b59(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s42(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b60(e, pos, v, cand) || b61(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s43(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b62(e, pos, v, cand) || b63(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s44(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b64(e, pos, v, cand) || b65(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s45(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b66(e, pos, v, cand) || b67(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s46(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b68(e, pos, v, cand) || b69(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s47(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b70(e, pos, v, cand) || b71(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s48(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b72(e, pos, v, cand) || b73(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s49(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b74(e, pos, v, cand) || b75(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s50(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b76(e, pos, v, cand) || b77(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s51(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b78(e, pos, v, cand) || b79(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s52(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b80(e, pos, v, cand) || b81(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s53(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s54(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b83(e, pos, v, cand) || b84(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s55(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b85(e, pos, v, cand) || b86(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s56(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b87(e, pos, v, cand) || b88(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s57(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b89(e, pos, v, cand) || b90(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s58(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b91(e, pos, v, cand) || b92(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s59(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b93(e, pos, v, cand) || b94(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s60(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b95(e, pos, v, cand) || b96(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s61(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b97(e, pos, v, cand) || b98(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s62(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b99(e, pos, v, cand) || b100(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s63(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b101(e, pos, v, cand) || b102(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s64(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b103(e, pos, v, cand) || b104(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s65(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b105(e, pos, v, cand) || b106(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s66(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b107(e, pos, v, cand) || b108(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s67(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b109(e, pos, v, cand) || b110(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s68(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b111(e, pos, v, cand) || b112(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s69(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b113(e, pos, v, cand) || b114(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s70(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b115(e, pos, v, cand) || b116(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+}
+
+/// Pentago (rules=published)
+mod p12 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0xfffffffff]);
+
+    /// `clockwise`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 36]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x100]),
+        S::from_words([0x4000]),
+        S::from_words([0x20]),
+        S::from_words([0x800]),
+        S::from_words([0x20000]),
+        S::from_words([0x2]),
+        S::from_words([0x80]),
+        S::from_words([0x2000]),
+        S::from_words([0x10]),
+        S::from_words([0x400]),
+        S::from_words([0x10000]),
+        S::from_words([0x1]),
+        S::from_words([0x40]),
+        S::from_words([0x1000]),
+        S::from_words([0x8]),
+        S::from_words([0x200]),
+        S::from_words([0x8000]),
+        S::from_words([0x100000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x800000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xfffffffff])];
+    static RI0: [[S; 36]; 1] = [[
+        S::from_words([0x1000]),
+        S::from_words([0x40]),
+        S::from_words([0x1]),
+        S::from_words([0x8000]),
+        S::from_words([0x200]),
+        S::from_words([0x8]),
+        S::from_words([0x2000]),
+        S::from_words([0x80]),
+        S::from_words([0x2]),
+        S::from_words([0x10000]),
+        S::from_words([0x400]),
+        S::from_words([0x10]),
+        S::from_words([0x4000]),
+        S::from_words([0x100]),
+        S::from_words([0x4]),
+        S::from_words([0x20000]),
+        S::from_words([0x800]),
+        S::from_words([0x20]),
+        S::from_words([0x40000000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xfffffffff])];
+
+    /// `anticlockwise`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 36]; 1] = [[
+        S::from_words([0x1000]),
+        S::from_words([0x40]),
+        S::from_words([0x1]),
+        S::from_words([0x8000]),
+        S::from_words([0x200]),
+        S::from_words([0x8]),
+        S::from_words([0x2000]),
+        S::from_words([0x80]),
+        S::from_words([0x2]),
+        S::from_words([0x10000]),
+        S::from_words([0x400]),
+        S::from_words([0x10]),
+        S::from_words([0x4000]),
+        S::from_words([0x100]),
+        S::from_words([0x4]),
+        S::from_words([0x20000]),
+        S::from_words([0x800]),
+        S::from_words([0x20]),
+        S::from_words([0x40000000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x200000000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xfffffffff])];
+    static RI1: [[S; 36]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x100]),
+        S::from_words([0x4000]),
+        S::from_words([0x20]),
+        S::from_words([0x800]),
+        S::from_words([0x20000]),
+        S::from_words([0x2]),
+        S::from_words([0x80]),
+        S::from_words([0x2000]),
+        S::from_words([0x10]),
+        S::from_words([0x400]),
+        S::from_words([0x10000]),
+        S::from_words([0x1]),
+        S::from_words([0x40]),
+        S::from_words([0x1000]),
+        S::from_words([0x8]),
+        S::from_words([0x200]),
+        S::from_words([0x8000]),
+        S::from_words([0x100000]),
+        S::from_words([0x4000000]),
+        S::from_words([0x100000000]),
+        S::from_words([0x800000]),
+        S::from_words([0x20000000]),
+        S::from_words([0x800000000]),
+        S::from_words([0x80000]),
+        S::from_words([0x2000000]),
+        S::from_words([0x80000000]),
+        S::from_words([0x400000]),
+        S::from_words([0x10000000]),
+        S::from_words([0x400000000]),
+        S::from_words([0x40000]),
+        S::from_words([0x1000000]),
+        S::from_words([0x40000000]),
+        S::from_words([0x200000]),
+        S::from_words([0x8000000]),
+        S::from_words([0x200000000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xfffffffff])];
+
+    /// Pattern `across`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 2]; 36] = [
+        [S::from_words([0x1041041]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2082082]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x4104104]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8208208]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10410410]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x20820820]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x1041041]), S::from_words([0x41041040])],
+        [S::from_words([0x2082082]), S::from_words([0x82082080])],
+        [S::from_words([0x4104104]), S::from_words([0x104104100])],
+        [S::from_words([0x8208208]), S::from_words([0x208208200])],
+        [S::from_words([0x10410410]), S::from_words([0x410410400])],
+        [S::from_words([0x20820820]), S::from_words([0x820820800])],
+        [S::from_words([0x41041040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x82082080]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x104104100]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x208208200]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x410410400]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x820820800]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `down`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 2]; 36] = [
+        [S::from_words([0x1f]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x1f]), S::from_words([0x3e])],
+        [S::from_words([0x3e]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0x7c0]), S::from_words([0xf80])],
+        [S::from_words([0xf80]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x1f000]), S::from_words([0x3e000])],
+        [S::from_words([0x3e000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0x7c0000]), S::from_words([0xf80000])],
+        [S::from_words([0xf80000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x1f000000]), S::from_words([0x3e000000])],
+        [S::from_words([0x3e000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0x7c0000000]), S::from_words([0xf80000000])],
+        [S::from_words([0xf80000000]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `rising`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 2]; 36] = [
+        [S::from_words([0x10204081]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x10204081]), S::from_words([0x810204080])],
+        [S::from_words([0x20408102]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x408102040]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x810204080]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Pattern `falling`: the instances holding each cell, padded with a set no position holds.
+    static PW3: [[S; 2]; 36] = [
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x1084210]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x2108420]), S::from_words([0x42108400])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x42108400]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x84210800]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000]), S::from_words([0x8000000000000000])],
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 36] = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 36] = [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b47(e, &pos, &v, 0) {
+            at4(e, v, pos, m, g);
+        } else {
+            at5(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at6(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at9(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at12(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at15(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 4) {
+            at18(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 5) {
+            at21(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 6) {
+            at24(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 7) {
+            at27(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b47(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap5(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap6(e, v, pos, r),
+            1 => ap9(e, v, pos, r),
+            2 => ap12(e, v, pos, r),
+            3 => ap15(e, v, pos, r),
+            4 => ap18(e, v, pos, r),
+            5 => ap21(e, v, pos, r),
+            6 => ap24(e, v, pos, r),
+            7 => ap27(e, v, pos, r),
+            _ => ap38(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k3 = pos.code(3);
+        let k4 = pos.code(4);
+        let k5 = pos.code(5);
+        let k9 = pos.code(9);
+        let k10 = pos.code(10);
+        let k11 = pos.code(11);
+        let k15 = pos.code(15);
+        let k16 = pos.code(16);
+        let k17 = pos.code(17);
+        if k3 != 0 {
+            e.rt_set_cell(3, 0);
+            pos.set_cell::<false>(e.zobrist(), 3, 0);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(4, 0);
+            pos.set_cell::<false>(e.zobrist(), 4, 0);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(5, 0);
+            pos.set_cell::<false>(e.zobrist(), 5, 0);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(9, 0);
+            pos.set_cell::<false>(e.zobrist(), 9, 0);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, 0);
+            pos.set_cell::<false>(e.zobrist(), 10, 0);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(11, 0);
+            pos.set_cell::<false>(e.zobrist(), 11, 0);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(15, 0);
+            pos.set_cell::<false>(e.zobrist(), 15, 0);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(16, 0);
+            pos.set_cell::<false>(e.zobrist(), 16, 0);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(17, 0);
+            pos.set_cell::<false>(e.zobrist(), 17, 0);
+        }
+        if k3 != 0 {
+            e.rt_set_cell(15, k3);
+            pos.set_cell::<false>(e.zobrist(), 15, k3);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(9, k4);
+            pos.set_cell::<false>(e.zobrist(), 9, k4);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(3, k5);
+            pos.set_cell::<false>(e.zobrist(), 3, k5);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(16, k9);
+            pos.set_cell::<false>(e.zobrist(), 16, k9);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, k10);
+            pos.set_cell::<false>(e.zobrist(), 10, k10);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(4, k11);
+            pos.set_cell::<false>(e.zobrist(), 4, k11);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(17, k15);
+            pos.set_cell::<false>(e.zobrist(), 17, k15);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(11, k16);
+            pos.set_cell::<false>(e.zobrist(), 11, k16);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(5, k17);
+            pos.set_cell::<false>(e.zobrist(), 5, k17);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k3 = pos.code(3);
+        let k4 = pos.code(4);
+        let k5 = pos.code(5);
+        let k9 = pos.code(9);
+        let k10 = pos.code(10);
+        let k11 = pos.code(11);
+        let k15 = pos.code(15);
+        let k16 = pos.code(16);
+        let k17 = pos.code(17);
+        if k3 != 0 {
+            e.rt_set_cell(3, 0);
+            pos.set_cell::<false>(e.zobrist(), 3, 0);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(4, 0);
+            pos.set_cell::<false>(e.zobrist(), 4, 0);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(5, 0);
+            pos.set_cell::<false>(e.zobrist(), 5, 0);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(9, 0);
+            pos.set_cell::<false>(e.zobrist(), 9, 0);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, 0);
+            pos.set_cell::<false>(e.zobrist(), 10, 0);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(11, 0);
+            pos.set_cell::<false>(e.zobrist(), 11, 0);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(15, 0);
+            pos.set_cell::<false>(e.zobrist(), 15, 0);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(16, 0);
+            pos.set_cell::<false>(e.zobrist(), 16, 0);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(17, 0);
+            pos.set_cell::<false>(e.zobrist(), 17, 0);
+        }
+        if k3 != 0 {
+            e.rt_set_cell(5, k3);
+            pos.set_cell::<false>(e.zobrist(), 5, k3);
+        }
+        if k4 != 0 {
+            e.rt_set_cell(11, k4);
+            pos.set_cell::<false>(e.zobrist(), 11, k4);
+        }
+        if k5 != 0 {
+            e.rt_set_cell(17, k5);
+            pos.set_cell::<false>(e.zobrist(), 17, k5);
+        }
+        if k9 != 0 {
+            e.rt_set_cell(4, k9);
+            pos.set_cell::<false>(e.zobrist(), 4, k9);
+        }
+        if k10 != 0 {
+            e.rt_set_cell(10, k10);
+            pos.set_cell::<false>(e.zobrist(), 10, k10);
+        }
+        if k11 != 0 {
+            e.rt_set_cell(16, k11);
+            pos.set_cell::<false>(e.zobrist(), 16, k11);
+        }
+        if k15 != 0 {
+            e.rt_set_cell(3, k15);
+            pos.set_cell::<false>(e.zobrist(), 3, k15);
+        }
+        if k16 != 0 {
+            e.rt_set_cell(9, k16);
+            pos.set_cell::<false>(e.zobrist(), 9, k16);
+        }
+        if k17 != 0 {
+            e.rt_set_cell(15, k17);
+            pos.set_cell::<false>(e.zobrist(), 15, k17);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k21 = pos.code(21);
+        let k22 = pos.code(22);
+        let k23 = pos.code(23);
+        let k27 = pos.code(27);
+        let k28 = pos.code(28);
+        let k29 = pos.code(29);
+        let k33 = pos.code(33);
+        let k34 = pos.code(34);
+        let k35 = pos.code(35);
+        if k21 != 0 {
+            e.rt_set_cell(21, 0);
+            pos.set_cell::<false>(e.zobrist(), 21, 0);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(22, 0);
+            pos.set_cell::<false>(e.zobrist(), 22, 0);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(23, 0);
+            pos.set_cell::<false>(e.zobrist(), 23, 0);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(27, 0);
+            pos.set_cell::<false>(e.zobrist(), 27, 0);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, 0);
+            pos.set_cell::<false>(e.zobrist(), 28, 0);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(29, 0);
+            pos.set_cell::<false>(e.zobrist(), 29, 0);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(33, 0);
+            pos.set_cell::<false>(e.zobrist(), 33, 0);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(34, 0);
+            pos.set_cell::<false>(e.zobrist(), 34, 0);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(35, 0);
+            pos.set_cell::<false>(e.zobrist(), 35, 0);
+        }
+        if k21 != 0 {
+            e.rt_set_cell(33, k21);
+            pos.set_cell::<false>(e.zobrist(), 33, k21);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(27, k22);
+            pos.set_cell::<false>(e.zobrist(), 27, k22);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(21, k23);
+            pos.set_cell::<false>(e.zobrist(), 21, k23);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(34, k27);
+            pos.set_cell::<false>(e.zobrist(), 34, k27);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, k28);
+            pos.set_cell::<false>(e.zobrist(), 28, k28);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(22, k29);
+            pos.set_cell::<false>(e.zobrist(), 22, k29);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(35, k33);
+            pos.set_cell::<false>(e.zobrist(), 35, k33);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(29, k34);
+            pos.set_cell::<false>(e.zobrist(), 29, k34);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(23, k35);
+            pos.set_cell::<false>(e.zobrist(), 23, k35);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k21 = pos.code(21);
+        let k22 = pos.code(22);
+        let k23 = pos.code(23);
+        let k27 = pos.code(27);
+        let k28 = pos.code(28);
+        let k29 = pos.code(29);
+        let k33 = pos.code(33);
+        let k34 = pos.code(34);
+        let k35 = pos.code(35);
+        if k21 != 0 {
+            e.rt_set_cell(21, 0);
+            pos.set_cell::<false>(e.zobrist(), 21, 0);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(22, 0);
+            pos.set_cell::<false>(e.zobrist(), 22, 0);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(23, 0);
+            pos.set_cell::<false>(e.zobrist(), 23, 0);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(27, 0);
+            pos.set_cell::<false>(e.zobrist(), 27, 0);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, 0);
+            pos.set_cell::<false>(e.zobrist(), 28, 0);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(29, 0);
+            pos.set_cell::<false>(e.zobrist(), 29, 0);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(33, 0);
+            pos.set_cell::<false>(e.zobrist(), 33, 0);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(34, 0);
+            pos.set_cell::<false>(e.zobrist(), 34, 0);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(35, 0);
+            pos.set_cell::<false>(e.zobrist(), 35, 0);
+        }
+        if k21 != 0 {
+            e.rt_set_cell(23, k21);
+            pos.set_cell::<false>(e.zobrist(), 23, k21);
+        }
+        if k22 != 0 {
+            e.rt_set_cell(29, k22);
+            pos.set_cell::<false>(e.zobrist(), 29, k22);
+        }
+        if k23 != 0 {
+            e.rt_set_cell(35, k23);
+            pos.set_cell::<false>(e.zobrist(), 35, k23);
+        }
+        if k27 != 0 {
+            e.rt_set_cell(22, k27);
+            pos.set_cell::<false>(e.zobrist(), 22, k27);
+        }
+        if k28 != 0 {
+            e.rt_set_cell(28, k28);
+            pos.set_cell::<false>(e.zobrist(), 28, k28);
+        }
+        if k29 != 0 {
+            e.rt_set_cell(34, k29);
+            pos.set_cell::<false>(e.zobrist(), 34, k29);
+        }
+        if k33 != 0 {
+            e.rt_set_cell(21, k33);
+            pos.set_cell::<false>(e.zobrist(), 21, k33);
+        }
+        if k34 != 0 {
+            e.rt_set_cell(27, k34);
+            pos.set_cell::<false>(e.zobrist(), 27, k34);
+        }
+        if k35 != 0 {
+            e.rt_set_cell(33, k35);
+            pos.set_cell::<false>(e.zobrist(), 33, k35);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k18 = pos.code(18);
+        let k19 = pos.code(19);
+        let k20 = pos.code(20);
+        let k24 = pos.code(24);
+        let k25 = pos.code(25);
+        let k26 = pos.code(26);
+        let k30 = pos.code(30);
+        let k31 = pos.code(31);
+        let k32 = pos.code(32);
+        if k18 != 0 {
+            e.rt_set_cell(18, 0);
+            pos.set_cell::<false>(e.zobrist(), 18, 0);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(19, 0);
+            pos.set_cell::<false>(e.zobrist(), 19, 0);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(20, 0);
+            pos.set_cell::<false>(e.zobrist(), 20, 0);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(24, 0);
+            pos.set_cell::<false>(e.zobrist(), 24, 0);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, 0);
+            pos.set_cell::<false>(e.zobrist(), 25, 0);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(26, 0);
+            pos.set_cell::<false>(e.zobrist(), 26, 0);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(30, 0);
+            pos.set_cell::<false>(e.zobrist(), 30, 0);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(31, 0);
+            pos.set_cell::<false>(e.zobrist(), 31, 0);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(32, 0);
+            pos.set_cell::<false>(e.zobrist(), 32, 0);
+        }
+        if k18 != 0 {
+            e.rt_set_cell(30, k18);
+            pos.set_cell::<false>(e.zobrist(), 30, k18);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(24, k19);
+            pos.set_cell::<false>(e.zobrist(), 24, k19);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(18, k20);
+            pos.set_cell::<false>(e.zobrist(), 18, k20);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(31, k24);
+            pos.set_cell::<false>(e.zobrist(), 31, k24);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, k25);
+            pos.set_cell::<false>(e.zobrist(), 25, k25);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(19, k26);
+            pos.set_cell::<false>(e.zobrist(), 19, k26);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(32, k30);
+            pos.set_cell::<false>(e.zobrist(), 32, k30);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(26, k31);
+            pos.set_cell::<false>(e.zobrist(), 26, k31);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(20, k32);
+            pos.set_cell::<false>(e.zobrist(), 20, k32);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k18 = pos.code(18);
+        let k19 = pos.code(19);
+        let k20 = pos.code(20);
+        let k24 = pos.code(24);
+        let k25 = pos.code(25);
+        let k26 = pos.code(26);
+        let k30 = pos.code(30);
+        let k31 = pos.code(31);
+        let k32 = pos.code(32);
+        if k18 != 0 {
+            e.rt_set_cell(18, 0);
+            pos.set_cell::<false>(e.zobrist(), 18, 0);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(19, 0);
+            pos.set_cell::<false>(e.zobrist(), 19, 0);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(20, 0);
+            pos.set_cell::<false>(e.zobrist(), 20, 0);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(24, 0);
+            pos.set_cell::<false>(e.zobrist(), 24, 0);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, 0);
+            pos.set_cell::<false>(e.zobrist(), 25, 0);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(26, 0);
+            pos.set_cell::<false>(e.zobrist(), 26, 0);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(30, 0);
+            pos.set_cell::<false>(e.zobrist(), 30, 0);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(31, 0);
+            pos.set_cell::<false>(e.zobrist(), 31, 0);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(32, 0);
+            pos.set_cell::<false>(e.zobrist(), 32, 0);
+        }
+        if k18 != 0 {
+            e.rt_set_cell(20, k18);
+            pos.set_cell::<false>(e.zobrist(), 20, k18);
+        }
+        if k19 != 0 {
+            e.rt_set_cell(26, k19);
+            pos.set_cell::<false>(e.zobrist(), 26, k19);
+        }
+        if k20 != 0 {
+            e.rt_set_cell(32, k20);
+            pos.set_cell::<false>(e.zobrist(), 32, k20);
+        }
+        if k24 != 0 {
+            e.rt_set_cell(19, k24);
+            pos.set_cell::<false>(e.zobrist(), 19, k24);
+        }
+        if k25 != 0 {
+            e.rt_set_cell(25, k25);
+            pos.set_cell::<false>(e.zobrist(), 25, k25);
+        }
+        if k26 != 0 {
+            e.rt_set_cell(31, k26);
+            pos.set_cell::<false>(e.zobrist(), 31, k26);
+        }
+        if k30 != 0 {
+            e.rt_set_cell(18, k30);
+            pos.set_cell::<false>(e.zobrist(), 18, k30);
+        }
+        if k31 != 0 {
+            e.rt_set_cell(24, k31);
+            pos.set_cell::<false>(e.zobrist(), 24, k31);
+        }
+        if k32 != 0 {
+            e.rt_set_cell(30, k32);
+            pos.set_cell::<false>(e.zobrist(), 30, k32);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k0 = pos.code(0);
+        let k1 = pos.code(1);
+        let k2 = pos.code(2);
+        let k6 = pos.code(6);
+        let k7 = pos.code(7);
+        let k8 = pos.code(8);
+        let k12 = pos.code(12);
+        let k13 = pos.code(13);
+        let k14 = pos.code(14);
+        if k0 != 0 {
+            e.rt_set_cell(0, 0);
+            pos.set_cell::<false>(e.zobrist(), 0, 0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(1, 0);
+            pos.set_cell::<false>(e.zobrist(), 1, 0);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(2, 0);
+            pos.set_cell::<false>(e.zobrist(), 2, 0);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(6, 0);
+            pos.set_cell::<false>(e.zobrist(), 6, 0);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, 0);
+            pos.set_cell::<false>(e.zobrist(), 7, 0);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(8, 0);
+            pos.set_cell::<false>(e.zobrist(), 8, 0);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(12, 0);
+            pos.set_cell::<false>(e.zobrist(), 12, 0);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(13, 0);
+            pos.set_cell::<false>(e.zobrist(), 13, 0);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(14, 0);
+            pos.set_cell::<false>(e.zobrist(), 14, 0);
+        }
+        if k0 != 0 {
+            e.rt_set_cell(12, k0);
+            pos.set_cell::<false>(e.zobrist(), 12, k0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(6, k1);
+            pos.set_cell::<false>(e.zobrist(), 6, k1);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(0, k2);
+            pos.set_cell::<false>(e.zobrist(), 0, k2);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(13, k6);
+            pos.set_cell::<false>(e.zobrist(), 13, k6);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, k7);
+            pos.set_cell::<false>(e.zobrist(), 7, k7);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(1, k8);
+            pos.set_cell::<false>(e.zobrist(), 1, k8);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(14, k12);
+            pos.set_cell::<false>(e.zobrist(), 14, k12);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(8, k13);
+            pos.set_cell::<false>(e.zobrist(), 8, k13);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(2, k14);
+            pos.set_cell::<false>(e.zobrist(), 2, k14);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap27<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let k0 = pos.code(0);
+        let k1 = pos.code(1);
+        let k2 = pos.code(2);
+        let k6 = pos.code(6);
+        let k7 = pos.code(7);
+        let k8 = pos.code(8);
+        let k12 = pos.code(12);
+        let k13 = pos.code(13);
+        let k14 = pos.code(14);
+        if k0 != 0 {
+            e.rt_set_cell(0, 0);
+            pos.set_cell::<false>(e.zobrist(), 0, 0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(1, 0);
+            pos.set_cell::<false>(e.zobrist(), 1, 0);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(2, 0);
+            pos.set_cell::<false>(e.zobrist(), 2, 0);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(6, 0);
+            pos.set_cell::<false>(e.zobrist(), 6, 0);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, 0);
+            pos.set_cell::<false>(e.zobrist(), 7, 0);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(8, 0);
+            pos.set_cell::<false>(e.zobrist(), 8, 0);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(12, 0);
+            pos.set_cell::<false>(e.zobrist(), 12, 0);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(13, 0);
+            pos.set_cell::<false>(e.zobrist(), 13, 0);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(14, 0);
+            pos.set_cell::<false>(e.zobrist(), 14, 0);
+        }
+        if k0 != 0 {
+            e.rt_set_cell(2, k0);
+            pos.set_cell::<false>(e.zobrist(), 2, k0);
+        }
+        if k1 != 0 {
+            e.rt_set_cell(8, k1);
+            pos.set_cell::<false>(e.zobrist(), 8, k1);
+        }
+        if k2 != 0 {
+            e.rt_set_cell(14, k2);
+            pos.set_cell::<false>(e.zobrist(), 14, k2);
+        }
+        if k6 != 0 {
+            e.rt_set_cell(1, k6);
+            pos.set_cell::<false>(e.zobrist(), 1, k6);
+        }
+        if k7 != 0 {
+            e.rt_set_cell(7, k7);
+            pos.set_cell::<false>(e.zobrist(), 7, k7);
+        }
+        if k8 != 0 {
+            e.rt_set_cell(13, k8);
+            pos.set_cell::<false>(e.zobrist(), 13, k8);
+        }
+        if k12 != 0 {
+            e.rt_set_cell(0, k12);
+            pos.set_cell::<false>(e.zobrist(), 0, k12);
+        }
+        if k13 != 0 {
+            e.rt_set_cell(6, k13);
+            pos.set_cell::<false>(e.zobrist(), 6, k13);
+        }
+        if k14 != 0 {
+            e.rt_set_cell(12, k14);
+            pos.set_cell::<false>(e.zobrist(), 12, k14);
+        }
+        
+        ap30(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b82(e, &pos, &v, 0) {
+            ap31(e, v, pos, r);
+        } else {
+            ap34(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b117(e, &pos, &v, 0) {
+            ap32(e, v, pos, r);
+        } else {
+            ap33(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap33<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b152(e, &pos, &v, 0) {
+            ap35(e, v, pos, r);
+        } else {
+            ap36(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8.wrapping_sub(e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b153(e, &pos, &v, 0) {
+            ap37(e, v, pos, r);
+        } else {
+            ap38(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfffffffff]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x38e38]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xe38e00000]) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1c71c0000]) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x71c7]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s89(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b9(e, pos, v, cand) && b10(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s9(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s10(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b13(e, pos, v, cand) || b14(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s11(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s12(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b17(e, pos, v, cand) || b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s13(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s14(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s15(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b23(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s16(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b25(e, pos, v, cand) || b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s17(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b27(e, pos, v, cand) || b28(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s18(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s19(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) || b32(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s20(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b33(e, pos, v, cand) || b34(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s21(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) || b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s22(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b37(e, pos, v, cand) || b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s23(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b39(e, pos, v, cand) || b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s24(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b41(e, pos, v, cand) || b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s25(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b43(e, pos, v, cand) || b44(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s26(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b45(e, pos, v, cand) || b46(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s35(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s36(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b48(e, pos, v, cand) || b49(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s37(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b50(e, pos, v, cand) || b51(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s38(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b52(e, pos, v, cand) || b53(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s39(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b54(e, pos, v, cand) || b55(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s40(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b56(e, pos, v, cand) || b57(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s41(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b58(e, pos, v, cand) || b59(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s42(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b60(e, pos, v, cand) || b61(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s43(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b62(e, pos, v, cand) || b63(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s44(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b64(e, pos, v, cand) || b65(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s45(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b66(e, pos, v, cand) || b67(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s46(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b68(e, pos, v, cand) || b69(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s47(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b70(e, pos, v, cand) || b71(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s48(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b72(e, pos, v, cand) || b73(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s49(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b74(e, pos, v, cand) || b75(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s50(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b76(e, pos, v, cand) || b77(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s51(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b78(e, pos, v, cand) || b79(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s52(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b80(e, pos, v, cand) || b81(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s53(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s54(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b83(e, pos, v, cand) || b84(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s55(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b85(e, pos, v, cand) || b86(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s56(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b87(e, pos, v, cand) || b88(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s57(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b89(e, pos, v, cand) || b90(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s58(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b91(e, pos, v, cand) || b92(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s59(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b93(e, pos, v, cand) || b94(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s60(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b95(e, pos, v, cand) || b96(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s61(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b97(e, pos, v, cand) || b98(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s62(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b99(e, pos, v, cand) || b100(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s63(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b101(e, pos, v, cand) || b102(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s64(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b103(e, pos, v, cand) || b104(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s65(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b105(e, pos, v, cand) || b106(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s66(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b107(e, pos, v, cand) || b108(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s67(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b109(e, pos, v, cand) || b110(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s68(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b111(e, pos, v, cand) || b112(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s69(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b113(e, pos, v, cand) || b114(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s70(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b115(e, pos, v, cand) || b116(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s71(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s72(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b118(e, pos, v, cand) || b119(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
+        let s = s73(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b120(e, pos, v, cand) || b121(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s74(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b122(e, pos, v, cand) || b123(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s75(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b124(e, pos, v, cand) || b125(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s76(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b126(e, pos, v, cand) || b127(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s77(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b128(e, pos, v, cand) || b129(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s78(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b130(e, pos, v, cand) || b131(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
+        let s = s79(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b132(e, pos, v, cand) || b133(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
+        let s = s80(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b134(e, pos, v, cand) || b135(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
+        let s = s81(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b136(e, pos, v, cand) || b137(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(31u16);
+        let s = s82(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b138(e, pos, v, cand) || b139(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
+        let s = s83(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b140(e, pos, v, cand) || b141(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s84(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b142(e, pos, v, cand) || b143(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(6u16);
+        let s = s85(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b144(e, pos, v, cand) || b145(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s86(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b146(e, pos, v, cand) || b147(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s87(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b148(e, pos, v, cand) || b149(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s88(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b150(e, pos, v, cand) || b151(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+}
+
+/// Pylos (variant=basic)
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -34369,7 +39642,7 @@ mod p11 {
 }
 
 /// Pylos (variant=standard)
-mod p12 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -35459,7 +40732,7 @@ mod p12 {
 }
 
 /// Pylos (variant=advanced)
-mod p13 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36549,7 +41822,7 @@ mod p13 {
 }
 
 /// Reversi
-mod p14 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -37313,7 +42586,7 @@ mod p14 {
 }
 
 /// Steinplatz
-mod p15 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -38931,7 +44204,7 @@ mod p15 {
 }
 
 /// Stoneball
-mod p16 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -44794,7 +50067,7 @@ mod p16 {
 }
 
 /// Tankball
-mod p17 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -52511,7 +57784,7 @@ mod p17 {
 }
 
 /// Tic-tac-toe
-mod p18 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -52806,8 +58079,1209 @@ mod p18 {
     }
 }
 
+/// Belts
+mod p21 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 1>;
+
+    const ALL: S = S::from_words([0xffff]);
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 16]; 1] = [[
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xfff])];
+    static RI0: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xfff0])];
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 16]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0x7777])];
+    static RI1: [[S; 16]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xeeee])];
+
+    /// Pattern `row`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 16] = [
+        [S::from_words([0x1111])],
+        [S::from_words([0x2222])],
+        [S::from_words([0x4444])],
+        [S::from_words([0x8888])],
+        [S::from_words([0x1111])],
+        [S::from_words([0x2222])],
+        [S::from_words([0x4444])],
+        [S::from_words([0x8888])],
+        [S::from_words([0x1111])],
+        [S::from_words([0x2222])],
+        [S::from_words([0x4444])],
+        [S::from_words([0x8888])],
+        [S::from_words([0x1111])],
+        [S::from_words([0x2222])],
+        [S::from_words([0x4444])],
+        [S::from_words([0x8888])],
+    ];
+
+    /// Pattern `column`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 16] = [
+        [S::from_words([0xf])],
+        [S::from_words([0xf])],
+        [S::from_words([0xf])],
+        [S::from_words([0xf])],
+        [S::from_words([0xf0])],
+        [S::from_words([0xf0])],
+        [S::from_words([0xf0])],
+        [S::from_words([0xf0])],
+        [S::from_words([0xf00])],
+        [S::from_words([0xf00])],
+        [S::from_words([0xf00])],
+        [S::from_words([0xf00])],
+        [S::from_words([0xf000])],
+        [S::from_words([0xf000])],
+        [S::from_words([0xf000])],
+        [S::from_words([0xf000])],
+    ];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 16] = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at1(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at9(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s1(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b4(e, &pos, &v, 0) {
+            return;
+        }
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s13(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at10(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        at11(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b11(e, &pos, &v, 0) {
+            return;
+        }
+        at12(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap1(e, v, pos, r),
+            1 => ap9(e, v, pos, r),
+            _ => ap25(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s3(e, &pos, &v, ALL, 0);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap4(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap5(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i10(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let cells = s11(e, &pos, &v, ALL, 0);
+        let mut lifted = [0u8; 16];
+        for c in cells.iter() {
+            lifted[c] = pos.code(c);
+            if lifted[c] != 0 {
+                e.rt_set_cell(c, 0);
+                pos.set_cell::<false>(e.zobrist(), c, 0);
+            }
+        }
+        for c in cells.iter() {
+            let to: usize = match c {
+                0 => 4,
+                1 => 5,
+                2 => 6,
+                3 => 7,
+                4 => 8,
+                5 => 9,
+                6 => 10,
+                7 => 11,
+                8 => 12,
+                9 => 13,
+                10 => 14,
+                11 => 15,
+                _ => continue,
+            };
+            if lifted[c] != 0 {
+                e.rt_set_cell(to, lifted[c]);
+                pos.set_cell::<false>(e.zobrist(), to, lifted[c]);
+            }
+        }
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s15(e, &pos, &v, ALL, 0);
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b12(e, &pos, &v, 0) {
+            ap13(e, v, pos, r);
+        } else {
+            ap14(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap14(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let cells = s23(e, &pos, &v, ALL, 0);
+        let mut lifted = [0u8; 16];
+        for c in cells.iter() {
+            lifted[c] = pos.code(c);
+            if lifted[c] != 0 {
+                e.rt_set_cell(c, 0);
+                pos.set_cell::<false>(e.zobrist(), c, 0);
+            }
+        }
+        for c in cells.iter() {
+            let to: usize = match c {
+                0 => 1,
+                1 => 2,
+                2 => 3,
+                4 => 5,
+                5 => 6,
+                6 => 7,
+                8 => 9,
+                9 => 10,
+                10 => 11,
+                12 => 13,
+                13 => 14,
+                14 => 15,
+                _ => continue,
+            };
+            if lifted[c] != 0 {
+                e.rt_set_cell(to, lifted[c]);
+                pos.set_cell::<false>(e.zobrist(), to, lifted[c]);
+            }
+        }
+        ap17(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i26(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b30(e, &pos, &v, 0) {
+            ap20(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b45(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win((1 - e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b46(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xf]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s2(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s4(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s5(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s7(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s8(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(1, CmpOp::Eq, i12(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1111]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b10(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s17(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffff]) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_set(e.program().board.axis_cmp(0, CmpOp::Eq, i25(e, pos, v, cand))) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s6(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s18(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s21(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        40
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b1(e, pos, v, cand) && b2(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b8(e, pos, v, cand) && b9(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(0u16);
+        let s = s24(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s25(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(2u16);
+        let s = s26(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b17(e, pos, v, cand) || b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(3u16);
+        let s = s27(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(0u16);
+        let s = s28(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s29(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b23(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s30(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b25(e, pos, v, cand) || b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(12u16);
+        let s = s31(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b27(e, pos, v, cand) || b28(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) || b29(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(0u16);
+        let s = s32(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
+        let s = s33(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) || b32(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(2u16);
+        let s = s34(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b33(e, pos, v, cand) || b34(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(3u16);
+        let s = s35(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) || b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(0u16);
+        let s = s36(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b37(e, pos, v, cand) || b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s37(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b39(e, pos, v, cand) || b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
+        let s = s38(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b41(e, pos, v, cand) || b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(12u16);
+        let s = s39(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b43(e, pos, v, cand) || b44(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+}
+
 /// Capture Lines
-mod p19 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53533,7 +60007,7 @@ mod p19 {
 }
 
 /// Capture Go
-mod p20 {
+mod p23 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -53985,7 +60459,7 @@ mod p20 {
 }
 
 /// Clock Lift
-mod p21 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -54561,7 +61035,7 @@ mod p21 {
 }
 
 /// Custodian
-mod p22 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55011,7 +61485,7 @@ mod p22 {
 }
 
 /// Drop First
-mod p23 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -55231,7 +61705,7 @@ mod p23 {
 }
 
 /// Flankfive
-mod p24 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -58133,7 +64607,7 @@ mod p24 {
 }
 
 /// Gather
-mod p25 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -58389,7 +64863,7 @@ mod p25 {
 }
 
 /// Hill
-mod p26 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59257,7 +65731,7 @@ mod p26 {
 }
 
 /// Lift
-mod p27 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59633,7 +66107,7 @@ mod p27 {
 }
 
 /// Nudge
-mod p28 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60298,7 +66772,7 @@ mod p28 {
 }
 
 /// Orbit
-mod p29 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60718,7 +67192,7 @@ mod p29 {
 }
 
 /// Owner of an emptied cell
-mod p30 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61000,7 +67474,7 @@ mod p30 {
 }
 
 /// Rebound
-mod p31 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -62159,7 +68633,7 @@ mod p31 {
 }
 
 /// Relay
-mod p32 {
+mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -63904,7 +70378,7 @@ mod p32 {
 }
 
 /// Sentries
-mod p33 {
+mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -64266,7 +70740,7 @@ mod p33 {
 }
 
 /// Shove
-mod p34 {
+mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65404,7 +71878,7 @@ mod p34 {
 }
 
 /// Shuffle
-mod p35 {
+mod p38 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65936,7 +72410,7 @@ mod p35 {
 }
 
 /// Terraces
-mod p36 {
+mod p39 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -66448,7 +72922,7 @@ mod p36 {
 }
 
 /// Widefive
-mod p37 {
+mod p40 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.
