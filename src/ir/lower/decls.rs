@@ -447,9 +447,9 @@ impl<'a> Lowerer<'a> {
         let n = self.geo.len();
         let mut next = vec![NO_CELL; n];
         let mut source: Vec<Option<usize>> = vec![None; n];
-        for c in 0..n {
+        for (c, own) in self.geo.coords.iter().enumerate() {
             let mut env = self.env.clone();
-            for (axis, v) in self.geo.axes.iter().zip(&self.geo.coords[c]) {
+            for (axis, v) in self.geo.axes.iter().zip(own) {
                 env.set(axis, Const::Int(*v));
             }
             let mut at = Vec::with_capacity(coords.len());
