@@ -116,7 +116,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Pentago (rules=openspiel)",
-        fingerprint: 0xd50bedd1de04a93a,
+        fingerprint: 0x8789b4f4ee30c0b8,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -126,7 +126,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Pentago (rules=published)",
-        fingerprint: 0xb6f391c4947d093f,
+        fingerprint: 0xf8e78860222e5ff3,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -34738,7 +34738,7 @@ mod p11 {
 
     #[inline]
     fn ap28<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b47(e, &pos, &v, 0) {
+        if b49(e, &pos, &v, 0) {
             ap29(e, v, pos, r);
         } else {
             ap32(e, v, pos, r);
@@ -34747,7 +34747,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b82(e, &pos, &v, 0) {
+        if b86(e, &pos, &v, 0) {
             ap30(e, v, pos, r);
         } else {
             ap31(e, v, pos, r);
@@ -34768,7 +34768,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b117(e, &pos, &v, 0) {
+        if b123(e, &pos, &v, 0) {
             ap33(e, v, pos, r);
         } else {
             ap34(e, v, pos, r);
@@ -34783,7 +34783,7 @@ mod p11 {
 
     #[inline(always)]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b118(e, &pos, &v, 0) {
+        if b124(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -34978,7 +34978,7 @@ mod p11 {
 
     #[inline]
     fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -35158,6 +35158,21 @@ mod p11 {
 
     #[inline]
     fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
@@ -35243,11 +35258,41 @@ mod p11 {
 
     #[inline]
     fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s17(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s74(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
@@ -35318,438 +35363,434 @@ mod p11 {
 
     #[inline]
     fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s17(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
     fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
+        let c = usize::from(11u16);
         let s = s18(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b13(e, pos, v, cand) || b14(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
+        let c = usize::from(10u16);
         let s = s19(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s20(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b17(e, pos, v, cand) || b18(e, pos, v, cand)
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b16(e, pos, v, cand) || b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
         let s = s21(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b18(e, pos, v, cand) || b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s22(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) || b21(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s23(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s23(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b22(e, pos, v, cand) || b23(e, pos, v, cand)
     }
 
     #[inline]
     fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b23(e, pos, v, cand) || b24(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+        let c = usize::from(1u16);
         let s = s24(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b25(e, pos, v, cand) || b26(e, pos, v, cand)
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b24(e, pos, v, cand) || b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s25(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b27(e, pos, v, cand) || b28(e, pos, v, cand)
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b26(e, pos, v, cand) || b27(e, pos, v, cand)
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s26(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
         let s = s27(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b31(e, pos, v, cand) || b32(e, pos, v, cand)
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b30(e, pos, v, cand) || b31(e, pos, v, cand)
     }
 
     #[inline]
-    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
         let s = s28(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b32(e, pos, v, cand) || b33(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b33(e, pos, v, cand) || b34(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s29(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s29(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b34(e, pos, v, cand) || b35(e, pos, v, cand)
     }
 
     #[inline]
     fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b35(e, pos, v, cand) || b36(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
+        let c = usize::from(7u16);
         let s = s30(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b37(e, pos, v, cand) || b38(e, pos, v, cand)
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b36(e, pos, v, cand) || b37(e, pos, v, cand)
     }
 
     #[inline]
-    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
         let s = s31(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b38(e, pos, v, cand) || b39(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b39(e, pos, v, cand) || b40(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s32(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s32(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b40(e, pos, v, cand) || b41(e, pos, v, cand)
     }
 
     #[inline]
     fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b41(e, pos, v, cand) || b42(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
+        let c = usize::from(10u16);
         let s = s33(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b43(e, pos, v, cand) || b44(e, pos, v, cand)
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b42(e, pos, v, cand) || b43(e, pos, v, cand)
     }
 
     #[inline]
-    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
         let s = s34(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b44(e, pos, v, cand) || b45(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b45(e, pos, v, cand) || b46(e, pos, v, cand)
+        let c = usize::from(11u16);
+        let s = s35(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s35(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b46(e, pos, v, cand) || b47(e, pos, v, cand)
     }
 
     #[inline]
     fn b49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s36(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b13(e, pos, v, cand) && b48(e, pos, v, cand)
     }
 
     #[inline]
     fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b48(e, pos, v, cand) || b49(e, pos, v, cand)
+        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
     fn b51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
+        let c = usize::from(11u16);
         let s = s37(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b50(e, pos, v, cand) || b51(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+        let c = usize::from(10u16);
         let s = s38(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b52(e, pos, v, cand) || b53(e, pos, v, cand)
+    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b51(e, pos, v, cand) || b52(e, pos, v, cand)
     }
 
     #[inline]
-    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s39(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b54(e, pos, v, cand) || b55(e, pos, v, cand)
+    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b53(e, pos, v, cand) || b54(e, pos, v, cand)
     }
 
     #[inline]
-    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
         let s = s40(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b55(e, pos, v, cand) || b56(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b56(e, pos, v, cand) || b57(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s41(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s41(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b57(e, pos, v, cand) || b58(e, pos, v, cand)
     }
 
     #[inline]
     fn b60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b58(e, pos, v, cand) || b59(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s42(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s42(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b59(e, pos, v, cand) || b60(e, pos, v, cand)
     }
 
     #[inline]
     fn b62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b60(e, pos, v, cand) || b61(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
+        let c = usize::from(1u16);
         let s = s43(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b62(e, pos, v, cand) || b63(e, pos, v, cand)
+    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b61(e, pos, v, cand) || b62(e, pos, v, cand)
     }
 
     #[inline]
-    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s44(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b64(e, pos, v, cand) || b65(e, pos, v, cand)
+    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b63(e, pos, v, cand) || b64(e, pos, v, cand)
     }
 
     #[inline]
-    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s45(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b66(e, pos, v, cand) || b67(e, pos, v, cand)
+    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b65(e, pos, v, cand) || b66(e, pos, v, cand)
     }
 
     #[inline]
-    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
         let s = s46(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b67(e, pos, v, cand) || b68(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b68(e, pos, v, cand) || b69(e, pos, v, cand)
+        let c = usize::from(25u16);
+        let s = s47(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s47(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b69(e, pos, v, cand) || b70(e, pos, v, cand)
     }
 
     #[inline]
     fn b72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b70(e, pos, v, cand) || b71(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s48(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s48(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b71(e, pos, v, cand) || b72(e, pos, v, cand)
     }
 
     #[inline]
     fn b74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b72(e, pos, v, cand) || b73(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+        let c = usize::from(7u16);
         let s = s49(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b73(e, pos, v, cand) || b74(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b74(e, pos, v, cand) || b75(e, pos, v, cand)
+        let c = usize::from(1u16);
+        let s = s50(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s50(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b75(e, pos, v, cand) || b76(e, pos, v, cand)
     }
 
     #[inline]
     fn b78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b76(e, pos, v, cand) || b77(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s51(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
-        let s = s51(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b77(e, pos, v, cand) || b78(e, pos, v, cand)
     }
 
     #[inline]
     fn b80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b78(e, pos, v, cand) || b79(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
+        let c = usize::from(10u16);
         let s = s52(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b79(e, pos, v, cand) || b80(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b80(e, pos, v, cand) || b81(e, pos, v, cand)
+        let c = usize::from(4u16);
+        let s = s53(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s53(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b81(e, pos, v, cand) || b82(e, pos, v, cand)
     }
 
     #[inline]
     fn b84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
+        let c = usize::from(11u16);
         let s = s54(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -35759,199 +35800,233 @@ mod p11 {
 
     #[inline]
     fn b86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
-        let s = s55(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b50(e, pos, v, cand) && b85(e, pos, v, cand)
     }
 
     #[inline]
     fn b87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b85(e, pos, v, cand) || b86(e, pos, v, cand)
+        compare(CmpOp::Ge, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+        let c = usize::from(11u16);
         let s = s56(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b87(e, pos, v, cand) || b88(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+        let c = usize::from(10u16);
         let s = s57(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b89(e, pos, v, cand) || b90(e, pos, v, cand)
+    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b88(e, pos, v, cand) || b89(e, pos, v, cand)
     }
 
     #[inline]
-    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s58(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b90(e, pos, v, cand) || b91(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b91(e, pos, v, cand) || b92(e, pos, v, cand)
+        let c = usize::from(8u16);
+        let s = s59(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s59(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b92(e, pos, v, cand) || b93(e, pos, v, cand)
     }
 
     #[inline]
     fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b93(e, pos, v, cand) || b94(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s60(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s60(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b94(e, pos, v, cand) || b95(e, pos, v, cand)
     }
 
     #[inline]
     fn b97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b95(e, pos, v, cand) || b96(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s61(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
-        let s = s61(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b96(e, pos, v, cand) || b97(e, pos, v, cand)
     }
 
     #[inline]
     fn b99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b97(e, pos, v, cand) || b98(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+        let c = usize::from(1u16);
         let s = s62(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b99(e, pos, v, cand) || b100(e, pos, v, cand)
+    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b98(e, pos, v, cand) || b99(e, pos, v, cand)
     }
 
     #[inline]
-    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s63(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b101(e, pos, v, cand) || b102(e, pos, v, cand)
+    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b100(e, pos, v, cand) || b101(e, pos, v, cand)
     }
 
     #[inline]
-    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s64(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b102(e, pos, v, cand) || b103(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b103(e, pos, v, cand) || b104(e, pos, v, cand)
+        let c = usize::from(19u16);
+        let s = s65(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s65(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b104(e, pos, v, cand) || b105(e, pos, v, cand)
     }
 
     #[inline]
     fn b107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b105(e, pos, v, cand) || b106(e, pos, v, cand)
+        let c = usize::from(25u16);
+        let s = s66(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s66(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b106(e, pos, v, cand) || b107(e, pos, v, cand)
     }
 
     #[inline]
     fn b109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b107(e, pos, v, cand) || b108(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s67(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
-        let s = s67(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b108(e, pos, v, cand) || b109(e, pos, v, cand)
     }
 
     #[inline]
     fn b111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b109(e, pos, v, cand) || b110(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s68(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s68(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b110(e, pos, v, cand) || b111(e, pos, v, cand)
     }
 
     #[inline]
     fn b113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b111(e, pos, v, cand) || b112(e, pos, v, cand)
+        let c = usize::from(1u16);
+        let s = s69(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
-        let s = s69(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b112(e, pos, v, cand) || b113(e, pos, v, cand)
     }
 
     #[inline]
     fn b115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b113(e, pos, v, cand) || b114(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s70(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s70(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b114(e, pos, v, cand) || b115(e, pos, v, cand)
     }
 
     #[inline]
     fn b117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b115(e, pos, v, cand) || b116(e, pos, v, cand)
+        let c = usize::from(10u16);
+        let s = s71(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        b116(e, pos, v, cand) || b117(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s72(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b118(e, pos, v, cand) || b119(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s73(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b120(e, pos, v, cand) || b121(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b87(e, pos, v, cand) && b122(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 }
 
@@ -36326,7 +36401,7 @@ mod p12 {
 
     #[inline(always)]
     fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
-        if b47(e, &pos, &v, 0) {
+        if b49(e, &pos, &v, 0) {
             at4(e, v, pos, m, g);
         } else {
             at5(e, v, pos, m, g);
@@ -36498,7 +36573,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b47(e, &pos, &v, 0) {
+        if b49(e, &pos, &v, 0) {
             ap4(e, v, pos, r);
         } else {
             ap5(e, v, pos, r);
@@ -37224,7 +37299,7 @@ mod p12 {
 
     #[inline]
     fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b82(e, &pos, &v, 0) {
+        if b86(e, &pos, &v, 0) {
             ap31(e, v, pos, r);
         } else {
             ap34(e, v, pos, r);
@@ -37233,7 +37308,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap31<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b117(e, &pos, &v, 0) {
+        if b123(e, &pos, &v, 0) {
             ap32(e, v, pos, r);
         } else {
             ap33(e, v, pos, r);
@@ -37254,7 +37329,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b152(e, &pos, &v, 0) {
+        if b160(e, &pos, &v, 0) {
             ap35(e, v, pos, r);
         } else {
             ap36(e, v, pos, r);
@@ -37269,7 +37344,7 @@ mod p12 {
 
     #[inline(always)]
     fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
-        if b153(e, &pos, &v, 0) {
+        if b161(e, &pos, &v, 0) {
             ap37(e, v, pos, r);
         } else {
             ap38(e, v, pos, r);
@@ -37424,7 +37499,7 @@ mod p12 {
 
     #[inline]
     fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x38e38]) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -37434,7 +37509,7 @@ mod p12 {
 
     #[inline]
     fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0xe38e00000]) & d
+        S::from_words([0x38e38]) & d
     }
 
     #[inline]
@@ -37444,7 +37519,7 @@ mod p12 {
 
     #[inline]
     fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x1c71c0000]) & d
+        S::from_words([0xe38e00000]) & d
     }
 
     #[inline]
@@ -37454,7 +37529,7 @@ mod p12 {
 
     #[inline]
     fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        S::from_words([0x71c7]) & d
+        S::from_words([0x1c71c0000]) & d
     }
 
     #[inline]
@@ -37464,7 +37539,7 @@ mod p12 {
 
     #[inline]
     fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(e.rt_mover()) & d
+        S::from_words([0x71c7]) & d
     }
 
     #[inline]
@@ -37554,12 +37629,12 @@ mod p12 {
 
     #[inline]
     fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
     fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player((1 - e.rt_mover())) & d
+        pos.of_player(e.rt_mover()) & d
     }
 
     #[inline]
@@ -37734,6 +37809,26 @@ mod p12 {
 
     #[inline]
     fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
@@ -37819,11 +37914,51 @@ mod p12 {
 
     #[inline]
     fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s89(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
     fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s36(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s74(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s93(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
         0
     }
 
@@ -37894,438 +38029,434 @@ mod p12 {
 
     #[inline]
     fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s9(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
     }
 
     #[inline]
     fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
+        let c = usize::from(11u16);
         let s = s10(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b13(e, pos, v, cand) || b14(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
+        let c = usize::from(10u16);
         let s = s11(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b15(e, pos, v, cand) || b16(e, pos, v, cand)
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
     }
 
     #[inline]
-    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s12(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b17(e, pos, v, cand) || b18(e, pos, v, cand)
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b16(e, pos, v, cand) || b17(e, pos, v, cand)
     }
 
     #[inline]
-    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
         let s = s13(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b19(e, pos, v, cand) || b20(e, pos, v, cand)
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b18(e, pos, v, cand) || b19(e, pos, v, cand)
     }
 
     #[inline]
-    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s14(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) || b21(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b21(e, pos, v, cand) || b22(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s15(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s15(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b22(e, pos, v, cand) || b23(e, pos, v, cand)
     }
 
     #[inline]
     fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b23(e, pos, v, cand) || b24(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+        let c = usize::from(1u16);
         let s = s16(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b25(e, pos, v, cand) || b26(e, pos, v, cand)
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b24(e, pos, v, cand) || b25(e, pos, v, cand)
     }
 
     #[inline]
-    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s17(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b27(e, pos, v, cand) || b28(e, pos, v, cand)
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b26(e, pos, v, cand) || b27(e, pos, v, cand)
     }
 
     #[inline]
-    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s18(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) || b29(e, pos, v, cand)
     }
 
     #[inline]
-    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
         let s = s19(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b31(e, pos, v, cand) || b32(e, pos, v, cand)
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b30(e, pos, v, cand) || b31(e, pos, v, cand)
     }
 
     #[inline]
-    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(25u16);
         let s = s20(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b32(e, pos, v, cand) || b33(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b33(e, pos, v, cand) || b34(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s21(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s21(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b34(e, pos, v, cand) || b35(e, pos, v, cand)
     }
 
     #[inline]
     fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b35(e, pos, v, cand) || b36(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
+        let c = usize::from(7u16);
         let s = s22(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b37(e, pos, v, cand) || b38(e, pos, v, cand)
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b36(e, pos, v, cand) || b37(e, pos, v, cand)
     }
 
     #[inline]
-    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(1u16);
         let s = s23(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b38(e, pos, v, cand) || b39(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b39(e, pos, v, cand) || b40(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s24(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s24(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b40(e, pos, v, cand) || b41(e, pos, v, cand)
     }
 
     #[inline]
     fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b41(e, pos, v, cand) || b42(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
+        let c = usize::from(10u16);
         let s = s25(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b43(e, pos, v, cand) || b44(e, pos, v, cand)
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b42(e, pos, v, cand) || b43(e, pos, v, cand)
     }
 
     #[inline]
-    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
         let s = s26(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b44(e, pos, v, cand) || b45(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b45(e, pos, v, cand) || b46(e, pos, v, cand)
+        let c = usize::from(11u16);
+        let s = s27(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s35(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b46(e, pos, v, cand) || b47(e, pos, v, cand)
     }
 
     #[inline]
     fn b49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s36(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b13(e, pos, v, cand) && b48(e, pos, v, cand)
     }
 
     #[inline]
     fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b48(e, pos, v, cand) || b49(e, pos, v, cand)
+        compare(CmpOp::Ge, i18(e, pos, v, cand), i19(e, pos, v, cand))
     }
 
     #[inline]
     fn b51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
+        let c = usize::from(11u16);
         let s = s37(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b50(e, pos, v, cand) || b51(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+        let c = usize::from(10u16);
         let s = s38(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b52(e, pos, v, cand) || b53(e, pos, v, cand)
+    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b51(e, pos, v, cand) || b52(e, pos, v, cand)
     }
 
     #[inline]
-    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s39(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b54(e, pos, v, cand) || b55(e, pos, v, cand)
+    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b53(e, pos, v, cand) || b54(e, pos, v, cand)
     }
 
     #[inline]
-    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(8u16);
         let s = s40(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b55(e, pos, v, cand) || b56(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b56(e, pos, v, cand) || b57(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s41(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s41(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b57(e, pos, v, cand) || b58(e, pos, v, cand)
     }
 
     #[inline]
     fn b60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b58(e, pos, v, cand) || b59(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s42(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s42(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b59(e, pos, v, cand) || b60(e, pos, v, cand)
     }
 
     #[inline]
     fn b62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b60(e, pos, v, cand) || b61(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
+        let c = usize::from(1u16);
         let s = s43(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b62(e, pos, v, cand) || b63(e, pos, v, cand)
+    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b61(e, pos, v, cand) || b62(e, pos, v, cand)
     }
 
     #[inline]
-    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s44(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b64(e, pos, v, cand) || b65(e, pos, v, cand)
+    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b63(e, pos, v, cand) || b64(e, pos, v, cand)
     }
 
     #[inline]
-    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s45(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b66(e, pos, v, cand) || b67(e, pos, v, cand)
+    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b65(e, pos, v, cand) || b66(e, pos, v, cand)
     }
 
     #[inline]
-    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(19u16);
         let s = s46(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b67(e, pos, v, cand) || b68(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b68(e, pos, v, cand) || b69(e, pos, v, cand)
+        let c = usize::from(25u16);
+        let s = s47(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s47(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b69(e, pos, v, cand) || b70(e, pos, v, cand)
     }
 
     #[inline]
     fn b72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b70(e, pos, v, cand) || b71(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s48(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s48(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b71(e, pos, v, cand) || b72(e, pos, v, cand)
     }
 
     #[inline]
     fn b74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b72(e, pos, v, cand) || b73(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+        let c = usize::from(7u16);
         let s = s49(e, pos, v, ALL, cand);
         PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b73(e, pos, v, cand) || b74(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b74(e, pos, v, cand) || b75(e, pos, v, cand)
+        let c = usize::from(1u16);
+        let s = s50(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s50(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b75(e, pos, v, cand) || b76(e, pos, v, cand)
     }
 
     #[inline]
     fn b78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b76(e, pos, v, cand) || b77(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s51(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
-        let s = s51(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b77(e, pos, v, cand) || b78(e, pos, v, cand)
     }
 
     #[inline]
     fn b80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b78(e, pos, v, cand) || b79(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
+        let c = usize::from(10u16);
         let s = s52(e, pos, v, ALL, cand);
         PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b79(e, pos, v, cand) || b80(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b80(e, pos, v, cand) || b81(e, pos, v, cand)
+        let c = usize::from(4u16);
+        let s = s53(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s53(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b81(e, pos, v, cand) || b82(e, pos, v, cand)
     }
 
     #[inline]
     fn b84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
+        let c = usize::from(11u16);
         let s = s54(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -38335,208 +38466,206 @@ mod p12 {
 
     #[inline]
     fn b86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
-        let s = s55(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b50(e, pos, v, cand) && b85(e, pos, v, cand)
     }
 
     #[inline]
     fn b87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b85(e, pos, v, cand) || b86(e, pos, v, cand)
+        compare(CmpOp::Ge, i20(e, pos, v, cand), i21(e, pos, v, cand))
     }
 
     #[inline]
     fn b88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
+        let c = usize::from(11u16);
         let s = s56(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b87(e, pos, v, cand) || b88(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+        let c = usize::from(10u16);
         let s = s57(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b89(e, pos, v, cand) || b90(e, pos, v, cand)
+    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b88(e, pos, v, cand) || b89(e, pos, v, cand)
     }
 
     #[inline]
-    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(9u16);
         let s = s58(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b90(e, pos, v, cand) || b91(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b91(e, pos, v, cand) || b92(e, pos, v, cand)
+        let c = usize::from(8u16);
+        let s = s59(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s59(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b92(e, pos, v, cand) || b93(e, pos, v, cand)
     }
 
     #[inline]
     fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b93(e, pos, v, cand) || b94(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s60(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s60(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b94(e, pos, v, cand) || b95(e, pos, v, cand)
     }
 
     #[inline]
     fn b97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b95(e, pos, v, cand) || b96(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s61(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
-        let s = s61(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b96(e, pos, v, cand) || b97(e, pos, v, cand)
     }
 
     #[inline]
     fn b99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b97(e, pos, v, cand) || b98(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
+        let c = usize::from(1u16);
         let s = s62(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b99(e, pos, v, cand) || b100(e, pos, v, cand)
+    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b98(e, pos, v, cand) || b99(e, pos, v, cand)
     }
 
     #[inline]
-    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s63(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b101(e, pos, v, cand) || b102(e, pos, v, cand)
+    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b100(e, pos, v, cand) || b101(e, pos, v, cand)
     }
 
     #[inline]
-    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(13u16);
         let s = s64(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b102(e, pos, v, cand) || b103(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b103(e, pos, v, cand) || b104(e, pos, v, cand)
+        let c = usize::from(19u16);
+        let s = s65(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s65(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b104(e, pos, v, cand) || b105(e, pos, v, cand)
     }
 
     #[inline]
     fn b107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b105(e, pos, v, cand) || b106(e, pos, v, cand)
+        let c = usize::from(25u16);
+        let s = s66(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s66(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b106(e, pos, v, cand) || b107(e, pos, v, cand)
     }
 
     #[inline]
     fn b109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b107(e, pos, v, cand) || b108(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s67(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
-        let s = s67(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b108(e, pos, v, cand) || b109(e, pos, v, cand)
     }
 
     #[inline]
     fn b111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b109(e, pos, v, cand) || b110(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s68(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s68(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b110(e, pos, v, cand) || b111(e, pos, v, cand)
     }
 
     #[inline]
     fn b113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b111(e, pos, v, cand) || b112(e, pos, v, cand)
+        let c = usize::from(1u16);
+        let s = s69(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
-        let s = s69(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b112(e, pos, v, cand) || b113(e, pos, v, cand)
     }
 
     #[inline]
     fn b115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b113(e, pos, v, cand) || b114(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s70(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s70(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b114(e, pos, v, cand) || b115(e, pos, v, cand)
     }
 
     #[inline]
     fn b117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b115(e, pos, v, cand) || b116(e, pos, v, cand)
+        let c = usize::from(10u16);
+        let s = s71(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s71(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b116(e, pos, v, cand) || b117(e, pos, v, cand)
     }
 
     #[inline]
     fn b119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
+        let c = usize::from(4u16);
         let s = s72(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -38546,9 +38675,9 @@ mod p12 {
 
     #[inline]
     fn b121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(9u16);
+        let c = usize::from(11u16);
         let s = s73(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
@@ -38558,187 +38687,233 @@ mod p12 {
 
     #[inline]
     fn b123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(8u16);
-        let s = s74(e, pos, v, ALL, cand);
-        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b87(e, pos, v, cand) && b122(e, pos, v, cand)
     }
 
     #[inline]
     fn b124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b122(e, pos, v, cand) || b123(e, pos, v, cand)
+        compare(CmpOp::Ge, i22(e, pos, v, cand), i23(e, pos, v, cand))
     }
 
     #[inline]
     fn b125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
+        let c = usize::from(11u16);
         let s = s75(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b124(e, pos, v, cand) || b125(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
+        let c = usize::from(10u16);
         let s = s76(e, pos, v, ALL, cand);
         PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b125(e, pos, v, cand) || b126(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b126(e, pos, v, cand) || b127(e, pos, v, cand)
+        let c = usize::from(9u16);
+        let s = s77(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s77(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b127(e, pos, v, cand) || b128(e, pos, v, cand)
     }
 
     #[inline]
     fn b130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b128(e, pos, v, cand) || b129(e, pos, v, cand)
+        let c = usize::from(8u16);
+        let s = s78(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s78(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b129(e, pos, v, cand) || b130(e, pos, v, cand)
     }
 
     #[inline]
     fn b132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b130(e, pos, v, cand) || b131(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s79(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(13u16);
-        let s = s79(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b131(e, pos, v, cand) || b132(e, pos, v, cand)
     }
 
     #[inline]
     fn b134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b132(e, pos, v, cand) || b133(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s80(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(19u16);
-        let s = s80(e, pos, v, ALL, cand);
-        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b133(e, pos, v, cand) || b134(e, pos, v, cand)
     }
 
     #[inline]
     fn b136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b134(e, pos, v, cand) || b135(e, pos, v, cand)
-    }
-
-    #[inline]
-    fn b137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(25u16);
+        let c = usize::from(1u16);
         let s = s81(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
-    fn b138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b136(e, pos, v, cand) || b137(e, pos, v, cand)
+    fn b137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b135(e, pos, v, cand) || b136(e, pos, v, cand)
     }
 
     #[inline]
-    fn b139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(31u16);
+    fn b138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(7u16);
         let s = s82(e, pos, v, ALL, cand);
         PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
+    fn b139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b137(e, pos, v, cand) || b138(e, pos, v, cand)
+    }
+
+    #[inline]
     fn b140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b138(e, pos, v, cand) || b139(e, pos, v, cand)
+        let c = usize::from(13u16);
+        let s = s83(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(7u16);
-        let s = s83(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b139(e, pos, v, cand) || b140(e, pos, v, cand)
     }
 
     #[inline]
     fn b142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b140(e, pos, v, cand) || b141(e, pos, v, cand)
+        let c = usize::from(19u16);
+        let s = s84(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(1u16);
-        let s = s84(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b141(e, pos, v, cand) || b142(e, pos, v, cand)
     }
 
     #[inline]
     fn b144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b142(e, pos, v, cand) || b143(e, pos, v, cand)
+        let c = usize::from(25u16);
+        let s = s85(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(6u16);
-        let s = s85(e, pos, v, ALL, cand);
-        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b143(e, pos, v, cand) || b144(e, pos, v, cand)
     }
 
     #[inline]
     fn b146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b144(e, pos, v, cand) || b145(e, pos, v, cand)
+        let c = usize::from(31u16);
+        let s = s86(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(10u16);
-        let s = s86(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b145(e, pos, v, cand) || b146(e, pos, v, cand)
     }
 
     #[inline]
     fn b148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b146(e, pos, v, cand) || b147(e, pos, v, cand)
+        let c = usize::from(7u16);
+        let s = s87(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(4u16);
-        let s = s87(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b147(e, pos, v, cand) || b148(e, pos, v, cand)
     }
 
     #[inline]
     fn b150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b148(e, pos, v, cand) || b149(e, pos, v, cand)
+        let c = usize::from(1u16);
+        let s = s88(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        let c = usize::from(11u16);
-        let s = s88(e, pos, v, ALL, cand);
-        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+        b149(e, pos, v, cand) || b150(e, pos, v, cand)
     }
 
     #[inline]
     fn b152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        b150(e, pos, v, cand) || b151(e, pos, v, cand)
+        let c = usize::from(6u16);
+        let s = s89(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
     }
 
     #[inline]
     fn b153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        b151(e, pos, v, cand) || b152(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(10u16);
+        let s = s90(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b153(e, pos, v, cand) || b154(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(4u16);
+        let s = s91(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b155(e, pos, v, cand) || b156(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(11u16);
+        let s = s92(e, pos, v, ALL, cand);
+        PW3.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b157(e, pos, v, cand) || b158(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b124(e, pos, v, cand) && b159(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
     }
 }
 
