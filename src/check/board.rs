@@ -9,7 +9,7 @@ use super::names::{builtin_value, Sym};
 use super::options;
 use super::zones::ZoneEval;
 use super::{Axes, Checker, Constant, Cx};
-use crate::syntax::ast::{Board, ItemKind, PatternShape, RelItem, Vector};
+use crate::syntax::ast::{Board, Expr, ItemKind, PatternShape, RelItem, Vector};
 use crate::syntax::{Ident, Span};
 
 fn components(n: usize) -> String {
@@ -289,6 +289,7 @@ impl Checker<'_> {
                         }
                     }
                 }
+                ItemKind::Map { coords, .. } => self.map_coords(coords),
                 ItemKind::Pattern { name, shape } => match shape {
                     PatternShape::Line(RelItem::Vector(v)) => {
                         self.vector(v, || format!("the line of pattern `{}`", name.name));
@@ -322,6 +323,36 @@ impl Checker<'_> {
                 },
                 _ => {}
             }
+        }
+    }
+
+    /// A map's coordinates: one integer per axis, computed from the cell's own coordinates
+    /// (the axis names) and the options, as the board's `if` is.
+    fn map_coords(&mut self, coords: &[Expr]) {
+        let Some(board) = self.board else {
+            return;
+        };
+        let axes = board.axes.len();
+        if coords.len() != axes {
+            let span = match (coords.first(), coords.last()) {
+                (Some(a), Some(b)) => a.span.merge(b.span),
+                _ => return,
+            };
+            self.report(TypeError::VectorLength {
+                found: components(coords.len()),
+                axes,
+                expected: components(axes),
+                axis_list: self.axis_list(),
+                span,
+            });
+        }
+        let cx = Cx {
+            axes: Axes::All,
+            constant: Some(Constant::Board),
+        };
+        for c in coords {
+            self.constant_reported = false;
+            self.expect(c, Ty::Int, cx);
         }
     }
 

@@ -238,6 +238,7 @@ impl Checker<'_> {
             Ty::Shapes => "a set of shapes".into(),
             Ty::Placement => "a placed shape".into(),
             Ty::Dir => "a direction value".into(),
+            Ty::Map => "a map".into(),
             Ty::Error => "an erroneous value".into(),
         }
     }
@@ -850,6 +851,7 @@ impl Checker<'_> {
             Sym::Direction => Ty::Direction,
             Sym::Relation { .. } => Ty::Relation,
             Sym::Pattern => Ty::Pattern,
+            Sym::Map => Ty::Map,
             Sym::Piece => Ty::Piece,
             Sym::Zone { .. } => {
                 if in_board {

@@ -29,6 +29,8 @@ pub enum DeclKind {
         item: usize,
     },
     Pattern,
+    /// A `map`: each cell's image, used by `shift`.
+    Map,
     Zone {
         item: usize,
     },
@@ -58,6 +60,7 @@ impl DeclKind {
             DeclKind::Direction => "direction",
             DeclKind::Relation { .. } => "relation",
             DeclKind::Pattern => "pattern",
+            DeclKind::Map => "map",
             DeclKind::Zone { .. } => "zone",
             DeclKind::Piece => "piece",
             DeclKind::Counter { .. } => "counter",
@@ -182,6 +185,8 @@ pub enum Ty {
     Placement,
     /// A direction value (`pick d in R`): one vector of a relation.
     Dir,
+    /// A `map`: taken only by `shift`.
+    Map,
     /// Already reported: compatible with everything so one mistake gives one error.
     Error,
 }
@@ -191,7 +196,7 @@ impl Ty {
     pub(crate) fn is_kind(self) -> bool {
         matches!(
             self,
-            Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern | Ty::Shapes
+            Ty::Piece | Ty::Direction | Ty::Relation | Ty::Pattern | Ty::Shapes | Ty::Map
         )
     }
 

@@ -39,6 +39,7 @@ impl Want {
                     | (Ty::Piece, Sym::Piece)
                     | (Ty::Pattern, Sym::Pattern)
                     | (Ty::Shapes, Sym::Shape)
+                    | (Ty::Map, Sym::Map)
             ),
         }
     }
@@ -52,6 +53,7 @@ impl Want {
             Want::Ty(Ty::Piece) => Some("piece"),
             Want::Ty(Ty::Pattern) => Some("pattern"),
             Want::Ty(Ty::Shapes) => Some("shape"),
+            Want::Ty(Ty::Map) => Some("map"),
             Want::Ty(_) => None,
         }
     }
@@ -115,6 +117,7 @@ impl Checker<'_> {
                     self.declare(name, Sym::Relation { item: item_index });
                 }
                 ItemKind::Pattern { name, .. } => self.declare(name, Sym::Pattern),
+                ItemKind::Map { name, .. } => self.declare(name, Sym::Map),
                 ItemKind::Zone { name, .. } => self.declare(name, Sym::Zone { item: item_index }),
                 ItemKind::Piece { name, .. } => self.declare(name, Sym::Piece),
                 ItemKind::Counter {

@@ -76,6 +76,7 @@ pub(super) fn stmt_span(s: &Stmt) -> Span {
         StmtKind::Pick { from: e, .. }
         | StmtKind::Put { at: e, .. }
         | StmtKind::Move { to: e, .. }
+        | StmtKind::Shift { what: e, .. }
         | StmtKind::Enter { near: e, .. }
         | StmtKind::Remove { at: e }
         | StmtKind::Require(e)
@@ -138,6 +139,20 @@ impl Checker<'_> {
             }
         }
         self.frames.pop().unwrap_or_default()
+    }
+
+    /// What `shift` moves along: a map, or a direction (the relation of one vector).
+    fn shift_along(&mut self, along: &Ident) {
+        if self.lookup_var(&along.name).is_none()
+            && matches!(self.use_global(along), Some((_, Sym::Direction)))
+        {
+            return;
+        }
+        self.expect_kind(
+            along,
+            Sym::Map,
+            Some("`shift` moves along a map (`map m = (...)`) or a direction".into()),
+        );
     }
 
     fn current(&mut self) -> &mut Frame {
@@ -287,6 +302,10 @@ impl Checker<'_> {
                     self.expect(what, Ty::Cell, cx);
                 }
                 self.expect(to, Ty::Cell, cx);
+            }
+            StmtKind::Shift { what, along } => {
+                self.expect(what, Ty::Cells, cx);
+                self.shift_along(along);
             }
             StmtKind::Enter { track, owner, near } => {
                 self.track_statement(track, owner.as_ref());
@@ -565,6 +584,7 @@ fn emptied_in(block: &Block, emptied: &mut HashMap<String, Span>, found: &mut Ve
                 exprs.extend(owner.iter());
             }
             StmtKind::Move { what, to } => exprs.extend([what, to]),
+            StmtKind::Shift { what, .. } => exprs.push(what),
             StmtKind::Enter { owner, near, .. } => {
                 exprs.push(near);
                 exprs.extend(owner.iter());

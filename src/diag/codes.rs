@@ -56,6 +56,7 @@ codes! {
     "W0409" => "pattern fits nowhere on the board",
     "E0410" => "cell on two lanes of a track",
     "E0411" => "cell missing for some option values",
+    "E0419" => "map sends two cells to one",
     "E0501" => "not exactly two players",
     "E0502" => "missing or repeated declaration",
     "E0503" => "game can never end",

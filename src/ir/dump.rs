@@ -31,7 +31,7 @@
 //! layer NAME slot N
 //! shape #N NAME count C points P stock slot N [flip "MARK"]
 //! sets / ints / bools, then one `sN = ...`, `iN = ...`, `bN = ...` a line
-//! setup / turn / no moves, then one `PC  OP` a line
+//! setup / turn / no moves, then one `PC  OP` a line (`shift sN along rel#R` walks vector 0)
 //! distinct blocks N
 //! score [decimal] iA, iB
 //! heuristic iA, iB
@@ -544,6 +544,7 @@ impl Dumper<'_> {
                 at,
             } => format!("put code {code_base}+{} on s{at}", player_ref(*owner)),
             Op::RemoveAll { at } => format!("remove s{at}"),
+            Op::Shift { at, relation } => format!("shift s{at} along rel#{relation}"),
             Op::Require(b) => format!("require b{b}"),
             Op::Unless { cond, target } => format!("unless b{cond} goto {target}"),
             Op::Jump(t) => format!("goto {t}"),

@@ -47,6 +47,20 @@ pub enum LowerError {
         span: Option<Span>,
     },
 
+    #[error("map `{map}` sends both `{first}` and `{second}` to `{target}`")]
+    #[diagnostic(
+        code(E0419),
+        help("a map moves every piece at once, so it must send different cells to different cells; change its coordinates so that no two cells share an image")
+    )]
+    MapNotOneToOne {
+        map: String,
+        first: String,
+        second: String,
+        target: String,
+        #[label("not one-to-one for these option values")]
+        span: Option<Span>,
+    },
+
     #[error("the board has {found} cells; at most {max} are allowed")]
     #[diagnostic(
         code(E0403),
@@ -199,6 +213,7 @@ impl LowerError {
             LowerError::NoCells { span }
             | LowerError::DuplicateCellName { span, .. }
             | LowerError::MissingCell { span, .. }
+            | LowerError::MapNotOneToOne { span, .. }
             | LowerError::TooManyCells { span, .. }
             | LowerError::NotComputable { span, .. }
             | LowerError::TooManyTurnVariables { span, .. }

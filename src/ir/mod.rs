@@ -1021,6 +1021,13 @@ pub enum Op {
         from: CellRef,
         to: CellRef,
     },
+    /// `shift S along m`: the pieces on the cells of `at` move at once, each along the first
+    /// ray of `relation` (a map's images, or a direction's step); a piece whose cell has no
+    /// next cell leaves the board. The ray is one-to-one (maps are checked when lowered).
+    Shift {
+        at: SetId,
+        relation: u16,
+    },
     /// `put` on every cell of a set.
     PutAll {
         code_base: u8,
@@ -1187,6 +1194,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
         Op::Put { .. }
         | Op::Remove { .. }
         | Op::Move { .. }
+        | Op::Shift { .. }
         | Op::PutAll { .. }
         | Op::RemoveAll { .. }
         | Op::Assign { .. }

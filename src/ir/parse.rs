@@ -1884,6 +1884,12 @@ impl<'t> Parser<'t> {
                 at: self.cell_ref(c)?,
             });
         }
+        if c.eat_word("shift") {
+            let at = self.id(c, "s", Kind::Set)?;
+            c.expect_word("along")?;
+            let relation = self.id(c, "rel#", Kind::Relation)?;
+            return Ok(Op::Shift { at, relation });
+        }
         if c.eat_word("move") {
             let from = self.cell_ref(c)?;
             c.expect_word("to")?;
@@ -2635,6 +2641,7 @@ end
                 at: 4,
             },
             Op::RemoveAll { at: 5 },
+            Op::Shift { at: 5, relation: 0 },
             Op::Require(1),
             Op::Unless { cond: 2, target: 0 },
             Op::Jump(3),
@@ -2710,9 +2717,9 @@ end
             "  vector 1 west for B: b>a",
             "  mirror x 1 -",
             "    2  roll slot 0 in -2..2",
-            "   28  write t0 = \"x \\\"y\\\"\" cell(c2) i2 owner(cell(c1)) letter(i1) shape(placed1 table 0) facing(placed0 table 0) name(rel#0 Mirror(Turn(Neg(Index(1)), -2), 0))",
-            "   29  write t1 =\n",
-            "   30  write t0\n",
+            "   29  write t0 = \"x \\\"y\\\"\" cell(c2) i2 owner(cell(c1)) letter(i1) shape(placed1 table 0) facing(placed0 table 0) name(rel#0 Mirror(Turn(Neg(Index(1)), -2), 0))",
+            "   30  write t1 =\n",
+            "   31  write t0\n",
             "status t2 = \"status\" when b3\nstatus t2\n",
             "templates\n  t3 = \"unused\"\n",
             "placements #0 (2 placements) facings e, \"(0, 1)\"\n  by shape 0..2\n  Block at a facing e: a 0-1 foot, b 1-2\n  Block at b facing #1 flipped: \n",

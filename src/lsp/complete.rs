@@ -17,7 +17,7 @@ fn kind_of(kind: DeclKind) -> CompletionItemKind {
         DeclKind::Word { .. } | DeclKind::Player => CompletionItemKind::ENUM_MEMBER,
         DeclKind::Direction => CompletionItemKind::CONSTANT,
         DeclKind::Relation { .. } => CompletionItemKind::ENUM,
-        DeclKind::Pattern | DeclKind::Shape => CompletionItemKind::STRUCT,
+        DeclKind::Pattern | DeclKind::Shape | DeclKind::Map => CompletionItemKind::STRUCT,
         DeclKind::Zone { .. } => CompletionItemKind::MODULE,
         DeclKind::Piece => CompletionItemKind::CLASS,
         DeclKind::Counter { .. } | DeclKind::Layer | DeclKind::Token | DeclKind::Track => {

@@ -65,7 +65,7 @@ fn type_of(kind: DeclKind) -> SemanticTokenType {
         DeclKind::Option { .. } => SemanticTokenType::PARAMETER,
         DeclKind::Direction => SemanticTokenType::PROPERTY,
         DeclKind::Relation { .. } => SemanticTokenType::ENUM,
-        DeclKind::Pattern | DeclKind::Shape => SemanticTokenType::STRUCT,
+        DeclKind::Pattern | DeclKind::Shape | DeclKind::Map => SemanticTokenType::STRUCT,
         DeclKind::Zone { .. } => SemanticTokenType::NAMESPACE,
         DeclKind::Piece => SemanticTokenType::CLASS,
         DeclKind::Counter { .. } | DeclKind::Layer | DeclKind::Token | DeclKind::Track => {

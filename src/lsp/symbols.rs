@@ -95,6 +95,7 @@ pub fn declarations(file: &File) -> Vec<Decl> {
                 ItemKind::Pattern { name, .. } => {
                     Decl::named(name, "pattern", SymbolKind::OBJECT, span)
                 }
+                ItemKind::Map { name, .. } => Decl::named(name, "map", SymbolKind::FUNCTION, span),
                 ItemKind::Zone { name, .. } => Decl::named(name, "zone", SymbolKind::ARRAY, span),
                 ItemKind::Piece { name, .. } => Decl::named(name, "piece", SymbolKind::CLASS, span),
                 ItemKind::Counter { name, .. } => {

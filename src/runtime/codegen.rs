@@ -13,7 +13,7 @@ use super::compiled::fingerprint;
 use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
     words_for, AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
-    Op, PlayerRef, Program, SetExpr, SetId,
+    Op, PlayerRef, Program, SetExpr, SetId, NO_CELL,
 };
 
 /// One program to translate and how to label it (game name and options).
@@ -287,7 +287,7 @@ impl<'a> Emitter<'a> {
             Op::Remove { at } => cell_reads(*at),
             Op::Move { from, to } => cell_reads(*from) | cell_reads(*to),
             Op::PutAll { owner, at, .. } => player_reads(*owner) | self.set_reads(*at),
-            Op::RemoveAll { at } => self.set_reads(*at),
+            Op::RemoveAll { at } | Op::Shift { at, .. } => self.set_reads(*at),
             Op::Require(b) | Op::Unless { cond: b, .. } => self.bool_reads(*b),
             Op::Assign { slot, value, .. } => {
                 let who = match slot {
@@ -465,6 +465,54 @@ impl<'a> Emitter<'a> {
 
     /// A constant set in the generated set type `S` (cells past its room are dropped; the
     /// board has none).
+    /// `shift`: every piece of the set is lifted, then put down on its cell's next cell along
+    /// the relation's first ray (`set(cell, code)` spells one change). A constant set is
+    /// unrolled into straight-line code; any other set walks its cells with the ray's table
+    /// as a `match`.
+    fn shift(&self, at: SetId, relation: u16, set: &dyn Fn(&str, &str) -> String) -> String {
+        let next: &[u16] = self
+            .p
+            .relations
+            .get(usize::from(relation))
+            .and_then(|r| r.rays.first())
+            .map_or(&[], |r| &r.next);
+        let target = |c: usize| next.get(c).copied().filter(|&t| t != NO_CELL);
+        let mut out = String::new();
+        if let SetExpr::Const(cells) = &self.p.sets[usize::from(at)] {
+            for c in cells.iter() {
+                let _ = writeln!(out, "let k{c} = pos.code({c});");
+            }
+            for c in cells.iter() {
+                let _ = writeln!(
+                    out,
+                    "if k{c} != 0 {{\n{}\n}}",
+                    indent_lines(&set(&c.to_string(), "0"))
+                );
+            }
+            for c in cells.iter() {
+                if let Some(t) = target(c) {
+                    let _ = writeln!(
+                        out,
+                        "if k{c} != 0 {{\n{}\n}}",
+                        indent_lines(&set(&t.to_string(), &format!("k{c}")))
+                    );
+                }
+            }
+            return out;
+        }
+        let arms: String = (0..next.len())
+            .filter_map(|c| target(c).map(|t| format!("        {c} => {t},\n")))
+            .collect();
+        let _ = write!(
+            out,
+            "let cells = s{at}(e, &pos, &v, ALL, 0);\nlet mut lifted = [0u8; {n}];\nfor c in cells.iter() {{\n    lifted[c] = pos.code(c);\n    if lifted[c] != 0 {{\n{}\n    }}\n}}\nfor c in cells.iter() {{\n    let to: usize = match c {{\n{arms}        _ => continue,\n    }};\n    if lifted[c] != 0 {{\n{}\n    }}\n}}",
+            indent_lines(&indent_lines(&set("c", "0"))),
+            indent_lines(&indent_lines(&set("to", "lifted[c]"))),
+            n = next.len().max(1),
+        );
+        out
+    }
+
     fn set_literal(&self, s: CellSet) -> String {
         let words: Vec<String> = s.words()[..self.set_words()]
             .iter()
@@ -1040,6 +1088,12 @@ impl<'a> Emitter<'a> {
                 &format!("for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n    SET_CELL(c, 0);\n}}"),
                 &next,
             ),
+            Op::Shift { at, relation } => self.with_effect(
+                pc,
+                true,
+                &self.shift(*at, *relation, &|c, k| format!("SET_CELL({c}, {k});")),
+                &next,
+            ),
             Op::Require(b) => format!("if !b{b}(e, &pos, &v, 0) {{\n    return;\n}}\n{next};"),
             Op::Unless { cond, target } => format!(
                 "if b{cond}(e, &pos, &v, 0) {{\n    {next};\n}} else {{\n    {};\n}}",
@@ -1234,6 +1288,9 @@ impl<'a> Emitter<'a> {
                 "for c in s{s}(e, &pos, &v, ALL, 0).iter() {{\n{}\n}}\n{next};",
                 both("c", "0")
             ),
+            Op::Shift { at, relation } => {
+                format!("{}\n{next};", self.shift(*at, *relation, &both))
+            }
             Op::Unless { cond, target } => format!(
                 "if b{cond}(e, &pos, &v, 0) {{\n    {next};\n}} else {{\n    {};\n}}",
                 replay_at(code, *target as usize, "v")

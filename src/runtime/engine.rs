@@ -17,7 +17,7 @@ use crate::ir::ops::{compare, int_op};
 use crate::ir::{
     words_for, AssignSlot, BoolExpr, BoolId, CellBits, CellRef, CellSet, Code, Finish, IntExpr,
     IntId, Op, Placement, PlayerRef, Program, SetExpr, SetId, TemplatePart, MAX_PLACED,
-    MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_DIR, SET_WORDS,
+    MAX_SET_LOCALS, MAX_STEPS, MAX_VARS, NO_CELL, NO_DIR, SET_WORDS,
 };
 
 /// Evaluates `$e` with the constant `W` bound to the engine's set width: the interpreter is
@@ -208,6 +208,9 @@ pub struct Engine<'p> {
     saved: Option<Box<State>>,
     /// The game so far, for rules that read it (see [`Engine::rt_repetitions`]).
     history: History,
+    /// Per cell, the piece code a `shift` lifted from it: sized once, so that moving many
+    /// pieces at once allocates nothing per move.
+    lifted: Vec<u8>,
 }
 
 /// The hash of every position of the game line, the current one last: kept only when the
@@ -278,6 +281,7 @@ impl<'p> Engine<'p> {
                 kept: program.uses_history(),
                 ..History::default()
             },
+            lifted: vec![0; program.board.len()],
         };
         let mut walk = Walk::replay(Move::default(), false);
         engine.run::<false>(&program.setup, &mut walk);
@@ -739,6 +743,34 @@ impl<'p> Engine<'p> {
         self.state.set_cell(&self.zobrist, cell, code);
     }
 
+    /// `shift`: every piece on `cells` moves at once to its cell's next cell along the
+    /// relation's first ray (which lowering made one-to-one), leaving the board where there
+    /// is none. All are lifted first, so a piece never lands on one not yet moved.
+    fn shift<const W: usize>(&mut self, cells: CellBits<W>, relation: u16) {
+        let program = self.program;
+        let Some(ray) = program
+            .relations
+            .get(usize::from(relation))
+            .and_then(|r| r.rays.first())
+        else {
+            return;
+        };
+        for c in cells.iter() {
+            let code = self.state.board[c];
+            self.lifted[c] = code;
+            if code != 0 {
+                self.set_cell(c, 0);
+            }
+        }
+        for c in cells.iter() {
+            let code = self.lifted[c];
+            let to = ray.next[c];
+            if code != 0 && to != NO_CELL {
+                self.set_cell(usize::from(to), code);
+            }
+        }
+    }
+
     #[inline]
     pub(super) fn set_counter(&mut self, slot: usize, value: i32) {
         if self.logging {
@@ -1000,6 +1032,11 @@ impl<'p> Engine<'p> {
                 Op::Remove { at } => {
                     let cell = self.cell(*at, &vars, 0);
                     self.set_cell(cell, 0);
+                    pc += 1;
+                }
+                Op::Shift { at, relation } => {
+                    let cells = self.eval_set::<W>(*at, &vars, self.all::<W>(), 0);
+                    self.shift(cells, *relation);
                     pc += 1;
                 }
                 Op::Move { from, to } => {

@@ -33,6 +33,11 @@ pub enum ItemKind {
         /// `players[i]`: the player member `i` belongs to (`for P`), or `None` for all.
         players: Vec<Option<Ident>>,
     },
+    /// `map m = (x2, y2)`: each cell's image, at the coordinates computed from its own.
+    Map {
+        name: Ident,
+        coords: Vec<Expr>,
+    },
     Pattern {
         name: Ident,
         shape: PatternShape,
@@ -112,6 +117,7 @@ impl ItemKind {
             ItemKind::Option(o) => Some(&o.name),
             ItemKind::Direction { name, .. }
             | ItemKind::Relation { name, .. }
+            | ItemKind::Map { name, .. }
             | ItemKind::Pattern { name, .. }
             | ItemKind::Zone { name, .. }
             | ItemKind::Piece { name, .. }
@@ -341,6 +347,12 @@ pub enum StmtKind {
     Move {
         what: Expr,
         to: Expr,
+    },
+    /// `shift S along m`: the pieces on `S` move at once, each to its cell's image under the
+    /// map (or direction) `m`.
+    Shift {
+        what: Expr,
+        along: Ident,
     },
     /// `enter T of p near c`: a piece of `p` joins the track at its nearest lane entry.
     Enter {

@@ -224,6 +224,11 @@ fn item(pair: Pair<'_, Rule>) -> Result<Item> {
                 view,
             }
         }
+        Rule::map_decl => {
+            let name = ident(&need(next())?);
+            let coords = inner.map(expr).collect::<Result<_>>()?;
+            ItemKind::Map { name, coords }
+        }
         Rule::token_decl => {
             let name = ident(&need(next())?);
             let start = expr(need(next())?)?;
@@ -639,6 +644,10 @@ fn stmt(pair: Pair<'_, Rule>) -> Result<Stmt> {
         Rule::move_stmt => StmtKind::Move {
             what: expr(need(it.next())?)?,
             to: expr(need(it.next())?)?,
+        },
+        Rule::shift_stmt => StmtKind::Shift {
+            what: expr(need(it.next())?)?,
+            along: ident(&need(it.next())?),
         },
         Rule::enter_stmt => {
             let track = ident(&need(it.next())?);
@@ -1368,6 +1377,7 @@ fn rule_name(rule: Rule) -> &'static str {
         | Rule::board_decl
         | Rule::direction_decl
         | Rule::relation_decl
+        | Rule::map_decl
         | Rule::pattern_decl
         | Rule::zone_decl
         | Rule::piece_decl

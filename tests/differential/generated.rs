@@ -18,21 +18,21 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x203484b6b3c61b4a,
+        fingerprint: 0x66a5879cc83a601d,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x2a6638942f49b3ec,
+        fingerprint: 0x11e83530c8def79d,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0x5393cf713e421b31,
+        fingerprint: 0x9b299e1132b03150,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0x6e45474b669f0733,
+        fingerprint: 0xa856ef4372fc3da0,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0x466cb52acdee3ec0,
+        fingerprint: 0x93fe5af62a7036d2,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0x2ac69ccdee9f02aa,
+        fingerprint: 0xd41e9c31557e8adb,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x778659a77bc49cda,
+        fingerprint: 0x409ee7c0397d7d34,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0x6550deaa303befa9,
+        fingerprint: 0xa2521be0154ad5eb,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0x41380b5dbaf3c909,
+        fingerprint: 0x01771f422293e39f,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0xabbd4b2dced89204,
+        fingerprint: 0x34263152f0d696ba,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x5ac688712abdbe36,
+        fingerprint: 0x3382c240c2bae9db,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0xaf4aabc960e176f3,
+        fingerprint: 0x42f8c51dc88c6f01,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x07494c095dee518f,
+        fingerprint: 0x537d06ce7b85fb49,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0xb361addcbd58840f,
+        fingerprint: 0xda6f86fcfc33b60d,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x0e382d3723508ce4,
+        fingerprint: 0x057504eb3c82eb1d,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0x85dc40521e6bdfd4,
+        fingerprint: 0xac58574e3d1f0e9e,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x216b2fb41da263b4,
+        fingerprint: 0x8a2809f7bb844653,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x462d0cdb954d76c6,
+        fingerprint: 0x42c934914cdd0292,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0x0eca6918d6684b62,
+        fingerprint: 0xfe70b4daf9c04b10,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0x0766362e6f7ea930,
+        fingerprint: 0xefa5a2b5912867af,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0x8e4ad15b362cc71f,
+        fingerprint: 0xac49a3d280b5c198,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0x5b3f47a890bbfb2d,
+        fingerprint: 0x50b2154c01c09900,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x8424e9b50edb3e21,
+        fingerprint: 0x40a6d08d810e8879,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0x702b2ec01967e9b7,
+        fingerprint: 0xde9b2a55c78bc4d2,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0xbdbbda816fa42037,
+        fingerprint: 0x4cca0b7b9d802e18,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0xc017e659f10a15d1,
+        fingerprint: 0x6e7ee06ca84c77b6,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xf64c2c2205533137,
+        fingerprint: 0xf75c2e7964d11a7f,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x3b0286ef39857f49,
+        fingerprint: 0x924043189eed714b,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0xf75cc27797d92c8e,
+        fingerprint: 0x0b8feeb85a6e38b1,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0xb9ded5c78d483bec,
+        fingerprint: 0x3d7f85439a522e76,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x5386ef95e021610a,
+        fingerprint: 0x9ea2ffd572e1fd0b,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0x8e2f915340e29f09,
+        fingerprint: 0xa5bc69758f677ed4,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0xc84ca8825de7366a,
+        fingerprint: 0x1a044f6ca1f99030,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0xbdd1826bd5e581dc,
+        fingerprint: 0x7402d5b6b1efcf0e,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x451da2c626461a65,
+        fingerprint: 0x5b47ee506c891362,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0x0a750108c584dc66,
+        fingerprint: 0xdae4882dbdcf6e01,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x7c80caabeb511fa7,
+        fingerprint: 0x326a8209eb1f2678,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x60103c96ef159192,
+        fingerprint: 0x1e84278ab6d604d9,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x70e04ae90ded6867,
+        fingerprint: 0x399555608d13270e,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0xf60865c21b9882d6,
+        fingerprint: 0xb9a069873aacfe91,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x95e2567dfce1344e,
+        fingerprint: 0x922ae0a76ac0fff5,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0xec8e1179aa0c40fa,
+        fingerprint: 0xfc2ac58c56a3d06a,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x2c38557226cb9853,
+        fingerprint: 0x4ccf0b2328a9931d,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0xf359a1f2281c5d5a,
+        fingerprint: 0x9a97ec34c496cc61,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0xe90fe04dfcd1e434,
+        fingerprint: 0xb6484947c797ac51,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0x220b258a1cd97805,
+        fingerprint: 0xe482b453a9232b65,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {

@@ -151,6 +151,7 @@ GAMES = [
     ("oware", {}, "games/oware.game", [], oware, 6, 6),
     ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}, "games/oware.game",
      ["houses=3", "per_house=2"], oware, 3, 12),
+    ("pentago", {}, "games/pentago.game", [], same, 6, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}

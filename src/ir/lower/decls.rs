@@ -97,6 +97,7 @@ impl<'a> Lowerer<'a> {
                     self.vectors.insert(&name.name, vs);
                     self.relation_table(name.name.as_str())?;
                 }
+                ItemKind::Map { name, coords } => self.map(name, coords)?,
                 ItemKind::Pattern { name, shape } => {
                     let pattern = self.pattern(&name.name, shape)?;
                     let id = self.prog.patterns.len();
@@ -438,6 +439,64 @@ impl<'a> Lowerer<'a> {
         let id = id16(self.prog.placements.len())?;
         self.prog.placements.push(table);
         Ok(id)
+    }
+
+    /// A `map` becomes a relation of one ray, whose next cell is each cell's image: `shift`
+    /// walks it as it walks a direction's.
+    pub(super) fn map(&mut self, name: &'a Ident, coords: &[Expr]) -> Result<()> {
+        let n = self.geo.len();
+        let mut next = vec![NO_CELL; n];
+        let mut source: Vec<Option<usize>> = vec![None; n];
+        for (c, own) in self.geo.coords.iter().enumerate() {
+            let mut env = self.env.clone();
+            for (axis, v) in self.geo.axes.iter().zip(own) {
+                env.set(axis, Const::Int(*v));
+            }
+            let mut at = Vec::with_capacity(coords.len());
+            for e in coords {
+                at.push(env.int(e).map_err(|e| LowerError::NotComputable {
+                    what: format!("map `{}`", name.name),
+                    reason: e.reason(),
+                    span: Some(e.span()),
+                })?);
+            }
+            let Some(&t) = self.geo.by_coords.get(&at) else {
+                continue;
+            };
+            if let Some(first) = source[t] {
+                return Err(LowerError::MapNotOneToOne {
+                    map: name.name.clone(),
+                    first: self.geo.names[first].clone(),
+                    second: self.geo.names[c].clone(),
+                    target: self.geo.names[t].clone(),
+                    span: Some(name.span),
+                });
+            }
+            source[t] = Some(c);
+            next[c] = u16::try_from(t).unwrap_or(NO_CELL);
+        }
+        let masks = next
+            .iter()
+            .map(|&t| {
+                let mut m = CellSet::EMPTY;
+                if t != NO_CELL {
+                    m.insert(usize::from(t));
+                }
+                m
+            })
+            .collect();
+        let id = id16(self.prog.relations.len())?;
+        self.prog.relations.push(Relation {
+            name: name.name.clone(),
+            masks,
+            per_player: Vec::new(),
+            rays: vec![Ray::new(None, next)],
+            opposite: vec![NO_DIR],
+            names: vec![name.name.clone()],
+            mirrors: vec![vec![NO_DIR]; self.geo.axes.len()],
+        });
+        self.syms.insert(&name.name, Sym::Relation(id));
+        Ok(())
     }
 
     pub(super) fn rel_vectors(&self, item: &RelItem) -> Result<Vec<TaggedVector>> {

@@ -284,6 +284,18 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 StmtKind::Move { what, to } => self.move_stmt(what, to, ops)?,
+                StmtKind::Shift { what, along } => {
+                    let at = self.set(what)?;
+                    let Some(Sym::Relation(relation)) = self.syms.get(along.name.as_str()).copied()
+                    else {
+                        return Err(LowerError::internal(format!(
+                            "`{}` is not a map or direction",
+                            along.name
+                        ))
+                        .at(along.span));
+                    };
+                    ops.push(Op::Shift { at, relation });
+                }
                 StmtKind::Enter { track, owner, near } => {
                     let (base, lanes) = self.track(&track.name)?;
                     let owner = self.owner_or_mover(owner.as_ref())?;

@@ -15,7 +15,10 @@ pub fn run(program: &Program, ops: &mut [Op]) {
             Op::Let { set, .. } => locals_in_set(program, *set, &mut read),
             Op::Require(b) | Op::Unless { cond: b, .. } => locals_in_bool(program, *b, &mut read),
             Op::Assign { value, .. } => locals_in_int(program, *value, &mut read),
-            Op::PutAll { at, .. } | Op::RemoveAll { at } | Op::SetVar { set: at, .. } => {
+            Op::PutAll { at, .. }
+            | Op::RemoveAll { at }
+            | Op::Shift { at, .. }
+            | Op::SetVar { set: at, .. } => {
                 locals_in_set(program, *at, &mut read);
             }
             Op::AssignAll { cells, value, .. } => {
