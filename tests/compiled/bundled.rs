@@ -15,10 +15,10 @@ use rulestone::runtime::{Engine, GameResult, Move};
 /// The turn variables: picked cells and loop counters.
 type V = [u16; 16];
 
-pub static TURNS: [CompiledTurn; 41] = [
+pub static TURNS: [CompiledTurn; 45] = [
     CompiledTurn {
         label: "Amazons",
-        fingerprint: 0x23809689dd874b2e,
+        fingerprint: 0xdacafa436ce4bf2a,
         generate: p0::generate,
         apply: p0::apply,
         fast: Some(FastRuns {
@@ -28,7 +28,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Breakthrough",
-        fingerprint: 0xde1190d40d743a39,
+        fingerprint: 0xcc135152dc7eeedb,
         generate: p1::generate,
         apply: p1::apply,
         fast: Some(FastRuns {
@@ -38,14 +38,14 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Chess",
-        fingerprint: 0x607c9003cc264159,
+        fingerprint: 0x0fc2980f69546f3f,
         generate: p2::generate,
         apply: p2::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Clobber",
-        fingerprint: 0xe244abe5b372a066,
+        fingerprint: 0x595ee419feb9964c,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -55,7 +55,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Connect Four",
-        fingerprint: 0xc2ec461dacb515f0,
+        fingerprint: 0x4bf2013bec118e10,
         generate: p4::generate,
         apply: p4::apply,
         fast: Some(FastRuns {
@@ -65,7 +65,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "English draughts",
-        fingerprint: 0xf08a961d0f2b3cfa,
+        fingerprint: 0x5b407ddebd788832,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -75,21 +75,21 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Go (length=openspiel)",
-        fingerprint: 0x986e821fe22bd086,
+        fingerprint: 0x9e9cab8e9e9b1352,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Go (length=unlimited)",
-        fingerprint: 0xba9afe2266c89acd,
+        fingerprint: 0xa710539967132d3d,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Gomoku",
-        fingerprint: 0x0427ef2040166f9e,
+        fingerprint: 0xd550bc970af96d72,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Hex",
-        fingerprint: 0x019f2bda80b29545,
+        fingerprint: 0x08227f98574fd23f,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,14 +109,14 @@ pub static TURNS: [CompiledTurn; 41] = [
     },
     CompiledTurn {
         label: "Lines of Action",
-        fingerprint: 0xe53ca30f11fdcef6,
+        fingerprint: 0x0fc53a65d0efc928,
         generate: p10::generate,
         apply: p10::apply,
         fast: None,
     },
     CompiledTurn {
-        label: "Pentago (rules=openspiel)",
-        fingerprint: 0x8789b4f4ee30c0b8,
+        label: "Nine Men's Morris",
+        fingerprint: 0x902ba54ffd6caa25,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -125,18 +125,15 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Pentago (rules=published)",
-        fingerprint: 0xf8e78860222e5ff3,
+        label: "Oware",
+        fingerprint: 0xb8dde8ca3054b523,
         generate: p12::generate,
         apply: p12::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p12::Turn>,
-            play: fast_play::<p12::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Pylos (variant=basic)",
-        fingerprint: 0x5da75498e5c73d14,
+        label: "Pentago (rules=openspiel)",
+        fingerprint: 0x659ca6c3d0ccfe5a,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -145,83 +142,86 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Pylos (variant=standard)",
-        fingerprint: 0xa6539c46e565955b,
+        label: "Pentago (rules=published)",
+        fingerprint: 0xd91422c9e96c6a1d,
         generate: p14::generate,
         apply: p14::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p14::Turn>,
+            play: fast_play::<p14::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Pylos (variant=basic)",
+        fingerprint: 0x32233f4daf4b9762,
+        generate: p15::generate,
+        apply: p15::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p15::Turn>,
+            play: fast_play::<p15::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Pylos (variant=standard)",
+        fingerprint: 0xac8d5b66a9a09b15,
+        generate: p16::generate,
+        apply: p16::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Pylos (variant=advanced)",
-        fingerprint: 0xd2317c76ab88c97a,
-        generate: p15::generate,
-        apply: p15::apply,
+        fingerprint: 0x6d57f256216e8338,
+        generate: p17::generate,
+        apply: p17::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Reversi",
-        fingerprint: 0xb599bc30fedc80bf,
-        generate: p16::generate,
-        apply: p16::apply,
+        fingerprint: 0x70bb864110aec48d,
+        generate: p18::generate,
+        apply: p18::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p16::Turn>,
-            play: fast_play::<p16::Turn>,
+            perft: fast_perft::<p18::Turn>,
+            play: fast_play::<p18::Turn>,
         }),
     },
     CompiledTurn {
         label: "Steinplatz",
-        fingerprint: 0xb74bc5cd2fa8789b,
-        generate: p17::generate,
-        apply: p17::apply,
+        fingerprint: 0x49923501680e96c7,
+        generate: p19::generate,
+        apply: p19::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p17::Turn>,
-            play: fast_play::<p17::Turn>,
+            perft: fast_perft::<p19::Turn>,
+            play: fast_play::<p19::Turn>,
         }),
     },
     CompiledTurn {
         label: "Stoneball",
-        fingerprint: 0x13dda243f73ef96d,
-        generate: p18::generate,
-        apply: p18::apply,
+        fingerprint: 0xab1ffbb3add1c4eb,
+        generate: p20::generate,
+        apply: p20::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tankball",
-        fingerprint: 0xcd44c657ab03452b,
-        generate: p19::generate,
-        apply: p19::apply,
+        fingerprint: 0x9eeb453f367354ba,
+        generate: p21::generate,
+        apply: p21::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Tic-tac-toe",
-        fingerprint: 0xf5232a4d97c28437,
-        generate: p20::generate,
-        apply: p20::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p20::Turn>,
-            play: fast_play::<p20::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Belts",
-        fingerprint: 0x70e207c065c3ad43,
-        generate: p21::generate,
-        apply: p21::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p21::Turn>,
-            play: fast_play::<p21::Turn>,
-        }),
-    },
-    CompiledTurn {
-        label: "Capture Lines",
-        fingerprint: 0x3d92b05f0f95f5d6,
+        fingerprint: 0x4d4518d8df86a975,
         generate: p22::generate,
         apply: p22::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p22::Turn>,
+            play: fast_play::<p22::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Capture Go",
-        fingerprint: 0xc853eb3d23ea93aa,
+        label: "Xiangqi",
+        fingerprint: 0x2f0abda7ac93ef0c,
         generate: p23::generate,
         apply: p23::apply,
         fast: Some(FastRuns {
@@ -230,25 +230,25 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Clock Lift",
-        fingerprint: 0x4b73099854a9a77a,
+        label: "Belts",
+        fingerprint: 0x93c06eeceb7f68d9,
         generate: p24::generate,
         apply: p24::apply,
-        fast: None,
-    },
-    CompiledTurn {
-        label: "Custodian",
-        fingerprint: 0x86c7af562c9afb6d,
-        generate: p25::generate,
-        apply: p25::apply,
         fast: Some(FastRuns {
-            perft: fast_perft::<p25::Turn>,
-            play: fast_play::<p25::Turn>,
+            perft: fast_perft::<p24::Turn>,
+            play: fast_play::<p24::Turn>,
         }),
     },
     CompiledTurn {
-        label: "Drop First",
-        fingerprint: 0xc0e339401dd975cc,
+        label: "Capture Lines",
+        fingerprint: 0xe7bb36228612f87c,
+        generate: p25::generate,
+        apply: p25::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Capture Go",
+        fingerprint: 0x247a88746ef0631c,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -257,18 +257,15 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Flankfive",
-        fingerprint: 0x91fa12a6fa4a7c43,
+        label: "Clock Lift",
+        fingerprint: 0x77603c2c5847624c,
         generate: p27::generate,
         apply: p27::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p27::Turn>,
-            play: fast_play::<p27::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Gather",
-        fingerprint: 0xac6315b5e3c8e620,
+        label: "Custodian",
+        fingerprint: 0x758edf7811944ecf,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -277,8 +274,8 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Hill",
-        fingerprint: 0xac31c0cbb14e7adc,
+        label: "Drop First",
+        fingerprint: 0xf31ee25b4f115cc8,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -287,15 +284,18 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Lift",
-        fingerprint: 0xb73b9b77552e87ac,
+        label: "Flankfive",
+        fingerprint: 0xbaa356181e69eb01,
         generate: p30::generate,
         apply: p30::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p30::Turn>,
+            play: fast_play::<p30::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Nudge",
-        fingerprint: 0xd53a13464d4b85df,
+        label: "Gather",
+        fingerprint: 0xb54404120e5f0860,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -304,8 +304,8 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Orbit",
-        fingerprint: 0x8801800ec779df8a,
+        label: "Hill",
+        fingerprint: 0x04dc6a76fffd1280,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -314,18 +314,15 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Owner of an emptied cell",
-        fingerprint: 0xe29edfda4fd6e4f3,
+        label: "Lift",
+        fingerprint: 0x88d0d7c5be108944,
         generate: p33::generate,
         apply: p33::apply,
-        fast: Some(FastRuns {
-            perft: fast_perft::<p33::Turn>,
-            play: fast_play::<p33::Turn>,
-        }),
+        fast: None,
     },
     CompiledTurn {
-        label: "Rebound",
-        fingerprint: 0x1ac1a80cbd3c88bd,
+        label: "Nudge",
+        fingerprint: 0x9d349f75575479ed,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -334,8 +331,8 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Relay",
-        fingerprint: 0xc84f4e4031caea9b,
+        label: "Orbit",
+        fingerprint: 0xc871bcab9f597966,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -344,8 +341,8 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Sentries",
-        fingerprint: 0x7b7bab67582c09f9,
+        label: "Owner of an emptied cell",
+        fingerprint: 0xeadb52f5aa2708e9,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -354,8 +351,8 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Shove",
-        fingerprint: 0xc740c38dbd0b8bde,
+        label: "Rebound",
+        fingerprint: 0x44dda231e1ad2f6e,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -364,15 +361,18 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Shuffle",
-        fingerprint: 0x5a00cd2e874449ed,
+        label: "Relay",
+        fingerprint: 0x5b5ebc998b8cb3ff,
         generate: p38::generate,
         apply: p38::apply,
-        fast: None,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p38::Turn>,
+            play: fast_play::<p38::Turn>,
+        }),
     },
     CompiledTurn {
-        label: "Terraces",
-        fingerprint: 0xde2e92647ec7472e,
+        label: "Sentries",
+        fingerprint: 0xff2e399ad2d4f21b,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -381,13 +381,50 @@ pub static TURNS: [CompiledTurn; 41] = [
         }),
     },
     CompiledTurn {
-        label: "Widefive",
-        fingerprint: 0xe7ab1c1070c0828d,
+        label: "Shove",
+        fingerprint: 0x5178e18527108ab1,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
             perft: fast_perft::<p40::Turn>,
             play: fast_play::<p40::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Shuffle",
+        fingerprint: 0xf4ab4bb5eb784427,
+        generate: p41::generate,
+        apply: p41::apply,
+        fast: None,
+    },
+    CompiledTurn {
+        label: "Terraces",
+        fingerprint: 0xee841adbda75d098,
+        generate: p42::generate,
+        apply: p42::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p42::Turn>,
+            play: fast_play::<p42::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Weighted Claims",
+        fingerprint: 0xd4cadbabe2d9b697,
+        generate: p43::generate,
+        apply: p43::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p43::Turn>,
+            play: fast_play::<p43::Turn>,
+        }),
+    },
+    CompiledTurn {
+        label: "Widefive",
+        fingerprint: 0x68433cef971dd597,
+        generate: p44::generate,
+        apply: p44::apply,
+        fast: Some(FastRuns {
+            perft: fast_perft::<p44::Turn>,
+            play: fast_play::<p44::Turn>,
         }),
     },
 ];
@@ -25603,102 +25640,102 @@ mod p6 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
@@ -28552,102 +28589,102 @@ mod p7 {
 
     #[inline]
     fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s55(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i40(e, pos, v, cand), i41(e, pos, v, cand))
     }
 
     #[inline]
-    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i44(e, pos, v, cand), i45(e, pos, v, cand))
+        int_op(IntOp::Sub, i42(e, pos, v, cand), i45(e, pos, v, cand))
     }
 
     #[inline]
     fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i43(e, pos, v, cand), i46(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i40(e, pos, v, cand), i47(e, pos, v, cand))
+        int_op(IntOp::Mul, i46(e, pos, v, cand), i47(e, pos, v, cand))
     }
 
     #[inline]
     fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
     fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        2
-    }
-
-    #[inline]
-    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s77(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s97(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i50(e, pos, v, cand), i51(e, pos, v, cand))
     }
 
     #[inline]
-    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s98(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
-    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
         i32::try_from(s118(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
     }
 
     #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
     fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i54(e, pos, v, cand), i55(e, pos, v, cand))
+        int_op(IntOp::Sub, i52(e, pos, v, cand), i55(e, pos, v, cand))
     }
 
     #[inline]
     fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Sub, i53(e, pos, v, cand), i56(e, pos, v, cand))
+        100
     }
 
     #[inline]
     fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Mul, i50(e, pos, v, cand), i57(e, pos, v, cand))
+        int_op(IntOp::Mul, i56(e, pos, v, cand), i57(e, pos, v, cand))
     }
 
     #[inline]
     fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        15
+        750
     }
 
     #[inline]
@@ -33499,8 +33536,4437 @@ mod p10 {
     }
 }
 
-/// Pentago (rules=openspiel)
+/// Nine Men's Morris
 mod p11 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 3, 1>;
+
+    const ALL: S = S::from_words([0xffffff]);
+
+    /// `along_x`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 24]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xbdbdbd])];
+    static RI0: [[S; 24]; 1] = [[
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x1000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x80000]),
+        S::from_words([0x0]),
+        S::from_words([0x100000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xbdbdbd])];
+
+    /// `along_y`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 24]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x5]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20000]),
+        S::from_words([0x50000]),
+        S::from_words([0x20000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x400000]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xe7e7e7])];
+    static RI1: [[S; 24]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x5]),
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0xa0]),
+        S::from_words([0x40]),
+        S::from_words([0x200]),
+        S::from_words([0x500]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x4000]),
+        S::from_words([0xa000]),
+        S::from_words([0x4000]),
+        S::from_words([0x20000]),
+        S::from_words([0x50000]),
+        S::from_words([0x20000]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x400000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x400000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xe7e7e7])];
+
+    /// `sides`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 24]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x5]),
+        S::from_words([0x12]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x48]),
+        S::from_words([0xa0]),
+        S::from_words([0x50]),
+        S::from_words([0xa00]),
+        S::from_words([0x500]),
+        S::from_words([0x1200]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x4800]),
+        S::from_words([0xa000]),
+        S::from_words([0x5000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x50000]),
+        S::from_words([0x120000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x480000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x500000]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0xffffff])];
+    static RI2: [[S; 24]; 1] = [[
+        S::from_words([0xa]),
+        S::from_words([0x5]),
+        S::from_words([0x12]),
+        S::from_words([0x21]),
+        S::from_words([0x84]),
+        S::from_words([0x48]),
+        S::from_words([0xa0]),
+        S::from_words([0x50]),
+        S::from_words([0xa00]),
+        S::from_words([0x500]),
+        S::from_words([0x1200]),
+        S::from_words([0x2100]),
+        S::from_words([0x8400]),
+        S::from_words([0x4800]),
+        S::from_words([0xa000]),
+        S::from_words([0x5000]),
+        S::from_words([0xa0000]),
+        S::from_words([0x50000]),
+        S::from_words([0x120000]),
+        S::from_words([0x210000]),
+        S::from_words([0x840000]),
+        S::from_words([0x480000]),
+        S::from_words([0xa00000]),
+        S::from_words([0x500000]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xffffff])];
+
+    /// `across`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 24]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xffffff])];
+    static RI3: [[S; 24]; 1] = [[
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+        S::from_words([0x10001]),
+        S::from_words([0x20002]),
+        S::from_words([0x40004]),
+        S::from_words([0x80008]),
+        S::from_words([0x100010]),
+        S::from_words([0x200020]),
+        S::from_words([0x400040]),
+        S::from_words([0x800080]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x1000]),
+        S::from_words([0x2000]),
+        S::from_words([0x4000]),
+        S::from_words([0x8000]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0xffffff])];
+
+    /// Pattern `line_x`: the instances holding each cell, padded with a set no position holds.
+    static PW0: [[S; 1]; 24] = [
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x94])],
+        [S::from_words([0x29])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x94])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x2900])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x9400])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x940000])],
+        [S::from_words([0x290000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x940000])],
+    ];
+
+    /// Pattern `line_y`: the instances holding each cell, padded with a set no position holds.
+    static PW1: [[S; 1]; 24] = [
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x7])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0xe0])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x700])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0xe000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x70000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0x8000000000000000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+        [S::from_words([0xe00000])],
+    ];
+
+    /// Pattern `spoke`: the instances holding each cell, padded with a set no position holds.
+    static PW2: [[S; 1]; 24] = [
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+        [S::from_words([0x10101])],
+        [S::from_words([0x20202])],
+        [S::from_words([0x40404])],
+        [S::from_words([0x80808])],
+        [S::from_words([0x101010])],
+        [S::from_words([0x202020])],
+        [S::from_words([0x404040])],
+        [S::from_words([0x808080])],
+    ];
+
+    /// Coordinate `s` of each cell.
+    static AXIS0: [i32; 24] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2];
+
+    /// Coordinate `x` of each cell.
+    static AXIS1: [i32; 24] = [0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS2: [i32; 24] = [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2, 0, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b10(e, &pos, &v, 0) {
+            at1(e, v, pos, m, g);
+        } else {
+            at6(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s8(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at2(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[0]), piece);
+        at3(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        // Nothing reads this change before the move is listed.
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s9(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at7(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b11(e, &pos, &v, 0) {
+            at8(e, v, pos, m, g);
+        } else {
+            at10(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s11(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s20(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at11(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline]
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at13(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b16(e, &pos, &v, 0) {
+            at14(e, v, pos, m, g);
+        } else {
+            at20(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        at15(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b17(e, &pos, &v, 0) {
+            at16(e, v, pos, m, g);
+        } else {
+            at17(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        at17(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s74(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b10(e, &pos, &v, 0) {
+            ap1(e, v, pos, r);
+        } else {
+            ap6(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap2(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize + usize::from(e.rt_mover());
+        let value = i16(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b11(e, &pos, &v, 0) {
+            ap8(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap11(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[1]);
+        let to = usize::from(v[0]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap13(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b16(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+        } else {
+            ap20(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s71(e, &pos, &v, ALL, 0);
+        ap15(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap15<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b17(e, &pos, &v, 0) {
+            ap16(e, v, pos, r);
+        } else {
+            ap17(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s73(e, &pos, &v, ALL, 0);
+        ap17(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = u16::from(r.decision());
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let c = usize::from(v[2]);
+        e.rt_set_cell(c, 0);
+        pos.set_cell::<false>(e.zobrist(), c, 0);
+        ap20(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b18(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b26(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap25(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffff]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R2[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R3[0].get(usize::from(v[1])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s16(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s13(e, pos, v, d, cand) | s17(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s19(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s23(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s24(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s30(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
+            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
+            & (S::from_words([0x777777]) | of.shifted(3))
+            & (S::from_words([0xcfcfcf]) | of.shifted(2));
+        d & x
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s29(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x181818]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s36(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xeeeeee]) | of.shifted(-3))
+            & (S::from_words([0xf3f3f3]) | of.shifted(-2))
+            & (S::from_words([0x777777]) | of.shifted(3))
+            & (S::from_words([0xcfcfcf]) | of.shifted(2));
+        d & x
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s35(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s38(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x111111])).shifted(3)
+            | (of & S::from_words([0xc0c0c])).shifted(2)
+            | (of & S::from_words([0x888888])).shifted(-3)
+            | (of & S::from_words([0x303030])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s32(e, pos, v, d, cand) | s39(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s41(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s42(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s44(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
+            & (S::from_words([0x393939]) | of.shifted(1));
+        d & x
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s43(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s45(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s40(e, pos, v, d, cand) | s46(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x424242]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s51(e, pos, v, ALL, cand);
+        let x = (S::from_words([0x9c9c9c]) | of.shifted(-1))
+            & (S::from_words([0x393939]) | of.shifted(1));
+        d & x
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s50(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s53(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x636363])).shifted(1)
+            | (of & S::from_words([0xc6c6c6])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s47(e, pos, v, d, cand) | s54(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s56(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s57(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s59(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xff0000]) | of.shifted(-8))
+            & (S::from_words([0xff]) | of.shifted(8));
+        d & x
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s58(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s60(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s55(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a00]) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s66(e, pos, v, ALL, cand);
+        let x = (S::from_words([0xff0000]) | of.shifted(-8))
+            & (S::from_words([0xff]) | of.shifted(8));
+        d & x
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s65(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s68(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffff])).shifted(8)
+            | (of & S::from_words([0xffff00])).shifted(-8);
+        x & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s70(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s78(e, pos, v, ALL, cand);
+        let x = (of.shifted(-1) & S::from_words([0x636363]))
+            | (of.shifted(-3) & S::from_words([0x111111]))
+            | (of.shifted(1) & S::from_words([0xc6c6c6]))
+            | (of.shifted(-2) & S::from_words([0xc0c0c]))
+            | (of.shifted(3) & S::from_words([0x888888]))
+            | (of.shifted(2) & S::from_words([0x303030]));
+        d & x
+    }
+
+    #[inline]
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x5a5a5a]) & d
+    }
+
+    #[inline]
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s81(e, pos, v, ALL, cand);
+        let x = (of.shifted(-8) & S::from_words([0xffff]))
+            | (of.shifted(8) & S::from_words([0xffff00]));
+        d & x
+    }
+
+    #[inline]
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s82(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s79(e, pos, v, d, cand) | s83(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s77(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s84(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS2[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s10(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[0])
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s72(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s75(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        200
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        200
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s76(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s85(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) || b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i12(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s21(e, pos, v, ALL, cand);
+        PW0.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s22(e, pos, v, ALL, cand);
+        PW1.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b12(e, pos, v, cand) || b13(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let c = usize::from(v[0]);
+        let s = s25(e, pos, v, ALL, cand);
+        PW2.get(c).is_some_and(|row| row.iter().any(|inst| inst.is_subset(&s)))
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) || b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i33(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) || b23(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b21(e, pos, v, cand) || b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b25(e, pos, v, cand)
+    }
+}
+
+/// Oware
+mod p12 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 15, 0>;
+
+    const ALL: S = S::from_words([0xfff]);
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 12]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0x3ff])];
+    static RI0: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xffc])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x2]),
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xffc])];
+    static RI1: [[S; 12]; 1] = [[
+        S::from_words([0x4]),
+        S::from_words([0x8]),
+        S::from_words([0x10]),
+        S::from_words([0x20]),
+        S::from_words([0x40]),
+        S::from_words([0x80]),
+        S::from_words([0x100]),
+        S::from_words([0x200]),
+        S::from_words([0x400]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+        S::from_words([0x0]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0x3ff])];
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0x555])];
+    static RI2: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xaaa])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 12]; 1] = [[
+        S::from_words([0x0]),
+        S::from_words([0x1]),
+        S::from_words([0x0]),
+        S::from_words([0x4]),
+        S::from_words([0x0]),
+        S::from_words([0x10]),
+        S::from_words([0x0]),
+        S::from_words([0x40]),
+        S::from_words([0x0]),
+        S::from_words([0x100]),
+        S::from_words([0x0]),
+        S::from_words([0x400]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xaaa])];
+    static RI3: [[S; 12]; 1] = [[
+        S::from_words([0x2]),
+        S::from_words([0x0]),
+        S::from_words([0x8]),
+        S::from_words([0x0]),
+        S::from_words([0x20]),
+        S::from_words([0x0]),
+        S::from_words([0x80]),
+        S::from_words([0x0]),
+        S::from_words([0x200]),
+        S::from_words([0x0]),
+        S::from_words([0x800]),
+        S::from_words([0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0x555])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 12] = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 12] = [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk(e: &mut Engine<'_>, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s7(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at1(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at1(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b4(e, &pos, &v, 0) {
+            at2(e, v, pos, m, g);
+        } else {
+            at4(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at2(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b11(e, &pos, &v, 0) {
+            return;
+        }
+        at4(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at4(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at5(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at5(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[0]);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at6(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at6(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at7(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at7(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[2] = 0;
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at8(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b12(e, &pos, &v, 0) {
+            at14(e, v, pos, m, g);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        at9(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at9(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at10(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at10(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b17(e, &pos, &v, 0) {
+            at11(e, v, pos, m, g);
+        } else {
+            at8(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at11(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at12(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at12(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i39(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_sub(value));
+        at8(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at14(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b43(e, &pos, &v, 0) {
+            at15(e, v, pos, m, g);
+        } else {
+            at21(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at15(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[3] = 0;
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at16(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b48(e, &pos, &v, 0) {
+            at21(e, v, pos, m, g);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        at17(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at17(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, old.wrapping_add(value));
+        at18(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at18(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<true>(e.zobrist(), slot, value);
+        at19(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at19(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at16(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at21(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b53(e, &pos, &v, 0) {
+            at22(e, v, pos, m, g);
+        } else {
+            at23(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at22(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at23(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b54(e, &pos, &v, 0) {
+            at24(e, v, pos, m, g);
+        } else {
+            at38(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at24(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at25(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at25(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at26(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at26(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[4] = 0;
+        at27(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at27(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b55(e, &pos, &v, 0) {
+            at33(e, v, pos, m, g);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        at28(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at28(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at29(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at29(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at30(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at30(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s110(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        at31(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at31(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 14usize;
+        let value = i107(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_sub(value));
+        at27(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at33(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at34(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at35(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at36(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at37(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at38(e: &mut Engine<'_>, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay(e: &mut Engine<'_>, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    #[inline(always)]
+    fn ap0(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b4(e, &pos, &v, 0) {
+            ap2(e, v, pos, r);
+        } else {
+            ap4(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap2(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        ap4(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap4(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i22(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap5(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[0]);
+        let value = i23(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s10(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap7(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap7(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[2] = 0;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap8(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b12(e, &pos, &v, 0) {
+            ap14(e, v, pos, r);
+            return;
+        }
+        if v[2] == 255 {
+            return;
+        }
+        v[2] += 1;
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s41(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b17(e, &pos, &v, 0) {
+            ap11(e, v, pos, r);
+        } else {
+            ap8(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap11(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap12(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i39(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap8(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b43(e, &pos, &v, 0) {
+            ap15(e, v, pos, r);
+        } else {
+            ap21(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap15(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[3] = 0;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap16(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b48(e, &pos, &v, 0) {
+            ap21(e, v, pos, r);
+            return;
+        }
+        if v[3] == 255 {
+            return;
+        }
+        v[3] += 1;
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 12usize + usize::from(e.rt_mover());
+        let value = i70(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap19(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap19(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s78(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap16(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap21(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b53(e, &pos, &v, 0) {
+            ap22(e, v, pos, r);
+        } else {
+            ap23(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap22(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap23(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b54(e, &pos, &v, 0) {
+            ap24(e, v, pos, r);
+        } else {
+            ap38(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap24(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s79(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap25(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i90(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        v[4] = 0;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap27(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if !b55(e, &pos, &v, 0) {
+            ap33(e, v, pos, r);
+            return;
+        }
+        if v[4] == 255 {
+            return;
+        }
+        v[4] += 1;
+        ap28(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap28(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if pos.owner(usize::from(v[1])) > 1 {
+            return;
+        }
+        let slot = 12usize + usize::from(pos.owner(usize::from(v[1])));
+        let value = i93(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap29(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap29(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 0usize + usize::from(v[1]);
+        let value = i94(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let s = s110(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[1] = c as u16;
+        ap31(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap31(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        let slot = 14usize;
+        let value = i107(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_sub(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap27(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap33(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b60(e, &pos, &v, 0) {
+            ap34(e, v, pos, r);
+        } else {
+            ap35(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap34(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap35(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        if b61(e, &pos, &v, 0) {
+            ap36(e, v, pos, r);
+        } else {
+            ap37(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap36(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Win((1 - e.rt_mover())));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap37(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap38(e: &mut Engine<'_>, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.hash = e.state.hash;
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
+    }
+
+    #[inline]
+    fn s1(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s2(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xfff]) & d
+    }
+
+    #[inline]
+    fn s3(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s4(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s5(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s6(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s7(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s6(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b2(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s8(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s9(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s8(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b3(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s10(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s11(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s12(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s13(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s14(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s15(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s16(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s17(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s16(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s18(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s19(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s18(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s19(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s22(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s23(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s22(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s20(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s23(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s17(e, pos, v, d, cand) | s24(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s28(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s29(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s30(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s26(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s30(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s31(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s33(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s25(e, pos, v, d, cand) | s32(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s34(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s35(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s36(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s34(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s35(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s37(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s38(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s38(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s36(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s39(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s41(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s33(e, pos, v, d, cand) | s40(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s42(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s43(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s44(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s43(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b27(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s45(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s46(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s45(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b39(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s47(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s50(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s51(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s52(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x554]) & d
+    }
+
+    #[inline]
+    fn s53(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s53(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s55(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s56(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s57(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s55(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s56(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s58(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s59(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s60(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s59(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s57(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s60(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s54(e, pos, v, d, cand) | s61(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s65(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s67(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2aa]) & d
+    }
+
+    #[inline]
+    fn s68(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s68(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s62(e, pos, v, d, cand) | s69(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s71(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s73(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s71(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s72(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800]) & d
+    }
+
+    #[inline]
+    fn s76(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s75(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s73(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s76(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s78(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s70(e, pos, v, d, cand) | s77(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s79(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s82(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s83(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s84(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s85(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s88(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s87(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s88(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s91(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s92(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s91(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s89(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s93(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s92(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s86(e, pos, v, d, cand) | s93(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s96(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s95(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s99(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s101(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s100(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s102(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s94(e, pos, v, d, cand) | s101(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s103(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s104(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s108(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s105(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s109(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s108(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s110(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s102(e, pos, v, d, cand) | s109(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s111(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1]) & d
+    }
+
+    #[inline]
+    fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s115(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x155]) & d
+    }
+
+    #[inline]
+    fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s112(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s116(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s118(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s117(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x3ff])).shifted(2);
+        x & d
+    }
+
+    #[inline]
+    fn s119(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s120(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s119(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s120(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x555]) & d
+    }
+
+    #[inline]
+    fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400]) & d
+    }
+
+    #[inline]
+    fn s124(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s123(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s121(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s124(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0x555])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s126(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s118(e, pos, v, d, cand) | s125(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s129(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa8]) & d
+    }
+
+    #[inline]
+    fn s132(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s127(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s131(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s133(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s132(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffc])).shifted(-2);
+        x & d
+    }
+
+    #[inline]
+    fn s134(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s126(e, pos, v, d, cand) | s133(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s135(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s136(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s135(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s136(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaaa]) & d
+    }
+
+    #[inline]
+    fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x2]) & d
+    }
+
+    #[inline]
+    fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s139(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s137(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s140(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xaaa])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s134(e, pos, v, d, cand) | s141(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn i0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s9(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[0])]
+    }
+
+    #[inline]
+    fn i23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i27(e, pos, v, cand), i28(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i31(e, pos, v, cand), i32(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(cand)]
+    }
+
+    #[inline]
+    fn i55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s46(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i78(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i79(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i77(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i80(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i81(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i82(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i83(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i81(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i84(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i85(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        24
+    }
+
+    #[inline]
+    fn i86(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        e.rt_repetitions(pos.hash, &pos.counters)
+    }
+
+    #[inline]
+    fn i87(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i88(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i89(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i90(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i88(e, pos, v, cand), i89(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i91(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i92(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i93(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i94(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i95(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i96(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i97(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i98(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i96(e, pos, v, cand), i97(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i99(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i100(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i101(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i102(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i100(e, pos, v, cand), i101(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i103(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i104(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i105(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i106(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i107(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i108(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i109(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i110(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i111(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i112(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i113(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i114(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i112(e, pos, v, cand), i113(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i115(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[14]
+    }
+
+    #[inline]
+    fn i116(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i117(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0usize + usize::from(v[1])]
+    }
+
+    #[inline]
+    fn i118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i119(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i120(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i121(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i122(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i120(e, pos, v, cand), i121(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i123(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i124(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i125(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i126(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Sub, i124(e, pos, v, cand), i125(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i127(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i128(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i129(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i130(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i131(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i132(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i133(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i134(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from(e.rt_mover()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn i135(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        pos
+            .counters
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn b0(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i12(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b7(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) && b6(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b8(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b9(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i20(e, pos, v, cand), i21(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b10(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b8(e, pos, v, cand) && b9(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b11(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b7(e, pos, v, cand) || b10(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b12(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i26(e, pos, v, cand), i29(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i30(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i34(e, pos, v, cand), i35(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b17(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (v[1] == v[0]) == false
+    }
+
+    #[inline]
+    fn b18(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s42(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b19(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b20(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i42(e, pos, v, cand), i43(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b21(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i44(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b22(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b20(e, pos, v, cand) && b21(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b23(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i46(e, pos, v, cand), i47(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i48(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b25(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b23(e, pos, v, cand) && b24(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b26(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) || b25(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b19(e, pos, v, cand) && b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i52(e, pos, v, cand), i53(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b30(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b31(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b29(e, pos, v, cand) || b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i56(e, pos, v, cand), i57(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b33(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b32(e, pos, v, cand) && b33(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b35(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i60(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b36(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b37(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b35(e, pos, v, cand) && b36(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b38(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b34(e, pos, v, cand) || b37(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b39(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) && b38(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b41(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b28(e, pos, v, cand) && b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        !b41(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b43(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b18(e, pos, v, cand) && b42(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b44(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        !s47(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i66(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b44(e, pos, v, cand) && b45(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i68(e, pos, v, cand), i69(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b48(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        b46(e, pos, v, cand) && b47(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b49(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i72(e, pos, v, cand), i73(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i76(e, pos, v, cand), i79(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i80(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i84(e, pos, v, cand), i85(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b54(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i86(e, pos, v, cand), i87(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i91(e, pos, v, cand), i92(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b56(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i95(e, pos, v, cand), i98(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b57(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i99(e, pos, v, cand), i102(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b58(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i103(e, pos, v, cand), i104(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b59(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i105(e, pos, v, cand), i106(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i108(e, pos, v, cand), i109(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b61(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i110(e, pos, v, cand), i111(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i115(e, pos, v, cand), i116(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i119(e, pos, v, cand), i122(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i123(e, pos, v, cand), i126(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i127(e, pos, v, cand), i128(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i129(e, pos, v, cand), i130(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i132(e, pos, v, cand), i133(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i134(e, pos, v, cand), i135(e, pos, v, cand))
+    }
+}
+
+/// Pentago (rules=openspiel)
+mod p13 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -36031,7 +40497,7 @@ mod p11 {
 }
 
 /// Pentago (rules=published)
-mod p12 {
+mod p14 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -38918,7 +43384,7 @@ mod p12 {
 }
 
 /// Pylos (variant=basic)
-mod p13 {
+mod p15 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -39817,7 +44283,7 @@ mod p13 {
 }
 
 /// Pylos (variant=standard)
-mod p14 {
+mod p16 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -40907,7 +45373,7 @@ mod p14 {
 }
 
 /// Pylos (variant=advanced)
-mod p15 {
+mod p17 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -41997,7 +46463,7 @@ mod p15 {
 }
 
 /// Reversi
-mod p16 {
+mod p18 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -42761,7 +47227,7 @@ mod p16 {
 }
 
 /// Steinplatz
-mod p17 {
+mod p19 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -44379,7 +48845,7 @@ mod p17 {
 }
 
 /// Stoneball
-mod p18 {
+mod p20 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -50242,7 +54708,7 @@ mod p18 {
 }
 
 /// Tankball
-mod p19 {
+mod p21 {
     use super::*;
 
     /// Cell sets: 2 word(s), room for 128 cells.
@@ -57959,7 +62425,7 @@ mod p19 {
 }
 
 /// Tic-tac-toe
-mod p20 {
+mod p22 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -58254,8 +62720,13701 @@ mod p20 {
     }
 }
 
+/// Xiangqi
+mod p23 {
+    use super::*;
+
+    /// Cell sets: 2 word(s), room for 128 cells.
+    type S = CellBits<2>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<2, 14, 3, 2>;
+
+    const ALL: S = S::from_words([0xffffffffffffffff, 0x3ffffff]);
+
+    /// `north`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R0: [[S; 90]; 1] = [[
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH0: [S; 1] = [S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+    static RI0: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ]];
+    static RIH0: [S; 1] = [S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+
+    /// `north_east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R1: [[S; 90]; 1] = [[
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH1: [S; 1] = [S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])];
+    static RI1: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+    ]];
+    static RIH1: [S; 1] = [S::from_words([0xeffbfeffbfeff800, 0x3feffbf])];
+
+    /// `east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R2: [[S; 90]; 1] = [[
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH2: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffff])];
+    static RI2: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+    ]];
+    static RIH2: [S; 1] = [S::from_words([0xfffffffffffffc00, 0x3ffffff])];
+
+    /// `south_east`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R3: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH3: [S; 1] = [S::from_words([0xeffbfeffbfeffbfe, 0xffbf])];
+    static RI3: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH3: [S; 1] = [S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])];
+
+    /// `south`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R4: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ]];
+    static RH4: [S; 1] = [S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+    static RI4: [[S; 90]; 1] = [[
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH4: [S; 1] = [S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+
+    /// `south_west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R5: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+    ]];
+    static RH5: [S; 1] = [S::from_words([0xeffbfeffbfeff800, 0x3feffbf])];
+    static RI5: [[S; 90]; 1] = [[
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH5: [S; 1] = [S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])];
+
+    /// `west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R6: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+    ]];
+    static RH6: [S; 1] = [S::from_words([0xfffffffffffffc00, 0x3ffffff])];
+    static RI6: [[S; 90]; 1] = [[
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH6: [S; 1] = [S::from_words([0xffffffffffffffff, 0xffff])];
+
+    /// `north_west`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R7: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH7: [S; 1] = [S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])];
+    static RI7: [[S; 90]; 1] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH7: [S; 1] = [S::from_words([0xeffbfeffbfeffbfe, 0xffbf])];
+
+    /// `orthogonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R8: [[S; 90]; 1] = [[
+        S::from_words([0x402, 0x0]),
+        S::from_words([0x805, 0x0]),
+        S::from_words([0x100a, 0x0]),
+        S::from_words([0x2014, 0x0]),
+        S::from_words([0x4028, 0x0]),
+        S::from_words([0x8050, 0x0]),
+        S::from_words([0x100a0, 0x0]),
+        S::from_words([0x20140, 0x0]),
+        S::from_words([0x40280, 0x0]),
+        S::from_words([0x80100, 0x0]),
+        S::from_words([0x100801, 0x0]),
+        S::from_words([0x201402, 0x0]),
+        S::from_words([0x402804, 0x0]),
+        S::from_words([0x805008, 0x0]),
+        S::from_words([0x100a010, 0x0]),
+        S::from_words([0x2014020, 0x0]),
+        S::from_words([0x4028040, 0x0]),
+        S::from_words([0x8050080, 0x0]),
+        S::from_words([0x100a0100, 0x0]),
+        S::from_words([0x20040200, 0x0]),
+        S::from_words([0x40200400, 0x0]),
+        S::from_words([0x80500800, 0x0]),
+        S::from_words([0x100a01000, 0x0]),
+        S::from_words([0x201402000, 0x0]),
+        S::from_words([0x402804000, 0x0]),
+        S::from_words([0x805008000, 0x0]),
+        S::from_words([0x100a010000, 0x0]),
+        S::from_words([0x2014020000, 0x0]),
+        S::from_words([0x4028040000, 0x0]),
+        S::from_words([0x8010080000, 0x0]),
+        S::from_words([0x10080100000, 0x0]),
+        S::from_words([0x20140200000, 0x0]),
+        S::from_words([0x40280400000, 0x0]),
+        S::from_words([0x80500800000, 0x0]),
+        S::from_words([0x100a01000000, 0x0]),
+        S::from_words([0x201402000000, 0x0]),
+        S::from_words([0x402804000000, 0x0]),
+        S::from_words([0x805008000000, 0x0]),
+        S::from_words([0x100a010000000, 0x0]),
+        S::from_words([0x2004020000000, 0x0]),
+        S::from_words([0x4020040000000, 0x0]),
+        S::from_words([0x8050080000000, 0x0]),
+        S::from_words([0x100a0100000000, 0x0]),
+        S::from_words([0x20140200000000, 0x0]),
+        S::from_words([0x40280400000000, 0x0]),
+        S::from_words([0x80500800000000, 0x0]),
+        S::from_words([0x100a01000000000, 0x0]),
+        S::from_words([0x201402000000000, 0x0]),
+        S::from_words([0x402804000000000, 0x0]),
+        S::from_words([0x801008000000000, 0x0]),
+        S::from_words([0x1008010000000000, 0x0]),
+        S::from_words([0x2014020000000000, 0x0]),
+        S::from_words([0x4028040000000000, 0x0]),
+        S::from_words([0x8050080000000000, 0x0]),
+        S::from_words([0xa0100000000000, 0x1]),
+        S::from_words([0x140200000000000, 0x2]),
+        S::from_words([0x280400000000000, 0x4]),
+        S::from_words([0x500800000000000, 0x8]),
+        S::from_words([0xa01000000000000, 0x10]),
+        S::from_words([0x402000000000000, 0x20]),
+        S::from_words([0x2004000000000000, 0x40]),
+        S::from_words([0x5008000000000000, 0x80]),
+        S::from_words([0xa010000000000000, 0x100]),
+        S::from_words([0x4020000000000000, 0x201]),
+        S::from_words([0x8040000000000000, 0x402]),
+        S::from_words([0x80000000000000, 0x805]),
+        S::from_words([0x100000000000000, 0x100a]),
+        S::from_words([0x200000000000000, 0x2014]),
+        S::from_words([0x400000000000000, 0x4028]),
+        S::from_words([0x800000000000000, 0x8010]),
+        S::from_words([0x1000000000000000, 0x10080]),
+        S::from_words([0x2000000000000000, 0x20140]),
+        S::from_words([0x4000000000000000, 0x40280]),
+        S::from_words([0x8000000000000000, 0x80500]),
+        S::from_words([0x0, 0x100a01]),
+        S::from_words([0x0, 0x201402]),
+        S::from_words([0x0, 0x402804]),
+        S::from_words([0x0, 0x805008]),
+        S::from_words([0x0, 0x100a010]),
+        S::from_words([0x0, 0x2004020]),
+        S::from_words([0x0, 0x20040]),
+        S::from_words([0x0, 0x50080]),
+        S::from_words([0x0, 0xa0100]),
+        S::from_words([0x0, 0x140200]),
+        S::from_words([0x0, 0x280400]),
+        S::from_words([0x0, 0x500800]),
+        S::from_words([0x0, 0xa01000]),
+        S::from_words([0x0, 0x1402000]),
+        S::from_words([0x0, 0x2804000]),
+        S::from_words([0x0, 0x1008000]),
+    ]];
+    static RH8: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+    static RI8: [[S; 90]; 1] = [[
+        S::from_words([0x402, 0x0]),
+        S::from_words([0x805, 0x0]),
+        S::from_words([0x100a, 0x0]),
+        S::from_words([0x2014, 0x0]),
+        S::from_words([0x4028, 0x0]),
+        S::from_words([0x8050, 0x0]),
+        S::from_words([0x100a0, 0x0]),
+        S::from_words([0x20140, 0x0]),
+        S::from_words([0x40280, 0x0]),
+        S::from_words([0x80100, 0x0]),
+        S::from_words([0x100801, 0x0]),
+        S::from_words([0x201402, 0x0]),
+        S::from_words([0x402804, 0x0]),
+        S::from_words([0x805008, 0x0]),
+        S::from_words([0x100a010, 0x0]),
+        S::from_words([0x2014020, 0x0]),
+        S::from_words([0x4028040, 0x0]),
+        S::from_words([0x8050080, 0x0]),
+        S::from_words([0x100a0100, 0x0]),
+        S::from_words([0x20040200, 0x0]),
+        S::from_words([0x40200400, 0x0]),
+        S::from_words([0x80500800, 0x0]),
+        S::from_words([0x100a01000, 0x0]),
+        S::from_words([0x201402000, 0x0]),
+        S::from_words([0x402804000, 0x0]),
+        S::from_words([0x805008000, 0x0]),
+        S::from_words([0x100a010000, 0x0]),
+        S::from_words([0x2014020000, 0x0]),
+        S::from_words([0x4028040000, 0x0]),
+        S::from_words([0x8010080000, 0x0]),
+        S::from_words([0x10080100000, 0x0]),
+        S::from_words([0x20140200000, 0x0]),
+        S::from_words([0x40280400000, 0x0]),
+        S::from_words([0x80500800000, 0x0]),
+        S::from_words([0x100a01000000, 0x0]),
+        S::from_words([0x201402000000, 0x0]),
+        S::from_words([0x402804000000, 0x0]),
+        S::from_words([0x805008000000, 0x0]),
+        S::from_words([0x100a010000000, 0x0]),
+        S::from_words([0x2004020000000, 0x0]),
+        S::from_words([0x4020040000000, 0x0]),
+        S::from_words([0x8050080000000, 0x0]),
+        S::from_words([0x100a0100000000, 0x0]),
+        S::from_words([0x20140200000000, 0x0]),
+        S::from_words([0x40280400000000, 0x0]),
+        S::from_words([0x80500800000000, 0x0]),
+        S::from_words([0x100a01000000000, 0x0]),
+        S::from_words([0x201402000000000, 0x0]),
+        S::from_words([0x402804000000000, 0x0]),
+        S::from_words([0x801008000000000, 0x0]),
+        S::from_words([0x1008010000000000, 0x0]),
+        S::from_words([0x2014020000000000, 0x0]),
+        S::from_words([0x4028040000000000, 0x0]),
+        S::from_words([0x8050080000000000, 0x0]),
+        S::from_words([0xa0100000000000, 0x1]),
+        S::from_words([0x140200000000000, 0x2]),
+        S::from_words([0x280400000000000, 0x4]),
+        S::from_words([0x500800000000000, 0x8]),
+        S::from_words([0xa01000000000000, 0x10]),
+        S::from_words([0x402000000000000, 0x20]),
+        S::from_words([0x2004000000000000, 0x40]),
+        S::from_words([0x5008000000000000, 0x80]),
+        S::from_words([0xa010000000000000, 0x100]),
+        S::from_words([0x4020000000000000, 0x201]),
+        S::from_words([0x8040000000000000, 0x402]),
+        S::from_words([0x80000000000000, 0x805]),
+        S::from_words([0x100000000000000, 0x100a]),
+        S::from_words([0x200000000000000, 0x2014]),
+        S::from_words([0x400000000000000, 0x4028]),
+        S::from_words([0x800000000000000, 0x8010]),
+        S::from_words([0x1000000000000000, 0x10080]),
+        S::from_words([0x2000000000000000, 0x20140]),
+        S::from_words([0x4000000000000000, 0x40280]),
+        S::from_words([0x8000000000000000, 0x80500]),
+        S::from_words([0x0, 0x100a01]),
+        S::from_words([0x0, 0x201402]),
+        S::from_words([0x0, 0x402804]),
+        S::from_words([0x0, 0x805008]),
+        S::from_words([0x0, 0x100a010]),
+        S::from_words([0x0, 0x2004020]),
+        S::from_words([0x0, 0x20040]),
+        S::from_words([0x0, 0x50080]),
+        S::from_words([0x0, 0xa0100]),
+        S::from_words([0x0, 0x140200]),
+        S::from_words([0x0, 0x280400]),
+        S::from_words([0x0, 0x500800]),
+        S::from_words([0x0, 0xa01000]),
+        S::from_words([0x0, 0x1402000]),
+        S::from_words([0x0, 0x2804000]),
+        S::from_words([0x0, 0x1008000]),
+    ]];
+    static RIH8: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+
+    /// `diagonal`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R9: [[S; 90]; 1] = [[
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1400, 0x0]),
+        S::from_words([0x2800, 0x0]),
+        S::from_words([0x5000, 0x0]),
+        S::from_words([0xa000, 0x0]),
+        S::from_words([0x14000, 0x0]),
+        S::from_words([0x28000, 0x0]),
+        S::from_words([0x50000, 0x0]),
+        S::from_words([0xa0000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x200002, 0x0]),
+        S::from_words([0x500005, 0x0]),
+        S::from_words([0xa0000a, 0x0]),
+        S::from_words([0x1400014, 0x0]),
+        S::from_words([0x2800028, 0x0]),
+        S::from_words([0x5000050, 0x0]),
+        S::from_words([0xa0000a0, 0x0]),
+        S::from_words([0x14000140, 0x0]),
+        S::from_words([0x28000280, 0x0]),
+        S::from_words([0x10000100, 0x0]),
+        S::from_words([0x80000800, 0x0]),
+        S::from_words([0x140001400, 0x0]),
+        S::from_words([0x280002800, 0x0]),
+        S::from_words([0x500005000, 0x0]),
+        S::from_words([0xa0000a000, 0x0]),
+        S::from_words([0x1400014000, 0x0]),
+        S::from_words([0x2800028000, 0x0]),
+        S::from_words([0x5000050000, 0x0]),
+        S::from_words([0xa0000a0000, 0x0]),
+        S::from_words([0x4000040000, 0x0]),
+        S::from_words([0x20000200000, 0x0]),
+        S::from_words([0x50000500000, 0x0]),
+        S::from_words([0xa0000a00000, 0x0]),
+        S::from_words([0x140001400000, 0x0]),
+        S::from_words([0x280002800000, 0x0]),
+        S::from_words([0x500005000000, 0x0]),
+        S::from_words([0xa0000a000000, 0x0]),
+        S::from_words([0x1400014000000, 0x0]),
+        S::from_words([0x2800028000000, 0x0]),
+        S::from_words([0x1000010000000, 0x0]),
+        S::from_words([0x8000080000000, 0x0]),
+        S::from_words([0x14000140000000, 0x0]),
+        S::from_words([0x28000280000000, 0x0]),
+        S::from_words([0x50000500000000, 0x0]),
+        S::from_words([0xa0000a00000000, 0x0]),
+        S::from_words([0x140001400000000, 0x0]),
+        S::from_words([0x280002800000000, 0x0]),
+        S::from_words([0x500005000000000, 0x0]),
+        S::from_words([0xa0000a000000000, 0x0]),
+        S::from_words([0x400004000000000, 0x0]),
+        S::from_words([0x2000020000000000, 0x0]),
+        S::from_words([0x5000050000000000, 0x0]),
+        S::from_words([0xa0000a0000000000, 0x0]),
+        S::from_words([0x4000140000000000, 0x1]),
+        S::from_words([0x8000280000000000, 0x2]),
+        S::from_words([0x500000000000, 0x5]),
+        S::from_words([0xa00000000000, 0xa]),
+        S::from_words([0x1400000000000, 0x14]),
+        S::from_words([0x2800000000000, 0x28]),
+        S::from_words([0x1000000000000, 0x10]),
+        S::from_words([0x8000000000000, 0x80]),
+        S::from_words([0x14000000000000, 0x140]),
+        S::from_words([0x28000000000000, 0x280]),
+        S::from_words([0x50000000000000, 0x500]),
+        S::from_words([0xa0000000000000, 0xa00]),
+        S::from_words([0x140000000000000, 0x1400]),
+        S::from_words([0x280000000000000, 0x2800]),
+        S::from_words([0x500000000000000, 0x5000]),
+        S::from_words([0xa00000000000000, 0xa000]),
+        S::from_words([0x400000000000000, 0x4000]),
+        S::from_words([0x2000000000000000, 0x20000]),
+        S::from_words([0x5000000000000000, 0x50000]),
+        S::from_words([0xa000000000000000, 0xa0000]),
+        S::from_words([0x4000000000000000, 0x140001]),
+        S::from_words([0x8000000000000000, 0x280002]),
+        S::from_words([0x0, 0x500005]),
+        S::from_words([0x0, 0xa0000a]),
+        S::from_words([0x0, 0x1400014]),
+        S::from_words([0x0, 0x2800028]),
+        S::from_words([0x0, 0x1000010]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x140]),
+        S::from_words([0x0, 0x280]),
+        S::from_words([0x0, 0x500]),
+        S::from_words([0x0, 0xa00]),
+        S::from_words([0x0, 0x1400]),
+        S::from_words([0x0, 0x2800]),
+        S::from_words([0x0, 0x5000]),
+        S::from_words([0x0, 0xa000]),
+        S::from_words([0x0, 0x4000]),
+    ]];
+    static RH9: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+    static RI9: [[S; 90]; 1] = [[
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1400, 0x0]),
+        S::from_words([0x2800, 0x0]),
+        S::from_words([0x5000, 0x0]),
+        S::from_words([0xa000, 0x0]),
+        S::from_words([0x14000, 0x0]),
+        S::from_words([0x28000, 0x0]),
+        S::from_words([0x50000, 0x0]),
+        S::from_words([0xa0000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x200002, 0x0]),
+        S::from_words([0x500005, 0x0]),
+        S::from_words([0xa0000a, 0x0]),
+        S::from_words([0x1400014, 0x0]),
+        S::from_words([0x2800028, 0x0]),
+        S::from_words([0x5000050, 0x0]),
+        S::from_words([0xa0000a0, 0x0]),
+        S::from_words([0x14000140, 0x0]),
+        S::from_words([0x28000280, 0x0]),
+        S::from_words([0x10000100, 0x0]),
+        S::from_words([0x80000800, 0x0]),
+        S::from_words([0x140001400, 0x0]),
+        S::from_words([0x280002800, 0x0]),
+        S::from_words([0x500005000, 0x0]),
+        S::from_words([0xa0000a000, 0x0]),
+        S::from_words([0x1400014000, 0x0]),
+        S::from_words([0x2800028000, 0x0]),
+        S::from_words([0x5000050000, 0x0]),
+        S::from_words([0xa0000a0000, 0x0]),
+        S::from_words([0x4000040000, 0x0]),
+        S::from_words([0x20000200000, 0x0]),
+        S::from_words([0x50000500000, 0x0]),
+        S::from_words([0xa0000a00000, 0x0]),
+        S::from_words([0x140001400000, 0x0]),
+        S::from_words([0x280002800000, 0x0]),
+        S::from_words([0x500005000000, 0x0]),
+        S::from_words([0xa0000a000000, 0x0]),
+        S::from_words([0x1400014000000, 0x0]),
+        S::from_words([0x2800028000000, 0x0]),
+        S::from_words([0x1000010000000, 0x0]),
+        S::from_words([0x8000080000000, 0x0]),
+        S::from_words([0x14000140000000, 0x0]),
+        S::from_words([0x28000280000000, 0x0]),
+        S::from_words([0x50000500000000, 0x0]),
+        S::from_words([0xa0000a00000000, 0x0]),
+        S::from_words([0x140001400000000, 0x0]),
+        S::from_words([0x280002800000000, 0x0]),
+        S::from_words([0x500005000000000, 0x0]),
+        S::from_words([0xa0000a000000000, 0x0]),
+        S::from_words([0x400004000000000, 0x0]),
+        S::from_words([0x2000020000000000, 0x0]),
+        S::from_words([0x5000050000000000, 0x0]),
+        S::from_words([0xa0000a0000000000, 0x0]),
+        S::from_words([0x4000140000000000, 0x1]),
+        S::from_words([0x8000280000000000, 0x2]),
+        S::from_words([0x500000000000, 0x5]),
+        S::from_words([0xa00000000000, 0xa]),
+        S::from_words([0x1400000000000, 0x14]),
+        S::from_words([0x2800000000000, 0x28]),
+        S::from_words([0x1000000000000, 0x10]),
+        S::from_words([0x8000000000000, 0x80]),
+        S::from_words([0x14000000000000, 0x140]),
+        S::from_words([0x28000000000000, 0x280]),
+        S::from_words([0x50000000000000, 0x500]),
+        S::from_words([0xa0000000000000, 0xa00]),
+        S::from_words([0x140000000000000, 0x1400]),
+        S::from_words([0x280000000000000, 0x2800]),
+        S::from_words([0x500000000000000, 0x5000]),
+        S::from_words([0xa00000000000000, 0xa000]),
+        S::from_words([0x400000000000000, 0x4000]),
+        S::from_words([0x2000000000000000, 0x20000]),
+        S::from_words([0x5000000000000000, 0x50000]),
+        S::from_words([0xa000000000000000, 0xa0000]),
+        S::from_words([0x4000000000000000, 0x140001]),
+        S::from_words([0x8000000000000000, 0x280002]),
+        S::from_words([0x0, 0x500005]),
+        S::from_words([0x0, 0xa0000a]),
+        S::from_words([0x0, 0x1400014]),
+        S::from_words([0x0, 0x2800028]),
+        S::from_words([0x0, 0x1000010]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x140]),
+        S::from_words([0x0, 0x280]),
+        S::from_words([0x0, 0x500]),
+        S::from_words([0x0, 0xa00]),
+        S::from_words([0x0, 0x1400]),
+        S::from_words([0x0, 0x2800]),
+        S::from_words([0x0, 0x5000]),
+        S::from_words([0x0, 0xa000]),
+        S::from_words([0x0, 0x4000]),
+    ]];
+    static RIH9: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+
+    /// `sideways`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R10: [[S; 90]; 1] = [[
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100001, 0x0]),
+        S::from_words([0x200002, 0x0]),
+        S::from_words([0x400004, 0x0]),
+        S::from_words([0x800008, 0x0]),
+        S::from_words([0x1000010, 0x0]),
+        S::from_words([0x2000020, 0x0]),
+        S::from_words([0x4000040, 0x0]),
+        S::from_words([0x8000080, 0x0]),
+        S::from_words([0x10000100, 0x0]),
+        S::from_words([0x20000200, 0x0]),
+        S::from_words([0x40000400, 0x0]),
+        S::from_words([0x80000800, 0x0]),
+        S::from_words([0x100001000, 0x0]),
+        S::from_words([0x200002000, 0x0]),
+        S::from_words([0x400004000, 0x0]),
+        S::from_words([0x800008000, 0x0]),
+        S::from_words([0x1000010000, 0x0]),
+        S::from_words([0x2000020000, 0x0]),
+        S::from_words([0x4000040000, 0x0]),
+        S::from_words([0x8000080000, 0x0]),
+        S::from_words([0x10000100000, 0x0]),
+        S::from_words([0x20000200000, 0x0]),
+        S::from_words([0x40000400000, 0x0]),
+        S::from_words([0x80000800000, 0x0]),
+        S::from_words([0x100001000000, 0x0]),
+        S::from_words([0x200002000000, 0x0]),
+        S::from_words([0x400004000000, 0x0]),
+        S::from_words([0x800008000000, 0x0]),
+        S::from_words([0x1000010000000, 0x0]),
+        S::from_words([0x2000020000000, 0x0]),
+        S::from_words([0x4000040000000, 0x0]),
+        S::from_words([0x8000080000000, 0x0]),
+        S::from_words([0x10000100000000, 0x0]),
+        S::from_words([0x20000200000000, 0x0]),
+        S::from_words([0x40000400000000, 0x0]),
+        S::from_words([0x80000800000000, 0x0]),
+        S::from_words([0x100001000000000, 0x0]),
+        S::from_words([0x200002000000000, 0x0]),
+        S::from_words([0x400004000000000, 0x0]),
+        S::from_words([0x800008000000000, 0x0]),
+        S::from_words([0x1000010000000000, 0x0]),
+        S::from_words([0x2000020000000000, 0x0]),
+        S::from_words([0x4000040000000000, 0x0]),
+        S::from_words([0x8000080000000000, 0x0]),
+        S::from_words([0x100000000000, 0x1]),
+        S::from_words([0x200000000000, 0x2]),
+        S::from_words([0x400000000000, 0x4]),
+        S::from_words([0x800000000000, 0x8]),
+        S::from_words([0x1000000000000, 0x10]),
+        S::from_words([0x2000000000000, 0x20]),
+        S::from_words([0x4000000000000, 0x40]),
+        S::from_words([0x8000000000000, 0x80]),
+        S::from_words([0x10000000000000, 0x100]),
+        S::from_words([0x20000000000000, 0x200]),
+        S::from_words([0x40000000000000, 0x400]),
+        S::from_words([0x80000000000000, 0x800]),
+        S::from_words([0x100000000000000, 0x1000]),
+        S::from_words([0x200000000000000, 0x2000]),
+        S::from_words([0x400000000000000, 0x4000]),
+        S::from_words([0x800000000000000, 0x8000]),
+        S::from_words([0x1000000000000000, 0x10000]),
+        S::from_words([0x2000000000000000, 0x20000]),
+        S::from_words([0x4000000000000000, 0x40000]),
+        S::from_words([0x8000000000000000, 0x80000]),
+        S::from_words([0x0, 0x100001]),
+        S::from_words([0x0, 0x200002]),
+        S::from_words([0x0, 0x400004]),
+        S::from_words([0x0, 0x800008]),
+        S::from_words([0x0, 0x1000010]),
+        S::from_words([0x0, 0x2000020]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+    ]];
+    static RH10: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+    static RI10: [[S; 90]; 1] = [[
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x100001, 0x0]),
+        S::from_words([0x200002, 0x0]),
+        S::from_words([0x400004, 0x0]),
+        S::from_words([0x800008, 0x0]),
+        S::from_words([0x1000010, 0x0]),
+        S::from_words([0x2000020, 0x0]),
+        S::from_words([0x4000040, 0x0]),
+        S::from_words([0x8000080, 0x0]),
+        S::from_words([0x10000100, 0x0]),
+        S::from_words([0x20000200, 0x0]),
+        S::from_words([0x40000400, 0x0]),
+        S::from_words([0x80000800, 0x0]),
+        S::from_words([0x100001000, 0x0]),
+        S::from_words([0x200002000, 0x0]),
+        S::from_words([0x400004000, 0x0]),
+        S::from_words([0x800008000, 0x0]),
+        S::from_words([0x1000010000, 0x0]),
+        S::from_words([0x2000020000, 0x0]),
+        S::from_words([0x4000040000, 0x0]),
+        S::from_words([0x8000080000, 0x0]),
+        S::from_words([0x10000100000, 0x0]),
+        S::from_words([0x20000200000, 0x0]),
+        S::from_words([0x40000400000, 0x0]),
+        S::from_words([0x80000800000, 0x0]),
+        S::from_words([0x100001000000, 0x0]),
+        S::from_words([0x200002000000, 0x0]),
+        S::from_words([0x400004000000, 0x0]),
+        S::from_words([0x800008000000, 0x0]),
+        S::from_words([0x1000010000000, 0x0]),
+        S::from_words([0x2000020000000, 0x0]),
+        S::from_words([0x4000040000000, 0x0]),
+        S::from_words([0x8000080000000, 0x0]),
+        S::from_words([0x10000100000000, 0x0]),
+        S::from_words([0x20000200000000, 0x0]),
+        S::from_words([0x40000400000000, 0x0]),
+        S::from_words([0x80000800000000, 0x0]),
+        S::from_words([0x100001000000000, 0x0]),
+        S::from_words([0x200002000000000, 0x0]),
+        S::from_words([0x400004000000000, 0x0]),
+        S::from_words([0x800008000000000, 0x0]),
+        S::from_words([0x1000010000000000, 0x0]),
+        S::from_words([0x2000020000000000, 0x0]),
+        S::from_words([0x4000040000000000, 0x0]),
+        S::from_words([0x8000080000000000, 0x0]),
+        S::from_words([0x100000000000, 0x1]),
+        S::from_words([0x200000000000, 0x2]),
+        S::from_words([0x400000000000, 0x4]),
+        S::from_words([0x800000000000, 0x8]),
+        S::from_words([0x1000000000000, 0x10]),
+        S::from_words([0x2000000000000, 0x20]),
+        S::from_words([0x4000000000000, 0x40]),
+        S::from_words([0x8000000000000, 0x80]),
+        S::from_words([0x10000000000000, 0x100]),
+        S::from_words([0x20000000000000, 0x200]),
+        S::from_words([0x40000000000000, 0x400]),
+        S::from_words([0x80000000000000, 0x800]),
+        S::from_words([0x100000000000000, 0x1000]),
+        S::from_words([0x200000000000000, 0x2000]),
+        S::from_words([0x400000000000000, 0x4000]),
+        S::from_words([0x800000000000000, 0x8000]),
+        S::from_words([0x1000000000000000, 0x10000]),
+        S::from_words([0x2000000000000000, 0x20000]),
+        S::from_words([0x4000000000000000, 0x40000]),
+        S::from_words([0x8000000000000000, 0x80000]),
+        S::from_words([0x0, 0x100001]),
+        S::from_words([0x0, 0x200002]),
+        S::from_words([0x0, 0x400004]),
+        S::from_words([0x0, 0x800008]),
+        S::from_words([0x0, 0x1000010]),
+        S::from_words([0x0, 0x2000020]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+    ]];
+    static RIH10: [S; 1] = [S::from_words([0xffffffffffffffff, 0x3ffffff])];
+
+    /// `forward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R11: [[S; 90]; 2] = [[
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ], [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ]];
+    static RH11: [S; 2] = [S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]), S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+    static RI11: [[S; 90]; 2] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ], [
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RIH11: [S; 2] = [S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]), S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+
+    /// `backward`: neighbours per cell, cells with any, inverse, cells with any in the inverse.
+    static R12: [[S; 90]; 2] = [[
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ], [
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ]];
+    static RH12: [S; 2] = [S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]), S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])];
+    static RI12: [[S; 90]; 2] = [[
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x200, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x80000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x20000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x8000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x2000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x800000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x20]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x8000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+        S::from_words([0x0, 0x2000000]),
+        S::from_words([0x0, 0x0]),
+    ], [
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1, 0x0]),
+        S::from_words([0x2, 0x0]),
+        S::from_words([0x4, 0x0]),
+        S::from_words([0x8, 0x0]),
+        S::from_words([0x10, 0x0]),
+        S::from_words([0x20, 0x0]),
+        S::from_words([0x40, 0x0]),
+        S::from_words([0x80, 0x0]),
+        S::from_words([0x100, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x400, 0x0]),
+        S::from_words([0x800, 0x0]),
+        S::from_words([0x1000, 0x0]),
+        S::from_words([0x2000, 0x0]),
+        S::from_words([0x4000, 0x0]),
+        S::from_words([0x8000, 0x0]),
+        S::from_words([0x10000, 0x0]),
+        S::from_words([0x20000, 0x0]),
+        S::from_words([0x40000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x100000, 0x0]),
+        S::from_words([0x200000, 0x0]),
+        S::from_words([0x400000, 0x0]),
+        S::from_words([0x800000, 0x0]),
+        S::from_words([0x1000000, 0x0]),
+        S::from_words([0x2000000, 0x0]),
+        S::from_words([0x4000000, 0x0]),
+        S::from_words([0x8000000, 0x0]),
+        S::from_words([0x10000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x40000000, 0x0]),
+        S::from_words([0x80000000, 0x0]),
+        S::from_words([0x100000000, 0x0]),
+        S::from_words([0x200000000, 0x0]),
+        S::from_words([0x400000000, 0x0]),
+        S::from_words([0x800000000, 0x0]),
+        S::from_words([0x1000000000, 0x0]),
+        S::from_words([0x2000000000, 0x0]),
+        S::from_words([0x4000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x10000000000, 0x0]),
+        S::from_words([0x20000000000, 0x0]),
+        S::from_words([0x40000000000, 0x0]),
+        S::from_words([0x80000000000, 0x0]),
+        S::from_words([0x100000000000, 0x0]),
+        S::from_words([0x200000000000, 0x0]),
+        S::from_words([0x400000000000, 0x0]),
+        S::from_words([0x800000000000, 0x0]),
+        S::from_words([0x1000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x4000000000000, 0x0]),
+        S::from_words([0x8000000000000, 0x0]),
+        S::from_words([0x10000000000000, 0x0]),
+        S::from_words([0x20000000000000, 0x0]),
+        S::from_words([0x40000000000000, 0x0]),
+        S::from_words([0x80000000000000, 0x0]),
+        S::from_words([0x100000000000000, 0x0]),
+        S::from_words([0x200000000000000, 0x0]),
+        S::from_words([0x400000000000000, 0x0]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x1000000000000000, 0x0]),
+        S::from_words([0x2000000000000000, 0x0]),
+        S::from_words([0x4000000000000000, 0x0]),
+        S::from_words([0x8000000000000000, 0x0]),
+        S::from_words([0x0, 0x1]),
+        S::from_words([0x0, 0x2]),
+        S::from_words([0x0, 0x4]),
+        S::from_words([0x0, 0x8]),
+        S::from_words([0x0, 0x10]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x40]),
+        S::from_words([0x0, 0x80]),
+        S::from_words([0x0, 0x100]),
+        S::from_words([0x0, 0x200]),
+        S::from_words([0x0, 0x400]),
+        S::from_words([0x0, 0x800]),
+        S::from_words([0x0, 0x1000]),
+        S::from_words([0x0, 0x2000]),
+        S::from_words([0x0, 0x4000]),
+        S::from_words([0x0, 0x0]),
+        S::from_words([0x0, 0x10000]),
+        S::from_words([0x0, 0x20000]),
+        S::from_words([0x0, 0x40000]),
+        S::from_words([0x0, 0x80000]),
+        S::from_words([0x0, 0x100000]),
+        S::from_words([0x0, 0x200000]),
+        S::from_words([0x0, 0x400000]),
+        S::from_words([0x0, 0x800000]),
+        S::from_words([0x0, 0x1000000]),
+    ]];
+    static RIH12: [S; 2] = [S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]), S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])];
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 90] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 90] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, old.wrapping_add(value));
+        at1(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at2(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at5(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 2) {
+            at8(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 3) {
+            at12(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 4) {
+            at16(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 5) {
+            at20(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 6) {
+            at29(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s76(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at3(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s83(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s88(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at6(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s95(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s100(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at9(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[9];
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[2] = i as u16;
+                at10(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s110(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s115(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at13(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s119(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[3] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at14(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s126(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s131(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at17(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[8];
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[2] = i as u16;
+                at18(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s141(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s146(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at21(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let rel = &e.program().relations[8];
+        for i in 0..4usize {
+            if !rel.has_ray_for(i, e.rt_mover()) {
+                continue;
+            }
+            if let Some(m) = g.extend(m, i as u8) {
+                let mut w = v;
+                w[2] = i as u16;
+                at22(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if let Some(m) = g.extend(m, 0) {
+            at23(e, v, pos, m, g);
+        }
+        if let Some(m) = g.extend(m, 1) {
+            at25(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s148(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s155(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[4] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at26(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s162(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s167(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[0] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at30(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn at30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s177(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            let mut w = v;
+            w[1] = c as u16;
+            if let Some(m) = g.extend(m, c as u8) {
+                at32(e, w, pos, m, g);
+            }
+        }
+    }
+
+    #[inline]
+    fn at32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at34(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b44(e, &pos, &v, 0) {
+            return;
+        }
+        at35(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b46(e, &pos, &v, 0) {
+            return;
+        }
+        at36(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b48(e, &pos, &v, 0) {
+            at37(e, v, pos, m, g);
+        } else {
+            at94(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 2usize;
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at38(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s419(e, &pos, &v, ALL, 0);
+        at39(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s420(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u16;
+        at40(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s421(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u16;
+        at41(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[7] = 0;
+        at42(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b51(e, &pos, &v, 0) {
+            at91(e, v, pos, m, g);
+            return;
+        }
+        if v[7] == 255 {
+            return;
+        }
+        v[7] += 1;
+        at43(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s424(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u16;
+        at44(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[0] = s427(e, &pos, &v, ALL, 0);
+        at45(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[1] = s807(e, &pos, &v, ALL, 0);
+        at46(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        v[8] = 0;
+        at47(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if !b90(e, &pos, &v, 0) {
+            at42(e, v, pos, m, g);
+            return;
+        }
+        if v[8] == 255 {
+            return;
+        }
+        v[8] += 1;
+        at48(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let s = s810(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u16;
+        at49(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        pos.locals[1] = s813(e, &pos, &v, ALL, 0);
+        at50(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b91(e, &pos, &v, 0) {
+            at51(e, v, pos, m, g);
+        } else {
+            at53(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b92(e, &pos, &v, 0) {
+            at54(e, v, pos, m, g);
+        } else {
+            at56(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i72(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b93(e, &pos, &v, 0) {
+            at57(e, v, pos, m, g);
+        } else {
+            at59(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i73(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b94(e, &pos, &v, 0) {
+            at60(e, v, pos, m, g);
+        } else {
+            at62(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i74(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b95(e, &pos, &v, 0) {
+            at63(e, v, pos, m, g);
+        } else {
+            at65(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i75(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b96(e, &pos, &v, 0) {
+            at66(e, v, pos, m, g);
+        } else {
+            at67(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i76(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at67(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[5]);
+        let to = usize::from(v[6]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at68(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at68<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b108(e, &pos, &v, 0) {
+            at69(e, v, pos, m, g);
+        } else {
+            at70(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 2usize;
+        let value = i86(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at70(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at70<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let from = usize::from(v[6]);
+        let to = usize::from(v[5]);
+        if from != to {
+            let piece = pos.code(from);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        at71(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b109(e, &pos, &v, 0) {
+            at72(e, v, pos, m, g);
+        } else {
+            at74(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at72<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b110(e, &pos, &v, 0) {
+            at75(e, v, pos, m, g);
+        } else {
+            at77(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 5u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at77<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b111(e, &pos, &v, 0) {
+            at78(e, v, pos, m, g);
+        } else {
+            at80(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 7u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b112(e, &pos, &v, 0) {
+            at81(e, v, pos, m, g);
+        } else {
+            at83(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b113(e, &pos, &v, 0) {
+            at84(e, v, pos, m, g);
+        } else {
+            at86(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 11u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        if b114(e, &pos, &v, 0) {
+            at87(e, v, pos, m, g);
+        } else {
+            at88(e, v, pos, m, g);
+        }
+    }
+
+    #[inline(always)]
+    fn at87<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let piece = 13u8.wrapping_add(e.rt_mover());
+        pos.set_cell::<false>(e.zobrist(), usize::from(v[6]), piece);
+        at88(e, v, pos, m, g);
+    }
+
+    #[inline]
+    fn at88<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let slot = 1usize;
+        let value = i100(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        pos.set_counter::<false>(e.zobrist(), slot, value);
+        at47(e, v, pos, m, g);
+    }
+
+    #[inline(always)]
+    fn at91<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at92<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at93<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline(always)]
+    fn at94<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 0usize;
+        let value = i0(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = old.wrapping_add(value);
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap2(e, v, pos, r),
+            1 => ap5(e, v, pos, r),
+            2 => ap8(e, v, pos, r),
+            3 => ap12(e, v, pos, r),
+            4 => ap16(e, v, pos, r),
+            5 => ap20(e, v, pos, r),
+            6 => ap29(e, v, pos, r),
+            _ => ap94(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap2<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap6(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap9(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = u16::from(r.decision());
+        ap10(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap12<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap13(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap13<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[3] = u16::from(r.decision());
+        ap14(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap14<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap16<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap17(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap17<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = u16::from(r.decision());
+        ap18(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap18<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap20<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap21(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap21<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[2] = u16::from(r.decision());
+        ap22(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap22<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        match r.decision() {
+            0 => ap23(e, v, pos, r),
+            1 => ap25(e, v, pos, r),
+            _ => ap94(e, v, pos, r),
+        }
+    }
+
+    #[inline(always)]
+    fn ap23<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap25<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[4] = u16::from(r.decision());
+        ap26(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap26<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap29<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap30(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap30<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[1] = u16::from(r.decision());
+        ap32(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap32<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[0]);
+        let to = usize::from(v[1]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap34(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap34<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap35(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap35<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        ap36(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap36<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b48(e, &pos, &v, 0) {
+            ap37(e, v, pos, r);
+        } else {
+            ap94(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap37<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i38(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap38(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap38<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s419(e, &pos, &v, ALL, 0);
+        ap39(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap39<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s420(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u16;
+        ap40(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap40<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s421(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u16;
+        ap41(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap41<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[7] = 0;
+        ap42(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap42<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if !b51(e, &pos, &v, 0) {
+            ap91(e, v, pos, r);
+            return;
+        }
+        if v[7] == 255 {
+            return;
+        }
+        v[7] += 1;
+        ap43(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap43<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s424(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[5] = c as u16;
+        ap44(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap44<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[0] = s427(e, &pos, &v, ALL, 0);
+        ap45(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap45<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[1] = s807(e, &pos, &v, ALL, 0);
+        ap46(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap46<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[8] = 0;
+        ap47(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap47<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if !b90(e, &pos, &v, 0) {
+            ap42(e, v, pos, r);
+            return;
+        }
+        if v[8] == 255 {
+            return;
+        }
+        v[8] += 1;
+        ap48(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap48<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let s = s810(e, &pos, &v, ALL, 0);
+        let (Some(c), 1) = (s.iter().next(), s.len()) else {
+            return;
+        };
+        v[6] = c as u16;
+        ap49(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap49<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        pos.locals[1] = s813(e, &pos, &v, ALL, 0);
+        ap50(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap50<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b91(e, &pos, &v, 0) {
+            ap51(e, v, pos, r);
+        } else {
+            ap53(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap51<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i71(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap53<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b92(e, &pos, &v, 0) {
+            ap54(e, v, pos, r);
+        } else {
+            ap56(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap54<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i72(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap56<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b93(e, &pos, &v, 0) {
+            ap57(e, v, pos, r);
+        } else {
+            ap59(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap57<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i73(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap59<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b94(e, &pos, &v, 0) {
+            ap60(e, v, pos, r);
+        } else {
+            ap62(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap60<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i74(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap62<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b95(e, &pos, &v, 0) {
+            ap63(e, v, pos, r);
+        } else {
+            ap65(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap63<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i75(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap65<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b96(e, &pos, &v, 0) {
+            ap66(e, v, pos, r);
+        } else {
+            ap67(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap66<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i76(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap67(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap67<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[5]);
+        let to = usize::from(v[6]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap68(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap68<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b108(e, &pos, &v, 0) {
+            ap69(e, v, pos, r);
+        } else {
+            ap70(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap69<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i86(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap70(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap70<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let from = usize::from(v[6]);
+        let to = usize::from(v[5]);
+        if from != to {
+            let piece = pos.code(from);
+            e.rt_set_cell(from, 0);
+            pos.set_cell::<false>(e.zobrist(), from, 0);
+            e.rt_set_cell(to, piece);
+            pos.set_cell::<false>(e.zobrist(), to, piece);
+        }
+        ap71(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap71<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b109(e, &pos, &v, 0) {
+            ap72(e, v, pos, r);
+        } else {
+            ap74(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap72<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 3u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap74<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b110(e, &pos, &v, 0) {
+            ap75(e, v, pos, r);
+        } else {
+            ap77(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap75<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 5u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap77<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b111(e, &pos, &v, 0) {
+            ap78(e, v, pos, r);
+        } else {
+            ap80(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap78<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 7u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap80<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b112(e, &pos, &v, 0) {
+            ap81(e, v, pos, r);
+        } else {
+            ap83(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap81<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 9u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap83<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b113(e, &pos, &v, 0) {
+            ap84(e, v, pos, r);
+        } else {
+            ap86(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap84<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 11u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap86<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b114(e, &pos, &v, 0) {
+            ap87(e, v, pos, r);
+        } else {
+            ap88(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap87<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 13u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[6]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap88(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap88<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 1usize;
+        let value = i100(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap47(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap91<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b115(e, &pos, &v, 0) {
+            ap92(e, v, pos, r);
+        } else {
+            ap93(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap92<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap93<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let slot = 2usize;
+        let value = i103(e, &pos, &v, 0);
+        let old = pos.counters[slot];
+        let new = value;
+        e.rt_set_counter(slot, new);
+        pos.counters[slot] = new;
+        ap94(e, v, pos, r);
+    }
+
+    #[inline]
+    fn ap94<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1, 0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x10000]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1, 0x10000]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400, 0x0]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400, 0x0]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x40]) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400, 0x40]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x100000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000000000100000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x40000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x40000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4000040000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x100]) & d
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1000, 0x100]) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8, 0x0]) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000800008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000080000800008, 0x0]) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x80000]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000080000800008, 0x80000]) & d
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x200, 0x0]) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x200, 0x0]) & d
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x2000000]) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x200, 0x2000000]) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x8000]) & d
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x80000, 0x8000]) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x20]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000000, 0x20]) & d
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x8000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800000000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x800008000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x2000]) & d
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x20000, 0x2000]) & d
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x40, 0x0]) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x4000040, 0x0]) & d
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400000000000, 0x0]) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400004000040, 0x0]) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x4]) & d
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400004000040, 0x4]) & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0, 0x400000]) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x400004000040, 0x400004]) & d
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s73(e, pos, v, d, cand) | s74(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s72(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s75(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s79(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b10(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s80(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s81(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s78(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s82(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s85(e, pos, v, d, cand) | s86(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s84(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s87(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R9[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s91(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b21(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s92(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s93(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s90(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s94(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s97(e, pos, v, d, cand) | s98(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s96(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s99(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[9];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s101(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s102(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s103(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[9];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s104(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s106(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b28(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s107(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s108(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s105(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s109(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s112(e, pos, v, d, cand) | s113(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s111(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s114(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s116<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s117<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s118<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s119<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s118(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s117(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s120<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[3]));
+        one & d
+    }
+
+    #[inline]
+    fn s121<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R9[0].get(usize::from(v[3])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s122<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R8[0].get(usize::from(v[0])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s121(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s123(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s125<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s126<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s124(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s125(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s127<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s130<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s128(e, pos, v, d, cand) | s129(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s131<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s127(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s130(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s132<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s133<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s132(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s134<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s135<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s134(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s136<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s137<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s135(e, pos, v, d, cand) | s136(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s138<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s137(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s139<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s140<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s138(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s139(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s141<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s133(e, pos, v, d, cand) | s140(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s142<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s143(e, pos, v, d, cand) | s144(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s142(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s145(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s147<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s148<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s147(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s149<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s150<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s149(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[0]), run) & d
+    }
+
+    #[inline]
+    fn s151<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s152<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s150(e, pos, v, d, cand) | s151(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s153<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s152(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s154<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s155<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s153(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s154(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s156<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = Some(u8::try_from(v[2]).unwrap_or(255));
+        let run = Some(s156(e, pos, v, ALL, cand));
+        rel.line(e.rt_mover(), dir, usize::from(v[4]), run) & d
+    }
+
+    #[inline]
+    fn s158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[4]));
+        one & d
+    }
+
+    #[inline]
+    fn s159<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s157(e, pos, v, d, cand) | s158(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s160<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let rel = &e.program().relations[8];
+        let dir = u8::try_from(v[2]).unwrap_or(255);
+        rel.step_along(dir, s159(e, pos, v, ALL, cand)) & d
+    }
+
+    #[inline]
+    fn s161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s162<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s160(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s161(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s163<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s166<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s164(e, pos, v, d, cand) | s165(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s167<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s163(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s166(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s168<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s169<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s168(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+            _ => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s170<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s171<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s171(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b35(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s170(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s172(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s174<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s173(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R10[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s175<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s169(e, pos, v, d, cand) | s174(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s176<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s177<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s175(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s176(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s178<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s179<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s182<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s180(e, pos, v, d, cand) | s181(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s183<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s179(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s182(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s184<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s183(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s185<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s186<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s187<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s188<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s189<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s187(e, pos, v, d, cand) | s188(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s190<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s186(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s189(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s191<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s185(e, pos, v, ALL, cand);
+        let end = s190(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s192<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s184(e, pos, v, d, cand) | s191(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s193<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s178(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s192(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s194<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s195<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s196<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s197<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s198<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s199<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s197(e, pos, v, d, cand) | s198(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s200<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s196(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s199(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s201<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s200(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s202<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s203<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s204<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s205<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s206<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s204(e, pos, v, d, cand) | s205(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s207<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s203(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s206(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s208<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s202(e, pos, v, ALL, cand);
+        let end = s207(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s209<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s201(e, pos, v, d, cand) | s208(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s210<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s195(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s209(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s211<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s210(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s212<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s213<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s214<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s215<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s216<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s217<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s215(e, pos, v, d, cand) | s216(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s218<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s214(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s217(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s219<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s218(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s220<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s221<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s222<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s223<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s224<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s222(e, pos, v, d, cand) | s223(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s225<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s221(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s224(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s226<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s220(e, pos, v, ALL, cand);
+        let end = s225(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s227<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s219(e, pos, v, d, cand) | s226(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s228<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s213(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s227(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s229<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s212(e, pos, v, ALL, cand);
+        let end = s228(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s230<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s211(e, pos, v, d, cand) | s229(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s231<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s194(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s230(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s232<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s193(e, pos, v, d, cand) | s231(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s233<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s234<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s235<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s236<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s237<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s238<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s236(e, pos, v, d, cand) | s237(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s239<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s235(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s238(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s240<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s239(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s241<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s242<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s243<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s244<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s245<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s243(e, pos, v, d, cand) | s244(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s246<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s242(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s245(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s247<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s241(e, pos, v, ALL, cand);
+        let end = s246(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s248<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s240(e, pos, v, d, cand) | s247(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s249<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s234(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s248(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s250<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s249(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s251<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s252<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s253<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s254<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s255<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s256<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s254(e, pos, v, d, cand) | s255(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s257<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s253(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s256(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s258<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s257(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s259<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s260<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s261<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s262<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s263<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s261(e, pos, v, d, cand) | s262(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s264<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s260(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s263(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s265<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s259(e, pos, v, ALL, cand);
+        let end = s264(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s266<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s258(e, pos, v, d, cand) | s265(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s267<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s252(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s266(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s268<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s251(e, pos, v, ALL, cand);
+        let end = s267(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s269<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s250(e, pos, v, d, cand) | s268(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s270<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s233(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s269(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s271<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s232(e, pos, v, d, cand) | s270(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s272<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s273<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s274<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s275<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s276<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s277<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s275(e, pos, v, d, cand) | s276(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s278<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s274(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s277(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s279<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s278(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s280<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s281<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s282<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s283<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s284<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s282(e, pos, v, d, cand) | s283(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s285<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s281(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s284(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s286<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s280(e, pos, v, ALL, cand);
+        let end = s285(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s287<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s279(e, pos, v, d, cand) | s286(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s288<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s273(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s287(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s289<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s288(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s290<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s291<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s292<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s293<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s294<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s295<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s293(e, pos, v, d, cand) | s294(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s296<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s292(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s295(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s297<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s296(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s298<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s299<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s300<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s301<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s302<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s300(e, pos, v, d, cand) | s301(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s303<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s299(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s302(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s304<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s298(e, pos, v, ALL, cand);
+        let end = s303(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s305<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s297(e, pos, v, d, cand) | s304(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s306<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s291(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s305(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s307<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s290(e, pos, v, ALL, cand);
+        let end = s306(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s308<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s289(e, pos, v, d, cand) | s307(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s309<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s272(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s308(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s310<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s271(e, pos, v, d, cand) | s309(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s311<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s312<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s313<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s314<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s315<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s316<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s314(e, pos, v, d, cand) | s315(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s317<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s313(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s316(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s318<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s317(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s319<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s320<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s321<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s322<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s323<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s321(e, pos, v, d, cand) | s322(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s324<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s320(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s323(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s325<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s319(e, pos, v, ALL, cand);
+        let end = s324(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s326<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s318(e, pos, v, d, cand) | s325(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s327<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s312(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s326(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s328<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s327(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s329<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s330<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s331<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s332<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s333<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s334<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s332(e, pos, v, d, cand) | s333(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s335<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s331(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s334(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s336<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s335(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s337<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s338<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s339<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s340<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s341<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s339(e, pos, v, d, cand) | s340(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s342<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s338(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s341(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s343<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s337(e, pos, v, ALL, cand);
+        let end = s342(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s344<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s336(e, pos, v, d, cand) | s343(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s345<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s330(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s344(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s346<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s329(e, pos, v, ALL, cand);
+        let end = s345(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s347<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s328(e, pos, v, d, cand) | s346(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s348<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s311(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s347(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s349<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s310(e, pos, v, d, cand) | s348(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s350<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s351<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s352<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s353<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s354<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s352(e, pos, v, d, cand) | s353(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s355<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s351(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s354(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s356<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s355(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
+            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
+            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
+    }
+
+    #[inline]
+    fn s357<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s358<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s357(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s356(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s359<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s358(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s360<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s361<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s362<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s363<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s361(e, pos, v, d, cand) | s362(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s364<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s360(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s363(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s365<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s364(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s366<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s359(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s365(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s367<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s350(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s366(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s368<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s349(e, pos, v, d, cand) | s367(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s369<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s370<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s371<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s372<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s373<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s371(e, pos, v, d, cand) | s372(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s374<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s370(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s373(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s375<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s374(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+            _ => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s376<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s377<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s378<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s379<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s377(e, pos, v, d, cand) | s378(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s380<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s376(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s379(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s381<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s380(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s382<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s383<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s382(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b42(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s384<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s381(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s383(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s385<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s375(e, pos, v, d, cand) | s384(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s386<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s369(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s385(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s387<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s368(e, pos, v, d, cand) | s386(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s388<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s389<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s390<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s391<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s392<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s390(e, pos, v, d, cand) | s391(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s393<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s389(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s392(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s394<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s393(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s395<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s396<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s397<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s398<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s399<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s397(e, pos, v, d, cand) | s398(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s400<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s396(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s399(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s401<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s395(e, pos, v, ALL, cand);
+        let end = s400(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s402<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s394(e, pos, v, d, cand) | s401(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s403<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s404<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s405<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s406<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s404(e, pos, v, d, cand) | s405(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s407<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s403(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s406(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s408<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s407(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s409<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s410<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s411<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s412<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s413<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s411(e, pos, v, d, cand) | s412(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s414<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s410(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s413(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s415<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s409(e, pos, v, ALL, cand);
+        let end = s414(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s416<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s408(e, pos, v, d, cand) | s415(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s417<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s402(e, pos, v, d, cand) | s416(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s418<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s388(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s417(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s419<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s420<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[0]));
+        one & d
+    }
+
+    #[inline]
+    fn s421<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[1]));
+        one & d
+    }
+
+    #[inline]
+    fn s422<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s423<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s424<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s423(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+
+    #[inline]
+    fn s425<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[0] & d
+    }
+
+    #[inline]
+    fn s426<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s427<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s425(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s426(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s428<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s429<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s430<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s431<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s429(e, pos, v, d, cand) | s430(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s432<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s428(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s431(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s433<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s432(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R8[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s434<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s435<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s434(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b62(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s436<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s433(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s435(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s437<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s438<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s439<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s440<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s438(e, pos, v, d, cand) | s439(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s441<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s437(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s440(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s442<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s441(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R9[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s443<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s444<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s443(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b73(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s445<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s442(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s444(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s446<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s436(e, pos, v, d, cand) | s445(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s447<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s448<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s449<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s448(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b80(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s450<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s447(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s449(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s451<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s452<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s453<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s454<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s452(e, pos, v, d, cand) | s453(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s455<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s451(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s454(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s456<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s455(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11);
+        x & d
+    }
+
+    #[inline]
+    fn s457<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s458<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s457(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s456(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s459<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s458(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11);
+        x & d
+    }
+
+    #[inline]
+    fn s460<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s461<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s462<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s463<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s461(e, pos, v, d, cand) | s462(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s464<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s460(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s463(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s465<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s464(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s466<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s467<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s466(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s465(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s468<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s467(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9);
+        x & d
+    }
+
+    #[inline]
+    fn s469<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s459(e, pos, v, d, cand) | s468(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s470<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s471<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s472<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s473<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s471(e, pos, v, d, cand) | s472(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s474<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s470(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s473(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s475<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s474(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
+    }
+
+    #[inline]
+    fn s476<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s477<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s476(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s475(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s478<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s477(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
+    }
+
+    #[inline]
+    fn s479<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s469(e, pos, v, d, cand) | s478(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s480<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s481<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s482<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s483<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s481(e, pos, v, d, cand) | s482(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s484<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s480(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s483(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s485<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s484(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s486<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s487<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s486(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s485(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s488<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s487(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9);
+        x & d
+    }
+
+    #[inline]
+    fn s489<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s479(e, pos, v, d, cand) | s488(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s490<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s450(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s489(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s491<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s446(e, pos, v, d, cand) | s490(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s492<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s493<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s494<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s495<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s493(e, pos, v, d, cand) | s494(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s496<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s492(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s495(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s497<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s496(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R8[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s498<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s499<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s498(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s497(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s500<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s499(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
+            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
+            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
+    }
+
+    #[inline]
+    fn s501<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s502<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        R8[0].get(usize::from(v[5])).copied().unwrap_or(S::EMPTY) & d
+    }
+
+    #[inline]
+    fn s503<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s500(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s502(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s504<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s491(e, pos, v, d, cand) | s503(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s505<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s506<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s507<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s508<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s506(e, pos, v, d, cand) | s507(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s509<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s505(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s508(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s510<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s509(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s511<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s512<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s513<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s514<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s515<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s513(e, pos, v, d, cand) | s514(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s516<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s512(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s515(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s517<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s511(e, pos, v, ALL, cand);
+        let end = s516(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s518<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s510(e, pos, v, d, cand) | s517(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s519<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s504(e, pos, v, d, cand) | s518(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s520<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s521<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s522<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s523<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s521(e, pos, v, d, cand) | s522(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s524<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s520(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s523(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s525<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s524(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s526<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s527<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s528<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s529<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s530<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s528(e, pos, v, d, cand) | s529(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s531<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s527(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s530(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s532<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s526(e, pos, v, ALL, cand);
+        let end = s531(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s533<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s525(e, pos, v, d, cand) | s532(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s534<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s519(e, pos, v, d, cand) | s533(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s535<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s536<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s537<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s538<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s536(e, pos, v, d, cand) | s537(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s539<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s535(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s538(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s540<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s539(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s541<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s542<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s543<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s544<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s545<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s543(e, pos, v, d, cand) | s544(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s546<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s542(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s545(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s547<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s541(e, pos, v, ALL, cand);
+        let end = s546(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s548<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s540(e, pos, v, d, cand) | s547(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s549<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s534(e, pos, v, d, cand) | s548(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s550<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s551<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s552<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s553<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s551(e, pos, v, d, cand) | s552(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s554<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s550(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s553(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s555<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s554(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s556<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s557<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s558<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s559<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s560<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s558(e, pos, v, d, cand) | s559(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s561<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s557(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s560(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s562<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s556(e, pos, v, ALL, cand);
+        let end = s561(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s563<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s555(e, pos, v, d, cand) | s562(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s564<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s549(e, pos, v, d, cand) | s563(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s565<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s566<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s567<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s568<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s566(e, pos, v, d, cand) | s567(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s569<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s565(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s568(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s570<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s569(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s571<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s572<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s573<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s574<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s575<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s573(e, pos, v, d, cand) | s574(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s576<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s572(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s575(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s577<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s571(e, pos, v, ALL, cand);
+        let end = s576(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s578<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s570(e, pos, v, d, cand) | s577(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s579<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s580<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s579(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s578(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s581<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s582<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s583<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s584<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s585<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s586<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s584(e, pos, v, d, cand) | s585(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s587<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s583(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s586(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s588<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s587(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s589<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s590<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s591<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s592<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s593<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s591(e, pos, v, d, cand) | s592(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s594<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s590(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s593(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s595<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s589(e, pos, v, ALL, cand);
+        let end = s594(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s596<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s588(e, pos, v, d, cand) | s595(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s597<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s582(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s596(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s598<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s597(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s599<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s600<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s601<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s602<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s603<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s604<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s602(e, pos, v, d, cand) | s603(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s605<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s601(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s604(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s606<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s605(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s607<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s608<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s609<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s610<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s611<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s609(e, pos, v, d, cand) | s610(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s612<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s608(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s611(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s613<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s607(e, pos, v, ALL, cand);
+        let end = s612(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s614<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s606(e, pos, v, d, cand) | s613(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s615<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s600(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s614(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s616<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s599(e, pos, v, ALL, cand);
+        let end = s615(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s617<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s598(e, pos, v, d, cand) | s616(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s618<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s581(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s617(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s619<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s580(e, pos, v, d, cand) | s618(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s620<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s564(e, pos, v, d, cand) | s619(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s621<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s622<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s623<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s624<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s622(e, pos, v, d, cand) | s623(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s625<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s621(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s624(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s626<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s625(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s627<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s628<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s629<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s630<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s631<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s629(e, pos, v, d, cand) | s630(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s632<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s628(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s631(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s633<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s627(e, pos, v, ALL, cand);
+        let end = s632(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s634<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s626(e, pos, v, d, cand) | s633(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s635<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s636<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s635(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s634(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s637<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s638<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s639<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s640<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s641<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s642<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s640(e, pos, v, d, cand) | s641(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s643<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s639(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s642(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s644<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s643(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s645<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s646<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s647<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s648<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s649<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s647(e, pos, v, d, cand) | s648(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s650<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s646(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s649(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s651<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s645(e, pos, v, ALL, cand);
+        let end = s650(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s652<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s644(e, pos, v, d, cand) | s651(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s653<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s638(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s652(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s654<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s653(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s655<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s656<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s657<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s658<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s659<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s660<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s658(e, pos, v, d, cand) | s659(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s661<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s657(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s660(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s662<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s661(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s663<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s664<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s665<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s666<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s667<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s665(e, pos, v, d, cand) | s666(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s668<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s664(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s667(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s669<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s663(e, pos, v, ALL, cand);
+        let end = s668(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s670<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s662(e, pos, v, d, cand) | s669(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s671<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s656(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s670(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s672<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s655(e, pos, v, ALL, cand);
+        let end = s671(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s673<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s654(e, pos, v, d, cand) | s672(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s674<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s637(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s673(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s675<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s636(e, pos, v, d, cand) | s674(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s676<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s620(e, pos, v, d, cand) | s675(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s677<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s678<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s679<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s680<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s678(e, pos, v, d, cand) | s679(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s681<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s677(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s680(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s682<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s681(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s683<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s684<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s685<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s686<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s687<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s685(e, pos, v, d, cand) | s686(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s688<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s684(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s687(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s689<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s683(e, pos, v, ALL, cand);
+        let end = s688(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s690<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s682(e, pos, v, d, cand) | s689(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s691<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s692<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s691(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s690(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s693<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s694<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s695<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s696<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s697<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s698<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s696(e, pos, v, d, cand) | s697(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s699<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s695(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s698(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s700<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s699(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s701<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s702<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s703<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s704<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s705<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s703(e, pos, v, d, cand) | s704(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s706<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s702(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s705(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s707<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s701(e, pos, v, ALL, cand);
+        let end = s706(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s708<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s700(e, pos, v, d, cand) | s707(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s709<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s694(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s708(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s710<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s709(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s711<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s712<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s713<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s714<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s715<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s716<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s714(e, pos, v, d, cand) | s715(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s717<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s713(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s716(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s718<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s717(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s719<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s720<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s721<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s722<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s723<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s721(e, pos, v, d, cand) | s722(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s724<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s720(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s723(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s725<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s719(e, pos, v, ALL, cand);
+        let end = s724(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s726<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s718(e, pos, v, d, cand) | s725(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s727<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s712(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s726(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s728<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s711(e, pos, v, ALL, cand);
+        let end = s727(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s729<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s710(e, pos, v, d, cand) | s728(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s730<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s693(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s729(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s731<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s692(e, pos, v, d, cand) | s730(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s732<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s676(e, pos, v, d, cand) | s731(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s733<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s734<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s735<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s736<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s734(e, pos, v, d, cand) | s735(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s737<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s733(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s736(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s738<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s737(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s739<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s740<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s741<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s742<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s743<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s741(e, pos, v, d, cand) | s742(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s744<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s740(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s743(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s745<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s739(e, pos, v, ALL, cand);
+        let end = s744(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s746<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s738(e, pos, v, d, cand) | s745(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s747<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s748<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s747(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s746(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s749<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s750<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s751<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s752<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s753<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s754<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s752(e, pos, v, d, cand) | s753(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s755<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s751(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s754(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s756<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s755(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s757<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s758<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s759<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s760<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s761<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s759(e, pos, v, d, cand) | s760(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s762<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s758(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s761(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s763<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s757(e, pos, v, ALL, cand);
+        let end = s762(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s764<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s756(e, pos, v, d, cand) | s763(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s765<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s750(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s764(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s766<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s765(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s767<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s768<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s769<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s770<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s771<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s772<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s770(e, pos, v, d, cand) | s771(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s773<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s769(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s772(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s774<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s773(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s775<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s776<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s777<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s778<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s779<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s777(e, pos, v, d, cand) | s778(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s780<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s776(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s779(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s781<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s775(e, pos, v, ALL, cand);
+        let end = s780(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s782<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s774(e, pos, v, d, cand) | s781(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s783<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s768(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s782(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s784<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s767(e, pos, v, ALL, cand);
+        let end = s783(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s785<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s766(e, pos, v, d, cand) | s784(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s786<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s749(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s785(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s787<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s748(e, pos, v, d, cand) | s786(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s788<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s732(e, pos, v, d, cand) | s787(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s789<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s790<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s791<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s792<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s790(e, pos, v, d, cand) | s791(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s793<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s789(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s792(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s794<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s793(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s795<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s788(e, pos, v, d, cand) | s794(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s796<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[5]));
+        one & d
+    }
+
+    #[inline]
+    fn s797<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s798<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s799<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s797(e, pos, v, d, cand) | s798(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s800<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s796(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s799(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s801<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s802<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s801(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b87(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s803<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s800(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s802(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s804<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s803(e, pos, v, ALL, cand);
+        let x = match of.iter().next() {
+            Some(c) => R10[0][c],
+            None => S::EMPTY,
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s805<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s795(e, pos, v, d, cand) | s804(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s806<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s807<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s805(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s806(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s808<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s809<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s810<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s809(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
+    }
+
+    #[inline]
+    fn s811<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.locals[1] & d
+    }
+
+    #[inline]
+    fn s812<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        one & d
+    }
+
+    #[inline]
+    fn s813<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s811(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s812(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s814<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s815<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(2usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s816<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s814(e, pos, v, d, cand) | s815(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s817<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s818<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(4usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s819<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s817(e, pos, v, d, cand) | s818(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s820<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s821<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s822<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s820(e, pos, v, d, cand) | s821(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s823<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s824<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s825<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s823(e, pos, v, d, cand) | s824(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s826<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s827<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s828<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s826(e, pos, v, d, cand) | s827(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s829<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s830<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s831<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s829(e, pos, v, d, cand) | s830(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s832<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(8usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s833<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s834<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s835<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s836<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s834(e, pos, v, d, cand) | s835(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s837<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s833(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s836(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s838<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s837(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s839<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s840<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s841<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s842<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s843<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s841(e, pos, v, d, cand) | s842(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s844<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s840(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s843(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s845<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s839(e, pos, v, ALL, cand);
+        let end = s844(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s846<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s838(e, pos, v, d, cand) | s845(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s847<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s832(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s846(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s848<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s849<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s850<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s851<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s852<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s853<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s851(e, pos, v, d, cand) | s852(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s854<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s850(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s853(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s855<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s854(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s856<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s857<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s858<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s859<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s860<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s858(e, pos, v, d, cand) | s859(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s861<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s857(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s860(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s862<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s856(e, pos, v, ALL, cand);
+        let end = s861(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s863<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s855(e, pos, v, d, cand) | s862(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s864<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s849(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s863(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s865<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s864(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s866<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s867<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s868<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s869<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s870<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s871<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s869(e, pos, v, d, cand) | s870(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s872<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s868(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s871(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s873<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s872(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s874<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s875<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s876<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s877<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s878<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s876(e, pos, v, d, cand) | s877(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s879<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s875(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s878(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s880<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s874(e, pos, v, ALL, cand);
+        let end = s879(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s881<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s873(e, pos, v, d, cand) | s880(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s882<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s867(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s881(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s883<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s866(e, pos, v, ALL, cand);
+        let end = s882(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xffffffffffffffff, 0xffff]);
+            let mut x = end.shifted(-10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-10) & S::from_words([0xffffffffffffffff, 0xffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s884<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s865(e, pos, v, d, cand) | s883(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s885<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s848(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s884(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s886<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s847(e, pos, v, d, cand) | s885(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s887<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s888<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s889<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s890<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s891<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s892<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s890(e, pos, v, d, cand) | s891(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s893<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s889(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s892(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s894<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s893(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s895<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s896<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s897<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s898<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s899<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s897(e, pos, v, d, cand) | s898(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s900<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s896(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s899(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s901<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s895(e, pos, v, ALL, cand);
+        let end = s900(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s902<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s894(e, pos, v, d, cand) | s901(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s903<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s888(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s902(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s904<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s903(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s905<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s906<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s907<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s908<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s909<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s910<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s908(e, pos, v, d, cand) | s909(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s911<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s907(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s910(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s912<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s911(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10);
+        x & d
+    }
+
+    #[inline]
+    fn s913<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s914<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s915<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s916<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s917<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s915(e, pos, v, d, cand) | s916(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s918<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s914(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s917(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s919<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s913(e, pos, v, ALL, cand);
+        let end = s918(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s920<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s912(e, pos, v, d, cand) | s919(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s921<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s906(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s920(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s922<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s905(e, pos, v, ALL, cand);
+        let end = s921(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            let mut x = end.shifted(10) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(10) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(10) & S::from_words([0xfffffffffffffc00, 0x3ffffff]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s923<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s904(e, pos, v, d, cand) | s922(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s924<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s887(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s923(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s925<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s886(e, pos, v, d, cand) | s924(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s926<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s927<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s928<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s929<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s930<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s931<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s929(e, pos, v, d, cand) | s930(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s932<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s928(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s931(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s933<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s932(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s934<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s935<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s936<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s937<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s938<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s936(e, pos, v, d, cand) | s937(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s939<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s935(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s938(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s940<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s934(e, pos, v, ALL, cand);
+        let end = s939(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s941<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s933(e, pos, v, d, cand) | s940(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s942<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s927(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s941(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s943<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s942(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s944<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s945<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s946<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s947<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s948<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s949<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s947(e, pos, v, d, cand) | s948(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s950<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s946(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s949(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s951<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s950(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s952<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s953<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s954<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s955<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s956<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s954(e, pos, v, d, cand) | s955(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s957<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s953(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s956(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s958<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s952(e, pos, v, ALL, cand);
+        let end = s957(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s959<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s951(e, pos, v, d, cand) | s958(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s960<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s945(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s959(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s961<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s944(e, pos, v, ALL, cand);
+        let end = s960(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s962<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s943(e, pos, v, d, cand) | s961(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s963<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s926(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s962(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s964<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s925(e, pos, v, d, cand) | s963(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s965<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(10usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s966<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s967<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s968<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s969<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s970<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s968(e, pos, v, d, cand) | s969(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s971<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s967(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s970(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s972<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s971(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s973<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s974<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s975<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s976<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s977<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s975(e, pos, v, d, cand) | s976(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s978<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s974(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s977(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s979<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s973(e, pos, v, ALL, cand);
+        let end = s978(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s980<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s972(e, pos, v, d, cand) | s979(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s981<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s966(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s980(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s982<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s981(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s983<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s984<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d & pos.occupied
+    }
+
+    #[inline]
+    fn s985<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s986<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s987<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s988<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s986(e, pos, v, d, cand) | s987(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s989<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s985(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s988(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s990<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s989(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s991<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s992<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s993<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s994<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s995<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s993(e, pos, v, d, cand) | s994(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s996<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s992(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s995(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s997<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s991(e, pos, v, ALL, cand);
+        let end = s996(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s998<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s990(e, pos, v, d, cand) | s997(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s999<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s984(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s998(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1000<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s983(e, pos, v, ALL, cand);
+        let end = s999(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1001<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s982(e, pos, v, d, cand) | s1000(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1002<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s965(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1001(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1003<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s964(e, pos, v, d, cand) | s1002(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1004<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(6usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1005<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1006<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1007<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1008<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1006(e, pos, v, d, cand) | s1007(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1009<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1005(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1008(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1010<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1009(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x7fdf])).shifted(11)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0xffbf])).shifted(9)
+            | (of & S::from_words([0xf7fdff7fdff7fc00, 0x1ff7fdf])).shifted(-9)
+            | (of & S::from_words([0xeffbfeffbfeff800, 0x3feffbf])).shifted(-11);
+        x & d
+    }
+
+    #[inline]
+    fn s1011<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1012<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1011(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1010(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1013<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1012(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s1014<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1015<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1016<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1017<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1015(e, pos, v, d, cand) | s1016(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1018<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1014(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1017(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1019<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1018(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s1020<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1013(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1019(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1021<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1004(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1020(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1022<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1003(e, pos, v, d, cand) | s1021(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1023<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(12usize + usize::from(e.rt_mover()))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1024<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1025<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1026<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1027<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1025(e, pos, v, d, cand) | s1026(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1028<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1024(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1027(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1029<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1028(e, pos, v, ALL, cand);
+        let x = match e.rt_mover() {
+            0 => (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1),
+            _ => (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1),
+        };
+        x & d
+    }
+
+    #[inline]
+    fn s1030<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player((1 - e.rt_mover())) & d
+    }
+
+    #[inline]
+    fn s1031<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1032<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1033<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1031(e, pos, v, d, cand) | s1032(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1034<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1030(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1033(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1035<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1034(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xffffffffffffffff, 0xffff])).shifted(10)
+            | (of & S::from_words([0xfffffffffffffc00, 0x3ffffff])).shifted(-10);
+        x & d
+    }
+
+    #[inline]
+    fn s1036<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s1037<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0x3ffffff]) & d
+    }
+
+    #[inline]
+    fn s1038<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1037(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b103(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s1039<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1036(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s1038(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1040<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1035(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1039(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1041<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1029(e, pos, v, d, cand) | s1040(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1042<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1023(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1041(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1043<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1022(e, pos, v, d, cand) | s1042(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1044<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from((1 - e.rt_mover())))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1045<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1046<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1047<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1048<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1046(e, pos, v, d, cand) | s1047(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1049<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1045(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1048(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1050<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1049(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf])).shifted(-1);
+        x & d
+    }
+
+    #[inline]
+    fn s1051<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1052<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1053<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1054<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1055<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1053(e, pos, v, d, cand) | s1054(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1056<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1052(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1055(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1057<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1051(e, pos, v, ALL, cand);
+        let end = s1056(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            let mut x = end.shifted(-1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(-1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(-1) & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1058<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1050(e, pos, v, d, cand) | s1057(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1059<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1060<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1061<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1062<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1060(e, pos, v, d, cand) | s1061(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1063<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1059(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1062(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1064<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s1063(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xf7fdff7fdff7fdff, 0x1ff7fdf])).shifted(1);
+        x & d
+    }
+
+    #[inline]
+    fn s1065<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s1066<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s1067<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(0u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1068<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos
+            .by_code
+            .get(0usize + usize::from(1u8))
+            .map_or(S::EMPTY, |b| *b & d)
+    }
+
+    #[inline]
+    fn s1069<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1067(e, pos, v, d, cand) | s1068(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1070<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1066(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1069(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s1071<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let run = s1065(e, pos, v, ALL, cand);
+        let end = s1070(e, pos, v, ALL, cand) - run;
+        let out = {
+            let mut out = S::EMPTY;
+            let on = run & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            let mut x = end.shifted(1) & on;
+            if !x.is_empty() {
+                loop {
+                    let y = x | (x.shifted(1) & on);
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                out |= x.shifted(1) & S::from_words([0xeffbfeffbfeffbfe, 0x3feffbf]);
+            }
+            out
+        };
+        out & d
+    }
+
+    #[inline]
+    fn s1072<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1064(e, pos, v, d, cand) | s1071(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1073<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        s1058(e, pos, v, d, cand) | s1072(e, pos, v, d, cand)
+    }
+
+    #[inline]
+    fn s1074<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s1044(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s1073(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[1])
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s387(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s418(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        500
+    }
+
+    #[inline]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[0]
+    }
+
+    #[inline]
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        500
+    }
+
+    #[inline]
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s422(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        7
+    }
+
+    #[inline]
+    fn i57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s808(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[6])
+    }
+
+    #[inline]
+    fn i78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1043(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s1074(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::from(v[5])
+    }
+
+    #[inline]
+    fn i88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        2
+    }
+
+    #[inline]
+    fn i92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        3
+    }
+
+    #[inline]
+    fn i94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        4
+    }
+
+    #[inline]
+    fn i96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        5
+    }
+
+    #[inline]
+    fn i98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[1]
+    }
+
+    #[inline]
+    fn i99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        6
+    }
+
+    #[inline]
+    fn i100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        pos.counters[2]
+    }
+
+    #[inline]
+    fn i102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i1(e, pos, v, cand), i2(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i3(e, pos, v, cand), i4(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i5(e, pos, v, cand), i6(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b3(e, pos, v, cand) && b4(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b6(e, pos, v, cand) && b7(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b5(e, pos, v, cand) || b8(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b2(e, pos, v, cand) && b9(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i9(e, pos, v, cand), i10(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b11(e, pos, v, cand) && b12(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i13(e, pos, v, cand), i14(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b14(e, pos, v, cand) && b15(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i15(e, pos, v, cand), i16(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b17(e, pos, v, cand) && b18(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b16(e, pos, v, cand) || b19(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b13(e, pos, v, cand) && b20(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i17(e, pos, v, cand), i18(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b22(e, pos, v, cand) && b23(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i19(e, pos, v, cand), i20(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b25(e, pos, v, cand) && b26(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b24(e, pos, v, cand) || b27(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b29(e, pos, v, cand) && b30(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i23(e, pos, v, cand), i24(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b32(e, pos, v, cand) && b33(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b31(e, pos, v, cand) || b34(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i26(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b36(e, pos, v, cand) && b37(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i28(e, pos, v, cand), i29(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b39(e, pos, v, cand) && b40(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b38(e, pos, v, cand) || b41(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i30(e, pos, v, cand), i31(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        !b43(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        !b45(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        true
+    }
+
+    #[inline]
+    fn b48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i41(e, pos, v, cand), i42(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b49(e, pos, v, cand) && b50(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i45(e, pos, v, cand), i46(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b52(e, pos, v, cand) && b53(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i47(e, pos, v, cand), i48(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b55(e, pos, v, cand) && b56(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i49(e, pos, v, cand), i50(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b58(e, pos, v, cand) && b59(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b57(e, pos, v, cand) || b60(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b54(e, pos, v, cand) && b61(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i53(e, pos, v, cand), i54(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b63(e, pos, v, cand) && b64(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i55(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b66(e, pos, v, cand) && b67(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i57(e, pos, v, cand), i58(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b69(e, pos, v, cand) && b70(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b68(e, pos, v, cand) || b71(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b65(e, pos, v, cand) && b72(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i59(e, pos, v, cand), i60(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b74(e, pos, v, cand) && b75(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i61(e, pos, v, cand), i62(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b77(e, pos, v, cand) && b78(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b76(e, pos, v, cand) || b79(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i63(e, pos, v, cand), i64(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b81(e, pos, v, cand) && b82(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b84<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b84(e, pos, v, cand) && b85(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b87<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b83(e, pos, v, cand) || b86(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b88<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i67(e, pos, v, cand), i68(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b90<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b88(e, pos, v, cand) && b89(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b91<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s816(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b92<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s819(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b93<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s822(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b94<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s825(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b95<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s828(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b96<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        let mut one = S::EMPTY;
+        one.insert(usize::from(v[6]));
+        !s831(e, pos, v, one, cand).is_empty()
+    }
+
+    #[inline]
+    fn b97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 0u8) == true
+    }
+
+    #[inline]
+    fn b98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Le, i78(e, pos, v, cand), i79(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b99<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b97(e, pos, v, cand) && b98(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b100<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        (e.rt_mover() == 1u8) == true
+    }
+
+    #[inline]
+    fn b101<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i80(e, pos, v, cand), i81(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b102<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b100(e, pos, v, cand) && b101(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b103<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b99(e, pos, v, cand) || b102(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i82(e, pos, v, cand), i83(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b105<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        !b104(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i84(e, pos, v, cand), i85(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b107<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        !b106(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b105(e, pos, v, cand) && b107(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i88(e, pos, v, cand), i89(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b110<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i90(e, pos, v, cand), i91(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b111<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i92(e, pos, v, cand), i93(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i94(e, pos, v, cand), i95(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i96(e, pos, v, cand), i97(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b114<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i98(e, pos, v, cand), i99(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b115<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i101(e, pos, v, cand), i102(e, pos, v, cand))
+    }
+}
+
 /// Belts
-mod p21 {
+mod p24 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -59456,7 +77615,7 @@ mod p21 {
 }
 
 /// Capture Lines
-mod p22 {
+mod p25 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60182,7 +78341,7 @@ mod p22 {
 }
 
 /// Capture Go
-mod p23 {
+mod p26 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -60634,7 +78793,7 @@ mod p23 {
 }
 
 /// Clock Lift
-mod p24 {
+mod p27 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61210,7 +79369,7 @@ mod p24 {
 }
 
 /// Custodian
-mod p25 {
+mod p28 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61660,7 +79819,7 @@ mod p25 {
 }
 
 /// Drop First
-mod p26 {
+mod p29 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -61880,7 +80039,7 @@ mod p26 {
 }
 
 /// Flankfive
-mod p27 {
+mod p30 {
     use super::*;
 
     /// Cell sets: 4 word(s), room for 256 cells.
@@ -64782,7 +82941,7 @@ mod p27 {
 }
 
 /// Gather
-mod p28 {
+mod p31 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65038,7 +83197,7 @@ mod p28 {
 }
 
 /// Hill
-mod p29 {
+mod p32 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -65906,7 +84065,7 @@ mod p29 {
 }
 
 /// Lift
-mod p30 {
+mod p33 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -66282,7 +84441,7 @@ mod p30 {
 }
 
 /// Nudge
-mod p31 {
+mod p34 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -66947,7 +85106,7 @@ mod p31 {
 }
 
 /// Orbit
-mod p32 {
+mod p35 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -67367,7 +85526,7 @@ mod p32 {
 }
 
 /// Owner of an emptied cell
-mod p33 {
+mod p36 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -67649,7 +85808,7 @@ mod p33 {
 }
 
 /// Rebound
-mod p34 {
+mod p37 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -68808,7 +86967,7 @@ mod p34 {
 }
 
 /// Relay
-mod p35 {
+mod p38 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -70553,7 +88712,7 @@ mod p35 {
 }
 
 /// Sentries
-mod p36 {
+mod p39 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -70915,7 +89074,7 @@ mod p36 {
 }
 
 /// Shove
-mod p37 {
+mod p40 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -72053,7 +90212,7 @@ mod p37 {
 }
 
 /// Shuffle
-mod p38 {
+mod p41 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -72585,7 +90744,7 @@ mod p38 {
 }
 
 /// Terraces
-mod p39 {
+mod p42 {
     use super::*;
 
     /// Cell sets: 1 word(s), room for 64 cells.
@@ -73096,8 +91255,1142 @@ mod p39 {
     }
 }
 
+/// Weighted Claims
+mod p43 {
+    use super::*;
+
+    /// Cell sets: 1 word(s), room for 64 cells.
+    type S = CellBits<1>;
+
+    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// earlier rounds of unordered picks chose from).
+    type P = Pos<1, 0, 0, 0>;
+
+    const ALL: S = S::from_words([0x1ff]);
+
+    /// Coordinate `x` of each cell.
+    static AXIS0: [i32; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+
+    /// Coordinate `y` of each cell.
+    static AXIS1: [i32; 9] = [0, 1, 2, 0, 1, 2, 0, 1, 2];
+
+    pub fn generate(e: &mut Engine<'_>, g: &mut Gen<'_>) {
+        let pos = P::of(e);
+        walk(e, pos, g)
+    }
+
+    #[inline(always)]
+    fn walk<'p, H: Host<'p, P>>(e: &mut H, pos: P, g: &mut Gen<'_>) {
+        let m = Move::default();
+        at0(e, [0; 16], pos, m, g)
+    }
+
+    #[inline(always)]
+    fn at0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        let set = s10(e, &pos, &v, ALL, 0);
+        for c in set.iter() {
+            g.leaf_with(m, c as u8);
+        }
+    }
+
+    #[inline]
+    fn at1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    #[inline]
+    fn at11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {
+        g.leaf(m);
+    }
+
+    pub fn apply(e: &mut Engine<'_>, m: &Move) {
+        let pos = P::of(e);
+        replay(e, pos, m)
+    }
+
+    #[inline(always)]
+    fn replay<'p, H: Host<'p, P>>(e: &mut H, pos: P, m: &Move) {
+        let r = &mut Replay::new(m);
+        ap0(e, [0; 16], pos, r)
+    }
+
+    /// The turn on the position value alone (see `FastTurn`).
+    pub struct Turn;
+
+    impl FastTurn for Turn {
+        type P = P;
+
+        #[inline]
+        fn generate(e: &mut Fast<'_, P>, g: &mut Gen<'_>) {
+            let pos = e.pos;
+            walk(e, pos, g);
+        }
+
+        #[inline]
+        fn apply(e: &mut Fast<'_, P>, m: &Move) {
+            let pos = e.pos;
+            replay(e, pos, m);
+        }
+    }
+
+    #[inline(always)]
+    fn ap0<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        v[0] = u16::from(r.decision());
+        ap1(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap1<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        let piece = 1u8.wrapping_add(e.rt_mover());
+        let c = usize::from(v[0]);
+        e.rt_set_cell(c, piece);
+        pos.set_cell::<false>(e.zobrist(), c, piece);
+        ap3(e, v, pos, r);
+    }
+
+    #[inline(always)]
+    fn ap3<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b3(e, &pos, &v, 0) {
+            ap4(e, v, pos, r);
+        } else {
+            ap5(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap4<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(e.rt_mover()));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap5<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b4(e, &pos, &v, 0) {
+            ap6(e, v, pos, r);
+        } else {
+            ap11(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap6<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b5(e, &pos, &v, 0) {
+            ap7(e, v, pos, r);
+        } else {
+            ap8(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap7<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(0u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap8<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        if b6(e, &pos, &v, 0) {
+            ap9(e, v, pos, r);
+        } else {
+            ap10(e, v, pos, r);
+        }
+    }
+
+    #[inline(always)]
+    fn ap9<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Win(1u8));
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap10<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_finish(GameResult::Draw);
+        e.rt_end(&pos);
+    }
+
+    #[inline(always)]
+    fn ap11<'p, H: Host<'p, P>>(e: &mut H, mut v: V, mut pos: P, r: &mut Replay<'_>) {
+        e.rt_end(&pos);
+    }
+
+    #[inline]
+    fn s0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1ff]) & d
+    }
+
+    #[inline]
+    fn s1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x0]) & d
+    }
+
+    #[inline]
+    fn s3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x1ff]) & d
+    }
+
+    #[inline]
+    fn s6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xba]) & d
+    }
+
+    #[inline]
+    fn s8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s11(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s12(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s14(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s15(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(e.rt_mover()) & d
+    }
+
+    #[inline]
+    fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s17(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s18(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s21(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s22(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s24(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s25(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s27(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s28(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s30(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s31(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s33(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s34(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s36(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s37(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s39(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s40(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s42(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s43(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s45(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s46(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s48(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s49(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s51(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s52(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s54(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s55(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s57(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s58(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s60(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s61(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s63(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s64(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x145]) & d
+    }
+
+    #[inline]
+    fn s68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s66(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s67(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xaa]) & d
+    }
+
+    #[inline]
+    fn s71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s69(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s70(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0x10]) & d
+    }
+
+    #[inline]
+    fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s72(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s73(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn i0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS0[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        AXIS1[usize::from(cand)]
+    }
+
+    #[inline]
+    fn i3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        1
+    }
+
+    #[inline]
+    fn i4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s13(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i4(e, pos, v, cand), i5(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s16(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i7(e, pos, v, cand), i8(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i10<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i6(e, pos, v, cand), i9(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s19(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i11(e, pos, v, cand), i12(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i14<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i10(e, pos, v, cand), i13(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i15<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        350
+    }
+
+    #[inline]
+    fn i16<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s20(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn i18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s23(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i20<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i18(e, pos, v, cand), i19(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s26(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i21(e, pos, v, cand), i22(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i20(e, pos, v, cand), i23(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s29(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i27<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i25(e, pos, v, cand), i26(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i28<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i24(e, pos, v, cand), i27(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i29<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s32(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i29(e, pos, v, cand), i30(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i32<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s35(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i33<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i34<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i32(e, pos, v, cand), i33(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i35<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i31(e, pos, v, cand), i34(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i36<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i37<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s38(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i38<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i36(e, pos, v, cand), i37(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i39<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i35(e, pos, v, cand), i38(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i40<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i41<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s41(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i42<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i40(e, pos, v, cand), i41(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s44(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i43(e, pos, v, cand), i44(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i46<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i42(e, pos, v, cand), i45(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i47<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i48<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s47(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i49<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i47(e, pos, v, cand), i48(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i46(e, pos, v, cand), i49(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s50(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i53<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i51(e, pos, v, cand), i52(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i54<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s53(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i55<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i56<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i54(e, pos, v, cand), i55(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i57<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i53(e, pos, v, cand), i56(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i58<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i59<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s56(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i60<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i61<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i57(e, pos, v, cand), i60(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i62<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i63<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s59(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i64<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i65<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s62(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i66<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i67<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i68<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i69<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i70<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s65(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i71<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i72<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i68(e, pos, v, cand), i71(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        150
+    }
+
+    #[inline]
+    fn i74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s68(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i75<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i73(e, pos, v, cand), i74(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i76<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s71(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i77<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i78<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i76(e, pos, v, cand), i77(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i79<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i75(e, pos, v, cand), i78(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i80<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        75
+    }
+
+    #[inline]
+    fn i81<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s74(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i82<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i80(e, pos, v, cand), i81(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i83<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i79(e, pos, v, cand), i82(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i0(e, pos, v, cand), i1(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ne, i2(e, pos, v, cand), i3(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        b0(e, pos, v, cand) && b1(e, pos, v, cand)
+    }
+
+    #[inline]
+    fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Ge, i14(e, pos, v, cand), i15(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Gt, i28(e, pos, v, cand), i39(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
+        compare(CmpOp::Lt, i50(e, pos, v, cand), i61(e, pos, v, cand))
+    }
+}
+
 /// Widefive
-mod p40 {
+mod p44 {
     use super::*;
 
     /// Cell sets: 16 word(s), room for 1024 cells.

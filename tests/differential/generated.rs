@@ -18,21 +18,21 @@ type V = [u16; 16];
 pub static TURNS: [CompiledTurn; 46] = [
     CompiledTurn {
         label: "gen 0",
-        fingerprint: 0x66a5879cc83a601d,
+        fingerprint: 0xa5a58c683b315147,
         generate: p0::generate,
         apply: p0::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 1",
-        fingerprint: 0x11e83530c8def79d,
+        fingerprint: 0x4c89fee552debfc7,
         generate: p1::generate,
         apply: p1::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 2 (style=plain)",
-        fingerprint: 0x9b299e1132b03150,
+        fingerprint: 0x28c21acba8c22b29,
         generate: p2::generate,
         apply: p2::apply,
         fast: Some(FastRuns {
@@ -42,7 +42,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 2 (style=fancy)",
-        fingerprint: 0xa856ef4372fc3da0,
+        fingerprint: 0x987772f92916ed55,
         generate: p3::generate,
         apply: p3::apply,
         fast: Some(FastRuns {
@@ -52,14 +52,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 3",
-        fingerprint: 0x93fe5af62a7036d2,
+        fingerprint: 0xfc196f87bde1ba9c,
         generate: p4::generate,
         apply: p4::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 4",
-        fingerprint: 0xd41e9c31557e8adb,
+        fingerprint: 0xeadd68cf61a22505,
         generate: p5::generate,
         apply: p5::apply,
         fast: Some(FastRuns {
@@ -69,7 +69,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 6",
-        fingerprint: 0x409ee7c0397d7d34,
+        fingerprint: 0xc8c03c606333e124,
         generate: p6::generate,
         apply: p6::apply,
         fast: Some(FastRuns {
@@ -79,7 +79,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 7",
-        fingerprint: 0xa2521be0154ad5eb,
+        fingerprint: 0x1c5b48c42e297e51,
         generate: p7::generate,
         apply: p7::apply,
         fast: Some(FastRuns {
@@ -89,7 +89,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=plain)",
-        fingerprint: 0x01771f422293e39f,
+        fingerprint: 0xc9d04d583c70d481,
         generate: p8::generate,
         apply: p8::apply,
         fast: Some(FastRuns {
@@ -99,7 +99,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 8 (style=fancy)",
-        fingerprint: 0x34263152f0d696ba,
+        fingerprint: 0x1c96a0dffaa678cc,
         generate: p9::generate,
         apply: p9::apply,
         fast: Some(FastRuns {
@@ -109,7 +109,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 9",
-        fingerprint: 0x3382c240c2bae9db,
+        fingerprint: 0x4219ef0ae39b5f21,
         generate: p10::generate,
         apply: p10::apply,
         fast: Some(FastRuns {
@@ -119,7 +119,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 10",
-        fingerprint: 0x42f8c51dc88c6f01,
+        fingerprint: 0x5925f29bc6a09eb3,
         generate: p11::generate,
         apply: p11::apply,
         fast: Some(FastRuns {
@@ -129,7 +129,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 11",
-        fingerprint: 0x537d06ce7b85fb49,
+        fingerprint: 0x85050a205eb30d0d,
         generate: p12::generate,
         apply: p12::apply,
         fast: Some(FastRuns {
@@ -139,7 +139,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 12",
-        fingerprint: 0xda6f86fcfc33b60d,
+        fingerprint: 0x5f386ce08bde5817,
         generate: p13::generate,
         apply: p13::apply,
         fast: Some(FastRuns {
@@ -149,14 +149,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 13",
-        fingerprint: 0x057504eb3c82eb1d,
+        fingerprint: 0xc8c278b7d2758247,
         generate: p14::generate,
         apply: p14::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 14",
-        fingerprint: 0xac58574e3d1f0e9e,
+        fingerprint: 0x8bca1e1e66650e82,
         generate: p15::generate,
         apply: p15::apply,
         fast: Some(FastRuns {
@@ -166,7 +166,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 17",
-        fingerprint: 0x8a2809f7bb844653,
+        fingerprint: 0xcd46734f9d05c835,
         generate: p16::generate,
         apply: p16::apply,
         fast: Some(FastRuns {
@@ -176,7 +176,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 18",
-        fingerprint: 0x42c934914cdd0292,
+        fingerprint: 0x58e6e4e59b8b5e16,
         generate: p17::generate,
         apply: p17::apply,
         fast: Some(FastRuns {
@@ -186,7 +186,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 19",
-        fingerprint: 0xfe70b4daf9c04b10,
+        fingerprint: 0x99899650636826d7,
         generate: p18::generate,
         apply: p18::apply,
         fast: Some(FastRuns {
@@ -196,14 +196,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 20",
-        fingerprint: 0xefa5a2b5912867af,
+        fingerprint: 0x5edb2985a7a82e5d,
         generate: p19::generate,
         apply: p19::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 21",
-        fingerprint: 0xac49a3d280b5c198,
+        fingerprint: 0xc763993b02f43d5e,
         generate: p20::generate,
         apply: p20::apply,
         fast: Some(FastRuns {
@@ -213,7 +213,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 22",
-        fingerprint: 0x50b2154c01c09900,
+        fingerprint: 0xa42e79ec21dbfa82,
         generate: p21::generate,
         apply: p21::apply,
         fast: Some(FastRuns {
@@ -223,7 +223,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 23",
-        fingerprint: 0x40a6d08d810e8879,
+        fingerprint: 0xe9fcd9724bb1e59b,
         generate: p22::generate,
         apply: p22::apply,
         fast: Some(FastRuns {
@@ -233,14 +233,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 25",
-        fingerprint: 0xde9b2a55c78bc4d2,
+        fingerprint: 0x24207100c42a5a84,
         generate: p23::generate,
         apply: p23::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 27",
-        fingerprint: 0x4cca0b7b9d802e18,
+        fingerprint: 0xfb7f9b0ca0ce52c8,
         generate: p24::generate,
         apply: p24::apply,
         fast: Some(FastRuns {
@@ -250,14 +250,14 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 28",
-        fingerprint: 0x6e7ee06ca84c77b6,
+        fingerprint: 0x0e0f0ea1f9ef6a42,
         generate: p25::generate,
         apply: p25::apply,
         fast: None,
     },
     CompiledTurn {
         label: "gen 29",
-        fingerprint: 0xf75c2e7964d11a7f,
+        fingerprint: 0x03fb3906a4126811,
         generate: p26::generate,
         apply: p26::apply,
         fast: Some(FastRuns {
@@ -267,7 +267,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 30",
-        fingerprint: 0x924043189eed714b,
+        fingerprint: 0x31ad6b4c1ae728e7,
         generate: p27::generate,
         apply: p27::apply,
         fast: Some(FastRuns {
@@ -277,7 +277,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 32",
-        fingerprint: 0x0b8feeb85a6e38b1,
+        fingerprint: 0xaef04218f3d0255b,
         generate: p28::generate,
         apply: p28::apply,
         fast: Some(FastRuns {
@@ -287,7 +287,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 33",
-        fingerprint: 0x3d7f85439a522e76,
+        fingerprint: 0xe3cbb5e865f2170e,
         generate: p29::generate,
         apply: p29::apply,
         fast: Some(FastRuns {
@@ -297,7 +297,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=calm)",
-        fingerprint: 0x9ea2ffd572e1fd0b,
+        fingerprint: 0xfccadaece11c6dcd,
         generate: p30::generate,
         apply: p30::apply,
         fast: Some(FastRuns {
@@ -307,7 +307,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 34 (style=wild)",
-        fingerprint: 0xa5bc69758f677ed4,
+        fingerprint: 0xe1dac4ade6a7888e,
         generate: p31::generate,
         apply: p31::apply,
         fast: Some(FastRuns {
@@ -317,7 +317,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=short)",
-        fingerprint: 0x1a044f6ca1f99030,
+        fingerprint: 0x146b6da154539c30,
         generate: p32::generate,
         apply: p32::apply,
         fast: Some(FastRuns {
@@ -327,7 +327,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 35 (style=long)",
-        fingerprint: 0x7402d5b6b1efcf0e,
+        fingerprint: 0x9d0c0992542f930e,
         generate: p33::generate,
         apply: p33::apply,
         fast: Some(FastRuns {
@@ -337,7 +337,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=calm)",
-        fingerprint: 0x5b47ee506c891362,
+        fingerprint: 0x9002223a2c0a8042,
         generate: p34::generate,
         apply: p34::apply,
         fast: Some(FastRuns {
@@ -347,7 +347,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 36 (style=wild)",
-        fingerprint: 0xdae4882dbdcf6e01,
+        fingerprint: 0x563cc3f6530ecfe1,
         generate: p35::generate,
         apply: p35::apply,
         fast: Some(FastRuns {
@@ -357,7 +357,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=plain)",
-        fingerprint: 0x326a8209eb1f2678,
+        fingerprint: 0x444334a37cf9aa1e,
         generate: p36::generate,
         apply: p36::apply,
         fast: Some(FastRuns {
@@ -367,7 +367,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 37 (style=fancy)",
-        fingerprint: 0x1e84278ab6d604d9,
+        fingerprint: 0x845e2f106de61b9f,
         generate: p37::generate,
         apply: p37::apply,
         fast: Some(FastRuns {
@@ -377,7 +377,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 38",
-        fingerprint: 0x399555608d13270e,
+        fingerprint: 0xd3e228de9c8b4633,
         generate: p38::generate,
         apply: p38::apply,
         fast: Some(FastRuns {
@@ -387,7 +387,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 39",
-        fingerprint: 0xb9a069873aacfe91,
+        fingerprint: 0x222492405ba85fbb,
         generate: p39::generate,
         apply: p39::apply,
         fast: Some(FastRuns {
@@ -397,7 +397,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 40",
-        fingerprint: 0x922ae0a76ac0fff5,
+        fingerprint: 0xfa2a8e4501da91c7,
         generate: p40::generate,
         apply: p40::apply,
         fast: Some(FastRuns {
@@ -407,7 +407,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 42",
-        fingerprint: 0xfc2ac58c56a3d06a,
+        fingerprint: 0x551b994bb36879bd,
         generate: p41::generate,
         apply: p41::apply,
         fast: Some(FastRuns {
@@ -417,7 +417,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 43",
-        fingerprint: 0x4ccf0b2328a9931d,
+        fingerprint: 0x5600f59d11bfe1b3,
         generate: p42::generate,
         apply: p42::apply,
         fast: Some(FastRuns {
@@ -427,7 +427,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 44",
-        fingerprint: 0x9a97ec34c496cc61,
+        fingerprint: 0x46f2beaa0c3d48d3,
         generate: p43::generate,
         apply: p43::apply,
         fast: Some(FastRuns {
@@ -437,7 +437,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 45",
-        fingerprint: 0xb6484947c797ac51,
+        fingerprint: 0x784aea66d9a90ce3,
         generate: p44::generate,
         apply: p44::apply,
         fast: Some(FastRuns {
@@ -447,7 +447,7 @@ pub static TURNS: [CompiledTurn; 46] = [
     },
     CompiledTurn {
         label: "gen 46",
-        fingerprint: 0xe482b453a9232b65,
+        fingerprint: 0x6d43cf2866c2bc9f,
         generate: p45::generate,
         apply: p45::apply,
         fast: Some(FastRuns {
