@@ -2717,7 +2717,7 @@ end
             "  vector 1 west for B: b>a",
             "  mirror x 1 -",
             "    2  roll slot 0 in -2..2",
-            "   29  write t0 = \"x \\\"y\\\"\" cell(c2) i2 owner(cell(c1)) letter(i1) shape(placed1 table 0) facing(placed0 table 0) name(rel#0 Mirror(Turn(Neg(Index(1)), -2), 0))",
+            "   29  write t0 = \"x \\\"y\\\"\" cell(c2) i2 owner(cell(c1)) letter(i1) decimal(i2) shape(placed1 table 0) facing(placed0 table 0) name(rel#0 Mirror(Turn(Neg(Index(1)), -2), 0))",
             "   30  write t1 =\n",
             "   31  write t0\n",
             "status t2 = \"status\" when b3\nstatus t2\n",
