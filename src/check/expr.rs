@@ -828,12 +828,7 @@ impl Checker<'_> {
             |kind: &str| format!("{kind} `{n}` is not known while the board is built");
         match sym {
             Sym::Option { index, is_enum } => {
-                let decimal = self.options.get(index).is_some_and(|o| {
-                    matches!(
-                        o.ty,
-                        crate::syntax::ast::OptionType::Range { decimal: true, .. }
-                    )
-                });
+                let decimal = self.options.get(index).is_some_and(|o| o.is_decimal());
                 match (is_enum, decimal) {
                     (true, _) => Ty::Enum(index),
                     (false, true) => Ty::Decimal,

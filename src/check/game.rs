@@ -8,7 +8,7 @@ use super::stmt::ends_game;
 use super::suggest;
 use super::{options, Axes, Checker, Cx};
 use crate::syntax::ast::{
-    Block, Expr, ExprKind, ItemKind, OptionType, OptionValue, RelItem, StmtKind,
+    number_text, Block, Expr, ExprKind, ItemKind, OptionType, OptionValue, RelItem, StmtKind,
 };
 use crate::syntax::{Ident, Span};
 
@@ -141,8 +141,8 @@ impl Checker<'_> {
                 } => {
                     if lo > hi {
                         self.report(OptionDeclError::EmptyRange {
-                            lo: options::number_text(*lo, *decimal),
-                            hi: options::number_text(*hi, *decimal),
+                            lo: number_text(*lo, *decimal),
+                            hi: number_text(*hi, *decimal),
                             span: *span,
                         });
                         self.options_ok = false;

@@ -2,7 +2,8 @@
 
 use super::consteval::{Const, ConstEnv};
 use crate::syntax::ast::{
-    decimal_text, parse_hundredths, File, ItemKind, OptionDecl, OptionType, OptionValue,
+    decimal_text, number_text, parse_hundredths, File, ItemKind, OptionDecl, OptionType,
+    OptionValue,
 };
 use crate::syntax::Span;
 
@@ -74,16 +75,6 @@ pub fn accepted(decl: &OptionDecl) -> String {
     }
 }
 
-/// A value of a range option as written: an integer, or a decimal number for hundredths.
-#[must_use]
-pub fn number_text(value: i64, decimal: bool) -> String {
-    if decimal {
-        decimal_text(value)
-    } else {
-        value.to_string()
-    }
-}
-
 /// Parses `value` as a value of the option.
 ///
 /// # Errors
@@ -123,10 +114,7 @@ pub fn parse_value(decl: &OptionDecl, value: &str) -> Result<Const, OptionError>
 #[must_use]
 pub fn default_text(decl: &OptionDecl) -> String {
     match &decl.default {
-        OptionValue::Int(v, _) => number_text(
-            *v,
-            matches!(decl.ty, OptionType::Range { decimal: true, .. }),
-        ),
+        OptionValue::Int(v, _) => number_text(*v, decl.is_decimal()),
         OptionValue::Word(w) => w.name.clone(),
     }
 }

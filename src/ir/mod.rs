@@ -1232,11 +1232,7 @@ fn decided_from(ops: &[Op], pc: usize, memo: &mut [Option<bool>]) -> bool {
 /// A score of `value` units, `scale` units to a point, as text: `7`, `7.5`.
 #[must_use]
 pub fn score_text(value: i64, scale: i64) -> String {
-    if scale == DECIMAL_SCALE {
-        crate::syntax::ast::decimal_text(value)
-    } else {
-        value.to_string()
-    }
+    crate::syntax::ast::number_text(value, scale == DECIMAL_SCALE)
 }
 
 #[cfg(test)]

@@ -178,6 +178,14 @@ pub struct OptionDecl {
     pub default: OptionValue,
 }
 
+impl OptionDecl {
+    /// Whether the option's values are decimal numbers (in hundredths).
+    #[must_use]
+    pub fn is_decimal(&self) -> bool {
+        matches!(self.ty, OptionType::Range { decimal: true, .. })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum OptionType {
     Enum(Vec<Ident>),
@@ -214,6 +222,17 @@ pub fn parse_hundredths(text: &str) -> Option<i64> {
         .checked_add(frac)?;
     let v = if whole.starts_with('-') { -v } else { v };
     i32::try_from(v).is_ok().then_some(v)
+}
+
+/// A number as text: an integer, or, when `decimal`, a value in hundredths as a decimal
+/// number (`750` is `7.5`).
+#[must_use]
+pub fn number_text(value: i64, decimal: bool) -> String {
+    if decimal {
+        decimal_text(value)
+    } else {
+        value.to_string()
+    }
 }
 
 /// The text of a value in hundredths as a decimal number: `750` is `7.5`, `-25` is `-0.25`.
