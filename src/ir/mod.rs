@@ -851,6 +851,21 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The same comparison with its operands swapped: `a < b` is `b > a`.
+    #[must_use]
+    pub fn mirrored(self) -> Self {
+        match self {
+            Self::Eq => Self::Eq,
+            Self::Ne => Self::Ne,
+            Self::Lt => Self::Gt,
+            Self::Le => Self::Ge,
+            Self::Gt => Self::Lt,
+            Self::Ge => Self::Le,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Hash)]
 pub enum BoolExpr {
     Const(bool),

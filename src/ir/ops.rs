@@ -3,7 +3,8 @@
 
 use super::{CmpOp, IntOp};
 
-/// Compares two integers.
+/// Compares two integers. (`#[inline]` so that generated code, another crate, inlines it.)
+#[inline]
 #[must_use]
 pub fn compare(op: CmpOp, a: i32, b: i32) -> bool {
     match op {
@@ -17,6 +18,7 @@ pub fn compare(op: CmpOp, a: i32, b: i32) -> bool {
 }
 
 /// Integer arithmetic with floor division; division by zero gives zero.
+#[inline]
 #[must_use]
 pub fn int_op(op: IntOp, a: i32, b: i32) -> i32 {
     match op {

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use super::compiled::fingerprint;
 use crate::ir::unordered::{unordered_blocks, Unordered};
 use crate::ir::{
-    words_for, AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, Code, DirExpr, Finish, IntExpr,
-    Op, PlayerRef, Program, SetExpr, SetId, NO_CELL,
+    words_for, AssignKind, AssignSlot, BoolExpr, CellRef, CellSet, CmpOp, Code, DirExpr, Finish,
+    IntExpr, IntId, Op, PlayerRef, Program, SetExpr, SetId, NO_CELL,
 };
 
 /// One program to translate and how to label it (game name and options).
@@ -1605,6 +1605,28 @@ impl<'a> Emitter<'a> {
         indent(out, &body);
     }
 
+    /// A comparison of a set's size with 0 or 1 that only asks whether the set is empty
+    /// (`count(S) > 0`, `count(S) == 0`, `count(S) >= 1`, either way round): the set, and
+    /// whether the comparison holds when it is empty. An emptiness test stops at the first
+    /// word with a bit where a count adds up every word, and without a `popcnt` instruction
+    /// in the target (the default for x86-64) each word's count takes a dozen instructions.
+    fn emptiness(&self, op: CmpOp, lhs: IntId, rhs: IntId) -> Option<(SetId, bool)> {
+        let (set, op, k) = match (
+            &self.p.ints[usize::from(lhs)],
+            &self.p.ints[usize::from(rhs)],
+        ) {
+            (IntExpr::Count(s), IntExpr::Const(k)) => (*s, op, *k),
+            (IntExpr::Const(k), IntExpr::Count(s)) => (*s, op.mirrored(), *k),
+            _ => return None,
+        };
+        let when_empty = match (op, k) {
+            (CmpOp::Gt | CmpOp::Ne, 0) | (CmpOp::Ge, 1) => false,
+            (CmpOp::Eq | CmpOp::Le, 0) | (CmpOp::Lt, 1) => true,
+            _ => return None,
+        };
+        Some((set, when_empty))
+    }
+
     fn bool(&self, out: &mut String, id: usize) {
         let body = match &self.p.bools[id] {
             BoolExpr::Const(x) => format!("{x}"),
@@ -1621,9 +1643,13 @@ impl<'a> Emitter<'a> {
             BoolExpr::Not(x) => format!("!b{x}(e, pos, v, cand)"),
             BoolExpr::And(a, b) => format!("b{a}(e, pos, v, cand) && b{b}(e, pos, v, cand)"),
             BoolExpr::Or(a, b) => format!("b{a}(e, pos, v, cand) || b{b}(e, pos, v, cand)"),
-            BoolExpr::Cmp { op, lhs, rhs } => {
-                format!("compare(CmpOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))")
-            }
+            BoolExpr::Cmp { op, lhs, rhs } => match self.emptiness(*op, *lhs, *rhs) {
+                Some((set, true)) => format!("s{set}(e, pos, v, ALL, cand).is_empty()"),
+                Some((set, false)) => format!("!s{set}(e, pos, v, ALL, cand).is_empty()"),
+                None => format!(
+                    "compare(CmpOp::{op:?}, i{lhs}(e, pos, v, cand), i{rhs}(e, pos, v, cand))"
+                ),
+            },
             BoolExpr::CellEq { eq, lhs, rhs } => {
                 format!("({} == {}) == {eq}", cell(*lhs, "cand"), cell(*rhs, "cand"))
             }

@@ -75,14 +75,14 @@ pub static TURNS: [CompiledTurn; 45] = [
     },
     CompiledTurn {
         label: "Go (length=openspiel)",
-        fingerprint: 0x9e9cab8e9e9b1352,
+        fingerprint: 0x47820fdc1ce89a5a,
         generate: p6::generate,
         apply: p6::apply,
         fast: None,
     },
     CompiledTurn {
         label: "Go (length=unlimited)",
-        fingerprint: 0xa710539967132d3d,
+        fingerprint: 0xa0802d49a8629c95,
         generate: p7::generate,
         apply: p7::apply,
         fast: None,
@@ -1876,7 +1876,7 @@ mod p1 {
 
     #[inline]
     fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        s19(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -17372,7 +17372,7 @@ mod p2 {
 
     #[inline]
     fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i29(e, pos, v, cand), i30(e, pos, v, cand))
+        !s114(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -17427,7 +17427,7 @@ mod p2 {
 
     #[inline]
     fn b27(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i39(e, pos, v, cand), i40(e, pos, v, cand))
+        s121(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -17882,7 +17882,7 @@ mod p2 {
 
     #[inline]
     fn b118(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i113(e, pos, v, cand), i114(e, pos, v, cand))
+        !s201(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18052,7 +18052,7 @@ mod p2 {
 
     #[inline]
     fn b152(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i139(e, pos, v, cand), i140(e, pos, v, cand))
+        !s231(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18107,7 +18107,7 @@ mod p2 {
 
     #[inline]
     fn b163(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i149(e, pos, v, cand), i150(e, pos, v, cand))
+        s238(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18562,7 +18562,7 @@ mod p2 {
 
     #[inline]
     fn b254(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i223(e, pos, v, cand), i224(e, pos, v, cand))
+        !s318(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18776,7 +18776,7 @@ mod p2 {
 
     #[inline]
     fn b296(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i254(e, pos, v, cand), i255(e, pos, v, cand))
+        !s382(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18786,7 +18786,7 @@ mod p2 {
 
     #[inline]
     fn b298(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i256(e, pos, v, cand), i257(e, pos, v, cand))
+        !s462(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18796,7 +18796,7 @@ mod p2 {
 
     #[inline]
     fn b300(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i258(e, pos, v, cand), i259(e, pos, v, cand))
+        s482(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18806,7 +18806,7 @@ mod p2 {
 
     #[inline]
     fn b302(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i262(e, pos, v, cand), i263(e, pos, v, cand))
+        s488(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18816,17 +18816,17 @@ mod p2 {
 
     #[inline]
     fn b304(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i264(e, pos, v, cand), i265(e, pos, v, cand))
+        s491(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b305(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i266(e, pos, v, cand), i267(e, pos, v, cand))
+        s496(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b306(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i268(e, pos, v, cand), i269(e, pos, v, cand))
+        s501(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18861,12 +18861,12 @@ mod p2 {
 
     #[inline]
     fn b313(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i274(e, pos, v, cand), i275(e, pos, v, cand))
+        s574(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b314(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i276(e, pos, v, cand), i277(e, pos, v, cand))
+        s1055(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18911,7 +18911,7 @@ mod p2 {
 
     #[inline]
     fn b323(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i284(e, pos, v, cand), i285(e, pos, v, cand))
+        !s1143(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -18936,7 +18936,7 @@ mod p2 {
 
     #[inline]
     fn b328(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i286(e, pos, v, cand), i287(e, pos, v, cand))
+        !s1223(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -22726,12 +22726,12 @@ mod p5 {
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        !s47(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        !s54(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -22746,7 +22746,7 @@ mod p5 {
 
     #[inline]
     fn b8<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i12(e, pos, v, cand), i13(e, pos, v, cand))
+        !s111(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -22800,12 +22800,12 @@ mod p5 {
 
     #[inline]
     fn b18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        !s119(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b19<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        !s126(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -22815,7 +22815,7 @@ mod p5 {
 
     #[inline]
     fn b21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        s167(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -25262,124 +25262,49 @@ mod p6 {
 
     #[inline]
     fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
+        S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]) & d
     }
 
     #[inline]
     fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        let x = s140(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b15(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
+        let of = s141(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
     }
 
     #[inline]
     fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s142(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-        x & d
-    }
-
-    #[inline]
-    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s141(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s143(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s145(e, pos, v, ALL, cand);
-        let mut reached = s144(e, pos, v, through, cand) & through;
-        let mut frontier = reached;
-        while !frontier.is_empty() {
-            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-            frontier = (ring & through) - reached;
-            reached |= frontier;
-        }
-        reached & d
-    }
-
-    #[inline]
-    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s148(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-        x & d
-    }
-
-    #[inline]
-    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s147(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s149(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s151(e, pos, v, ALL, cand);
-        let mut reached = s150(e, pos, v, through, cand) & through;
-        let mut frontier = reached;
-        while !frontier.is_empty() {
-            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-            frontier = (ring & through) - reached;
-            reached |= frontier;
-        }
-        reached & d
-    }
-
-    #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s154(e, pos, v, ALL, cand);
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s145(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
             | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
             | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
@@ -25388,24 +25313,24 @@ mod p6 {
     }
 
     #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s153(e, pos, v, d, cand);
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s144(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s155(e, pos, v, x, cand)
+            s146(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s157(e, pos, v, ALL, cand);
-        let mut reached = s156(e, pos, v, through, cand) & through;
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s148(e, pos, v, ALL, cand);
+        let mut reached = s147(e, pos, v, through, cand) & through;
         let mut frontier = reached;
         while !frontier.is_empty() {
             let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
@@ -25419,8 +25344,79 @@ mod p6 {
     }
 
     #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s151(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s150(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s152(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s154(e, pos, v, ALL, cand);
+        let mut reached = s153(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s157(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
     fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s152(e, pos, v, d, cand);
+        let x = s156(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -25430,12 +25426,70 @@ mod p6 {
 
     #[inline]
     fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s146(e, pos, v, d, cand);
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s160(e, pos, v, ALL, cand);
+        let mut reached = s159(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s155(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s159(e, pos, v, x, cand)
+            s161(e, pos, v, x, cand)
         }
+    }
+
+    #[inline]
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s149(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s162(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s164(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b16(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s165(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
     }
 
     #[inline]
@@ -25755,17 +25809,77 @@ mod p6 {
 
     #[inline]
     fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s140(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        100
     }
 
     #[inline]
     fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s160(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
     }
 
     #[inline]
     fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i63(e, pos, v, cand), i64(e, pos, v, cand))
+        750
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s142(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s143(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s163(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i71(e, pos, v, cand), i72(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        750
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i73(e, pos, v, cand), i76(e, pos, v, cand))
     }
 
     #[inline]
@@ -25775,12 +25889,12 @@ mod p6 {
 
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        !s5(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        s21(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -25795,12 +25909,12 @@ mod p6 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
+        !s28(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        !s34(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -25841,6 +25955,16 @@ mod p6 {
     #[inline]
     fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (0u8 == 1u8) == true
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (1u8 == 1u8) == true
     }
 }
 
@@ -28211,124 +28335,49 @@ mod p7 {
 
     #[inline]
     fn s140(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
+        S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]) & d
     }
 
     #[inline]
     fn s141(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
+        let x = s140(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b15(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
     }
 
     #[inline]
     fn s142(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(1u8) & d
+        let of = s141(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
     }
 
     #[inline]
     fn s143(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s142(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-        x & d
-    }
-
-    #[inline]
-    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s141(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s143(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s145(e, pos, v, ALL, cand);
-        let mut reached = s144(e, pos, v, through, cand) & through;
-        let mut frontier = reached;
-        while !frontier.is_empty() {
-            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-            frontier = (ring & through) - reached;
-            reached |= frontier;
-        }
-        reached & d
-    }
-
-    #[inline]
-    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos.of_player(0u8) & d
-    }
-
-    #[inline]
-    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s148(e, pos, v, ALL, cand);
-        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-        x & d
-    }
-
-    #[inline]
-    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s147(e, pos, v, d, cand);
-        if x.is_empty() {
-            x
-        } else {
-            s149(e, pos, v, x, cand)
-        }
-    }
-
-    #[inline]
-    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s151(e, pos, v, ALL, cand);
-        let mut reached = s150(e, pos, v, through, cand) & through;
-        let mut frontier = reached;
-        while !frontier.is_empty() {
-            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
-                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
-                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
-                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
-            frontier = (ring & through) - reached;
-            reached |= frontier;
-        }
-        reached & d
-    }
-
-    #[inline]
-    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        d - pos.occupied
-    }
-
-    #[inline]
-    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         pos.of_player(1u8) & d
     }
 
     #[inline]
-    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let of = s154(e, pos, v, ALL, cand);
+    fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s146(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s145(e, pos, v, ALL, cand);
         let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
             | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
             | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
@@ -28337,24 +28386,24 @@ mod p7 {
     }
 
     #[inline]
-    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s153(e, pos, v, d, cand);
+    fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s144(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            s155(e, pos, v, x, cand)
+            s146(e, pos, v, x, cand)
         }
     }
 
     #[inline]
-    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+    fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
         d - pos.occupied
     }
 
     #[inline]
-    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let through = s157(e, pos, v, ALL, cand);
-        let mut reached = s156(e, pos, v, through, cand) & through;
+    fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s148(e, pos, v, ALL, cand);
+        let mut reached = s147(e, pos, v, through, cand) & through;
         let mut frontier = reached;
         while !frontier.is_empty() {
             let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
@@ -28368,8 +28417,79 @@ mod p7 {
     }
 
     #[inline]
+    fn s150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(0u8) & d
+    }
+
+    #[inline]
+    fn s152(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s151(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
+    fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s150(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            s152(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s155(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s154(e, pos, v, ALL, cand);
+        let mut reached = s153(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s156(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        pos.of_player(1u8) & d
+    }
+
+    #[inline]
+    fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s157(e, pos, v, ALL, cand);
+        let x = (of & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+            | (of & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+            | (of & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+            | (of & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+        x & d
+    }
+
+    #[inline]
     fn s159(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s152(e, pos, v, d, cand);
+        let x = s156(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
@@ -28379,12 +28499,70 @@ mod p7 {
 
     #[inline]
     fn s160(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        let x = s146(e, pos, v, d, cand);
+        d - pos.occupied
+    }
+
+    #[inline]
+    fn s161(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let through = s160(e, pos, v, ALL, cand);
+        let mut reached = s159(e, pos, v, through, cand) & through;
+        let mut frontier = reached;
+        while !frontier.is_empty() {
+            let ring = (frontier & S::from_words([0xfeffffdffffbffff, 0xfffdffffbffff7ff, 0xdffffbffff7fffef, 0xffbffff7fffeffff, 0xffff7fffeffffdff, 0xffffdffffb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(1)
+                | (frontier & S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x3fffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(19)
+                | (frontier & S::from_words([0xfdffffbffff7fffe, 0xfffbffff7fffefff, 0xbffff7fffeffffdf, 0xff7fffeffffdffff, 0xfffeffffdffffbff, 0x1ffffbffff7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-1)
+                | (frontier & S::from_words([0xfffffffffff80000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0])).shifted(-19);
+            frontier = (ring & through) - reached;
+            reached |= frontier;
+        }
+        reached & d
+    }
+
+    #[inline]
+    fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s155(e, pos, v, d, cand);
         if x.is_empty() {
             x
         } else {
-            x - s159(e, pos, v, x, cand)
+            s161(e, pos, v, x, cand)
         }
+    }
+
+    #[inline]
+    fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s149(e, pos, v, d, cand);
+        if x.is_empty() {
+            x
+        } else {
+            x - s162(e, pos, v, x, cand)
+        }
+    }
+
+    #[inline]
+    fn s164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        S::from_words([0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0x1ffffffffff, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0]) & d
+    }
+
+    #[inline]
+    fn s165(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let x = s164(e, pos, v, d, cand);
+        let mut out = x;
+        for c in x.iter() {
+            if !b16(e, pos, v, c as u16) {
+                out.remove(c);
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn s166(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
+        let of = s165(e, pos, v, ALL, cand);
+        let mut one = S::EMPTY;
+        if let Some(c) = of.iter().next() {
+            one.insert(c);
+        }
+        one & d
     }
 
     #[inline]
@@ -28704,17 +28882,77 @@ mod p7 {
 
     #[inline]
     fn i63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s140(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        100
     }
 
     #[inline]
     fn i64(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        i32::try_from(s160(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+        int_op(IntOp::Mul, i62(e, pos, v, cand), i63(e, pos, v, cand))
     }
 
     #[inline]
     fn i65(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
-        int_op(IntOp::Add, i63(e, pos, v, cand), i64(e, pos, v, cand))
+        750
+    }
+
+    #[inline]
+    fn i66(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s142(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i67(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i65(e, pos, v, cand), i66(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i68(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i64(e, pos, v, cand), i67(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i69(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s143(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s163(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i71(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i69(e, pos, v, cand), i70(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i72(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        100
+    }
+
+    #[inline]
+    fn i73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i71(e, pos, v, cand), i72(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i74(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        750
+    }
+
+    #[inline]
+    fn i75(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        i32::try_from(s166(e, pos, v, ALL, cand).len()).unwrap_or(i32::MAX)
+    }
+
+    #[inline]
+    fn i76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Mul, i74(e, pos, v, cand), i75(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn i77(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> i32 {
+        int_op(IntOp::Add, i73(e, pos, v, cand), i76(e, pos, v, cand))
     }
 
     #[inline]
@@ -28724,12 +28962,12 @@ mod p7 {
 
     #[inline]
     fn b1(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        !s5(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b2(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        s21(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -28744,12 +28982,12 @@ mod p7 {
 
     #[inline]
     fn b5(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i22(e, pos, v, cand), i23(e, pos, v, cand))
+        !s28(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b6(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        !s34(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -28790,6 +29028,16 @@ mod p7 {
     #[inline]
     fn b14(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
         compare(CmpOp::Lt, i58(e, pos, v, cand), i59(e, pos, v, cand))
+    }
+
+    #[inline]
+    fn b15(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (0u8 == 1u8) == true
+    }
+
+    #[inline]
+    fn b16(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
+        (1u8 == 1u8) == true
     }
 }
 
@@ -35094,7 +35342,7 @@ mod p11 {
 
     #[inline]
     fn b17<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        s72(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -35124,7 +35372,7 @@ mod p11 {
 
     #[inline]
     fn b23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i35(e, pos, v, cand), i36(e, pos, v, cand))
+        !s85(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -37637,7 +37885,7 @@ mod p12 {
 
     #[inline]
     fn b4(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        s9(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -37759,7 +38007,7 @@ mod p12 {
 
     #[inline]
     fn b28(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i50(e, pos, v, cand), i51(e, pos, v, cand))
+        s44(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -37819,7 +38067,7 @@ mod p12 {
 
     #[inline]
     fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i64(e, pos, v, cand), i65(e, pos, v, cand))
+        s46(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -40492,7 +40740,7 @@ mod p13 {
 
     #[inline]
     fn b124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i22(e, pos, v, cand), i23(e, pos, v, cand))
+        s74(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -43379,7 +43627,7 @@ mod p14 {
 
     #[inline]
     fn b161<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i24(e, pos, v, cand), i25(e, pos, v, cand))
+        s93(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -47212,7 +47460,7 @@ mod p18 {
 
     #[inline]
     fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s24(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -54497,7 +54745,7 @@ mod p20 {
 
     #[inline]
     fn b40(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i23(e, pos, v, cand), i24(e, pos, v, cand))
+        s107(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -54507,7 +54755,7 @@ mod p20 {
 
     #[inline]
     fn b42(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i26(e, pos, v, cand), i27(e, pos, v, cand))
+        s123(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -54683,7 +54931,7 @@ mod p20 {
 
     #[inline]
     fn b76(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i66(e, pos, v, cand), i67(e, pos, v, cand))
+        s251(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62048,7 +62296,7 @@ mod p21 {
 
     #[inline]
     fn b29(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i68(e, pos, v, cand), i69(e, pos, v, cand))
+        !s120(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62138,7 +62386,7 @@ mod p21 {
 
     #[inline]
     fn b45(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i97(e, pos, v, cand), i98(e, pos, v, cand))
+        s161(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62148,7 +62396,7 @@ mod p21 {
 
     #[inline]
     fn b47(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i108(e, pos, v, cand), i109(e, pos, v, cand))
+        s166(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62163,22 +62411,22 @@ mod p21 {
 
     #[inline]
     fn b50(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i122(e, pos, v, cand), i123(e, pos, v, cand))
+        !s182(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b51(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i124(e, pos, v, cand), i125(e, pos, v, cand))
+        !s186(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b52(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i126(e, pos, v, cand), i127(e, pos, v, cand))
+        !s190(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b53(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i128(e, pos, v, cand), i129(e, pos, v, cand))
+        !s194(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62188,7 +62436,7 @@ mod p21 {
 
     #[inline]
     fn b55(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i133(e, pos, v, cand), i134(e, pos, v, cand))
+        !s204(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62225,12 +62473,12 @@ mod p21 {
 
     #[inline]
     fn b62(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i146(e, pos, v, cand), i147(e, pos, v, cand))
+        !s212(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b63(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i148(e, pos, v, cand), i149(e, pos, v, cand))
+        !s217(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62265,7 +62513,7 @@ mod p21 {
 
     #[inline]
     fn b70(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i161(e, pos, v, cand), i162(e, pos, v, cand))
+        !s222(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -62280,7 +62528,7 @@ mod p21 {
 
     #[inline]
     fn b73(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i163(e, pos, v, cand), i164(e, pos, v, cand))
+        !s227(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76037,7 +76285,7 @@ mod p23 {
 
     #[inline]
     fn b43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i30(e, pos, v, cand), i31(e, pos, v, cand))
+        !s387(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76047,7 +76295,7 @@ mod p23 {
 
     #[inline]
     fn b45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i32(e, pos, v, cand), i33(e, pos, v, cand))
+        !s418(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76072,7 +76320,7 @@ mod p23 {
 
     #[inline]
     fn b50<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i41(e, pos, v, cand), i42(e, pos, v, cand))
+        !s422(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76267,7 +76515,7 @@ mod p23 {
 
     #[inline]
     fn b89<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i69(e, pos, v, cand), i70(e, pos, v, cand))
+        !s808(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76354,7 +76602,7 @@ mod p23 {
 
     #[inline]
     fn b104<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i82(e, pos, v, cand), i83(e, pos, v, cand))
+        !s1043(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -76364,7 +76612,7 @@ mod p23 {
 
     #[inline]
     fn b106<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i84(e, pos, v, cand), i85(e, pos, v, cand))
+        !s1074(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -77368,12 +77616,12 @@ mod p24 {
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        s6(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        !s9(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -77403,12 +77651,12 @@ mod p24 {
 
     #[inline]
     fn b11<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i19(e, pos, v, cand), i20(e, pos, v, cand))
+        s18(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i21(e, pos, v, cand), i22(e, pos, v, cand))
+        !s21(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -78783,12 +79031,12 @@ mod p26 {
 
     #[inline]
     fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s8(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b1<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        s24(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -86867,17 +87115,17 @@ mod p37 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        s5(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        s7(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        s9(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -86887,7 +87135,7 @@ mod p37 {
 
     #[inline]
     fn b6<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        s11(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -89049,7 +89297,7 @@ mod p39 {
 
     #[inline]
     fn b0<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        !s4(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -89059,12 +89307,12 @@ mod p39 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i2(e, pos, v, cand), i3(e, pos, v, cand))
+        !s8(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        !s12(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -90172,7 +90420,7 @@ mod p40 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i0(e, pos, v, cand), i1(e, pos, v, cand))
+        s33(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -90182,7 +90430,7 @@ mod p40 {
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i6(e, pos, v, cand), i7(e, pos, v, cand))
+        !s36(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -90197,7 +90445,7 @@ mod p40 {
 
     #[inline]
     fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        s38(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -92375,7 +92623,7 @@ mod p43 {
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        s20(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]

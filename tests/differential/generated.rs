@@ -9022,7 +9022,7 @@ mod p4 {
 
     #[inline]
     fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        !s15(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -17883,7 +17883,7 @@ mod p12 {
 
     #[inline]
     fn b7<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i10(e, pos, v, cand), i11(e, pos, v, cand))
+        s18(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -22561,7 +22561,7 @@ mod p17 {
 
     #[inline]
     fn b9<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i16(e, pos, v, cand), i17(e, pos, v, cand))
+        !s23(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -28749,7 +28749,7 @@ mod p20 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        !s25(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -31436,12 +31436,12 @@ mod p22 {
 
     #[inline]
     fn b12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i18(e, pos, v, cand), i19(e, pos, v, cand))
+        !s21(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b13<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i20(e, pos, v, cand), i21(e, pos, v, cand))
+        !s32(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -33398,7 +33398,7 @@ mod p23 {
 
     #[inline]
     fn b3(e: &Engine<'_>, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Eq, i8(e, pos, v, cand), i9(e, pos, v, cand))
+        s15(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -50973,7 +50973,7 @@ mod p38 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i7(e, pos, v, cand), i8(e, pos, v, cand))
+        !s16(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -50983,7 +50983,7 @@ mod p38 {
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i14(e, pos, v, cand), i15(e, pos, v, cand))
+        s20(e, pos, v, ALL, cand).is_empty()
     }
 }
 
@@ -55763,17 +55763,17 @@ mod p41 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        !s13(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b3<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i9(e, pos, v, cand), i10(e, pos, v, cand))
+        !s20(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
     fn b4<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Gt, i11(e, pos, v, cand), i12(e, pos, v, cand))
+        !s27(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -57288,7 +57288,7 @@ mod p43 {
 
     #[inline]
     fn b2<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Le, i4(e, pos, v, cand), i5(e, pos, v, cand))
+        s24(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
@@ -61256,7 +61256,7 @@ mod p45 {
 
     #[inline]
     fn b5<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, cand: u16) -> bool {
-        compare(CmpOp::Ge, i13(e, pos, v, cand), i14(e, pos, v, cand))
+        !s19(e, pos, v, ALL, cand).is_empty()
     }
 
     #[inline]
