@@ -526,7 +526,7 @@ impl<'a> Emitter<'a> {
         let locals = self.first_extra_local + self.unordered.len() + self.placed_slots();
         let _ = writeln!(
             out,
-            "    /// Cell sets: {} word(s), room for {} cells.\n    type S = CellBits<{}>;\n\n    /// The position: set words, piece codes, counter slots, `let` slots (and the sets\n    /// earlier rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {}, {locals}>;\n",
+            "    /// Cell sets: {} word(s), room for {} cells.\n    type S = CellBits<{}>;\n\n    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets\n    /// earlier rounds of unordered picks chose from).\n    type P = Pos<{}, {}, {}, {locals}>;\n",
             self.set_words(),
             self.capacity(),
             self.set_words(),
@@ -534,7 +534,7 @@ impl<'a> Emitter<'a> {
             if self.p.pieces.len() == 1 {
                 0
             } else {
-                2 * self.p.pieces.len()
+                self.p.pieces.len()
             },
             self.p.counters.len()
         );
@@ -1427,18 +1427,10 @@ impl<'a> Emitter<'a> {
             SetExpr::Pieces { player: pl, .. } if self.p.pieces.len() == 1 => {
                 format!("pos.of_player({}) & d", player(*pl, "cand"))
             }
-            // The owner of an empty cell is no player, with no pieces.
-            SetExpr::Pieces {
-                code,
-                player: pl @ PlayerRef::Owner(_),
-            } => format!(
-                "{{\n    let who = {};\n    if who > 1 {{\n        S::EMPTY\n    }} else {{\n        pos.by_code\n            .get({}usize + usize::from(who))\n            .map_or(S::EMPTY, |b| *b & d)\n    }}\n}}",
-                player(*pl, "cand"),
-                code - 1
-            ),
+            // No player (the owner of an empty cell) has no pieces.
             SetExpr::Pieces { code, player: pl } => format!(
-                "pos\n    .by_code\n    .get({}usize + usize::from({}))\n    .map_or(S::EMPTY, |b| *b & d)",
-                code - 1,
+                "pos.of_kind({}, {}) & d",
+                (code - 1) / 2,
                 player(*pl, "cand")
             ),
             SetExpr::Single(c) => format!(

@@ -1,7 +1,7 @@
 //! The position: flat per-cell piece codes plus bitsets kept in step with them, counters, the
 //! player to move, and an incremental Zobrist hash.
 
-use crate::ir::{CellBits, CellSet, Program};
+use crate::ir::{CellSet, Program};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,49 +53,6 @@ impl Clone for State {
         self.result = source.result;
         self.hash = source.hash;
         self.ply = source.ply;
-    }
-}
-
-/// Moves `cell` from piece code `old` to `code` (0: empty) in the bitsets kept per position of
-/// the compiled backend, whose sets may live in registers ([`State`]'s live in memory and are
-/// as wide as the largest board, so it changes only the cell's word). `by_code[k]` holds code
-/// `k + 1`; it may be empty when the codes follow from the owners (one piece kind).
-#[inline]
-pub(crate) fn move_bits<const W: usize>(
-    occupied: &mut CellBits<W>,
-    by_player: &mut [CellBits<W>; 2],
-    by_code: &mut [CellBits<W>],
-    cell: usize,
-    old: u8,
-    code: u8,
-) {
-    if old == code {
-        return;
-    }
-    // The player's set is picked by a branch, not an index, so that a position held in
-    // registers stays there (see `CellSet::single`).
-    let one = CellBits::<W>::single(cell);
-    if old != 0 {
-        *occupied = *occupied - one;
-        if (old - 1) & 1 == 0 {
-            by_player[0] = by_player[0] - one;
-        } else {
-            by_player[1] = by_player[1] - one;
-        }
-        if let Some(b) = by_code.get_mut(usize::from(old) - 1) {
-            *b = *b - one;
-        }
-    }
-    if code != 0 {
-        *occupied |= one;
-        if (code - 1) & 1 == 0 {
-            by_player[0] |= one;
-        } else {
-            by_player[1] |= one;
-        }
-        if let Some(b) = by_code.get_mut(usize::from(code) - 1) {
-            *b |= one;
-        }
     }
 }
 

@@ -436,9 +436,9 @@ mod p0 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 4, 0, 0>;
+    type P = Pos<2, 2, 0, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0xfffffffff]);
 
@@ -889,10 +889,7 @@ mod p0 {
 
     #[inline]
     fn s18<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
@@ -934,7 +931,7 @@ mod p1 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -1892,9 +1889,9 @@ mod p2 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 16, 1, 3>;
+    type P = Pos<1, 8, 1, 3>;
 
     const ALL: S = S::from_words([0xffffffffffffffff]);
 
@@ -5977,18 +5974,12 @@ mod p2 {
 
     #[inline]
     fn s39(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s40(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -6040,18 +6031,12 @@ mod p2 {
 
     #[inline]
     fn s48(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s49(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -6141,18 +6126,12 @@ mod p2 {
 
     #[inline]
     fn s63(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s64(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -6162,10 +6141,7 @@ mod p2 {
 
     #[inline]
     fn s66(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -6255,18 +6231,12 @@ mod p2 {
 
     #[inline]
     fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -6281,18 +6251,12 @@ mod p2 {
 
     #[inline]
     fn s84(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s85(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -6349,18 +6313,12 @@ mod p2 {
 
     #[inline]
     fn s94(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s95(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -6385,18 +6343,12 @@ mod p2 {
 
     #[inline]
     fn s99(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s100(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -6421,18 +6373,12 @@ mod p2 {
 
     #[inline]
     fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s105(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -6568,18 +6514,12 @@ mod p2 {
 
     #[inline]
     fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -6589,10 +6529,7 @@ mod p2 {
 
     #[inline]
     fn s125(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -6833,18 +6770,12 @@ mod p2 {
 
     #[inline]
     fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s149(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7148,10 +7079,7 @@ mod p2 {
 
     #[inline]
     fn s179(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7229,10 +7157,7 @@ mod p2 {
 
     #[inline]
     fn s188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7308,18 +7233,12 @@ mod p2 {
 
     #[inline]
     fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7490,18 +7409,12 @@ mod p2 {
 
     #[inline]
     fn s221(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s222(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -7637,18 +7550,12 @@ mod p2 {
 
     #[inline]
     fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s240(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7658,10 +7565,7 @@ mod p2 {
 
     #[inline]
     fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -7902,18 +7806,12 @@ mod p2 {
 
     #[inline]
     fn s265(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s266(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8217,10 +8115,7 @@ mod p2 {
 
     #[inline]
     fn s296(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8298,10 +8193,7 @@ mod p2 {
 
     #[inline]
     fn s305(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8377,18 +8269,12 @@ mod p2 {
 
     #[inline]
     fn s314(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s315(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8559,18 +8445,12 @@ mod p2 {
 
     #[inline]
     fn s338(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s339(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -8595,18 +8475,12 @@ mod p2 {
 
     #[inline]
     fn s343(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
     fn s344(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, e.rt_mover()) & d
     }
 
     #[inline]
@@ -8781,10 +8655,7 @@ mod p2 {
 
     #[inline]
     fn s367(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8882,18 +8753,12 @@ mod p2 {
 
     #[inline]
     fn s379(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s380(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8913,18 +8778,12 @@ mod p2 {
 
     #[inline]
     fn s383(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s384(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8934,10 +8793,7 @@ mod p2 {
 
     #[inline]
     fn s386(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -8952,18 +8808,12 @@ mod p2 {
 
     #[inline]
     fn s389(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s390(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9003,18 +8853,12 @@ mod p2 {
 
     #[inline]
     fn s396(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s397(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9049,18 +8893,12 @@ mod p2 {
 
     #[inline]
     fn s402(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s403(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9154,18 +8992,12 @@ mod p2 {
 
     #[inline]
     fn s409(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s410(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -9180,18 +9012,12 @@ mod p2 {
 
     #[inline]
     fn s413(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s414(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9231,18 +9057,12 @@ mod p2 {
 
     #[inline]
     fn s420(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s421(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9277,18 +9097,12 @@ mod p2 {
 
     #[inline]
     fn s426(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s427(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9392,18 +9206,12 @@ mod p2 {
 
     #[inline]
     fn s435(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s436(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9437,10 +9245,7 @@ mod p2 {
 
     #[inline]
     fn s440(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -9465,18 +9270,12 @@ mod p2 {
 
     #[inline]
     fn s444(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s445(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9510,10 +9309,7 @@ mod p2 {
 
     #[inline]
     fn s449(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -9538,18 +9334,12 @@ mod p2 {
 
     #[inline]
     fn s453(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s454(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9581,18 +9371,12 @@ mod p2 {
 
     #[inline]
     fn s458(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s459(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -9617,26 +9401,17 @@ mod p2 {
 
     #[inline]
     fn s463(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s464(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s465(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -9646,18 +9421,12 @@ mod p2 {
 
     #[inline]
     fn s467(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s468(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -9672,18 +9441,12 @@ mod p2 {
 
     #[inline]
     fn s471(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s472(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -9698,18 +9461,12 @@ mod p2 {
 
     #[inline]
     fn s475(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s476(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -9724,18 +9481,12 @@ mod p2 {
 
     #[inline]
     fn s479(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 0u8) & d
     }
 
     #[inline]
     fn s480(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 1u8) & d
     }
 
     #[inline]
@@ -9750,18 +9501,12 @@ mod p2 {
 
     #[inline]
     fn s483(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s484(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -9771,18 +9516,12 @@ mod p2 {
 
     #[inline]
     fn s486(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s487(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -9792,18 +9531,12 @@ mod p2 {
 
     #[inline]
     fn s489(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s490(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -9813,18 +9546,12 @@ mod p2 {
 
     #[inline]
     fn s492(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s493(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -9849,18 +9576,12 @@ mod p2 {
 
     #[inline]
     fn s497(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s498(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -9885,18 +9606,12 @@ mod p2 {
 
     #[inline]
     fn s502(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s503(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -9906,10 +9621,7 @@ mod p2 {
 
     #[inline]
     fn s505(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -9924,18 +9636,12 @@ mod p2 {
 
     #[inline]
     fn s508(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s509(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -9975,18 +9681,12 @@ mod p2 {
 
     #[inline]
     fn s515(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s516(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10021,18 +9721,12 @@ mod p2 {
 
     #[inline]
     fn s521(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s522(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10126,18 +9820,12 @@ mod p2 {
 
     #[inline]
     fn s528(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s529(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -10152,18 +9840,12 @@ mod p2 {
 
     #[inline]
     fn s532(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s533(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10203,18 +9885,12 @@ mod p2 {
 
     #[inline]
     fn s539(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s540(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10249,18 +9925,12 @@ mod p2 {
 
     #[inline]
     fn s545(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s546(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10364,18 +10034,12 @@ mod p2 {
 
     #[inline]
     fn s554(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s555(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10409,10 +10073,7 @@ mod p2 {
 
     #[inline]
     fn s559(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, e.rt_mover()) & d
     }
 
     #[inline]
@@ -10437,18 +10098,12 @@ mod p2 {
 
     #[inline]
     fn s563(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s564(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10486,18 +10141,12 @@ mod p2 {
 
     #[inline]
     fn s569(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
     fn s570(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, e.rt_mover()) & d
     }
 
     #[inline]
@@ -10537,18 +10186,12 @@ mod p2 {
 
     #[inline]
     fn s577(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s578(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10585,18 +10228,12 @@ mod p2 {
 
     #[inline]
     fn s584(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s585(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10724,18 +10361,12 @@ mod p2 {
 
     #[inline]
     fn s600(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s601(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10772,18 +10403,12 @@ mod p2 {
 
     #[inline]
     fn s607(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s608(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10916,18 +10541,12 @@ mod p2 {
 
     #[inline]
     fn s624(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s625(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -10964,18 +10583,12 @@ mod p2 {
 
     #[inline]
     fn s631(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s632(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11108,18 +10721,12 @@ mod p2 {
 
     #[inline]
     fn s648(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s649(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11156,18 +10763,12 @@ mod p2 {
 
     #[inline]
     fn s655(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s656(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11300,18 +10901,12 @@ mod p2 {
 
     #[inline]
     fn s672(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s673(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11348,18 +10943,12 @@ mod p2 {
 
     #[inline]
     fn s679(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s680(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11492,18 +11081,12 @@ mod p2 {
 
     #[inline]
     fn s696(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s697(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11540,18 +11123,12 @@ mod p2 {
 
     #[inline]
     fn s703(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s704(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11684,18 +11261,12 @@ mod p2 {
 
     #[inline]
     fn s720(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s721(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11732,18 +11303,12 @@ mod p2 {
 
     #[inline]
     fn s727(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s728(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11876,18 +11441,12 @@ mod p2 {
 
     #[inline]
     fn s744(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s745(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -11924,18 +11483,12 @@ mod p2 {
 
     #[inline]
     fn s751(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s752(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12068,18 +11621,12 @@ mod p2 {
 
     #[inline]
     fn s768(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s769(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12119,18 +11666,12 @@ mod p2 {
 
     #[inline]
     fn s775(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s776(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12167,18 +11708,12 @@ mod p2 {
 
     #[inline]
     fn s782(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s783(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12226,18 +11761,12 @@ mod p2 {
 
     #[inline]
     fn s788(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s789(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12247,10 +11776,7 @@ mod p2 {
 
     #[inline]
     fn s791(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12272,18 +11798,12 @@ mod p2 {
 
     #[inline]
     fn s795(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s796(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12293,10 +11813,7 @@ mod p2 {
 
     #[inline]
     fn s798(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12349,18 +11866,12 @@ mod p2 {
 
     #[inline]
     fn s804(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s805(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12397,18 +11908,12 @@ mod p2 {
 
     #[inline]
     fn s811(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s812(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12456,18 +11961,12 @@ mod p2 {
 
     #[inline]
     fn s817(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s818(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12477,10 +11976,7 @@ mod p2 {
 
     #[inline]
     fn s820(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12502,18 +11998,12 @@ mod p2 {
 
     #[inline]
     fn s824(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s825(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12523,10 +12013,7 @@ mod p2 {
 
     #[inline]
     fn s827(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12584,18 +12071,12 @@ mod p2 {
 
     #[inline]
     fn s834(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s835(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12632,18 +12113,12 @@ mod p2 {
 
     #[inline]
     fn s841(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s842(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12691,18 +12166,12 @@ mod p2 {
 
     #[inline]
     fn s847(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s848(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12712,10 +12181,7 @@ mod p2 {
 
     #[inline]
     fn s850(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12737,18 +12203,12 @@ mod p2 {
 
     #[inline]
     fn s854(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s855(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12758,10 +12218,7 @@ mod p2 {
 
     #[inline]
     fn s857(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12819,18 +12276,12 @@ mod p2 {
 
     #[inline]
     fn s864(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s865(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12867,18 +12318,12 @@ mod p2 {
 
     #[inline]
     fn s871(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s872(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -12926,18 +12371,12 @@ mod p2 {
 
     #[inline]
     fn s877(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s878(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12947,10 +12386,7 @@ mod p2 {
 
     #[inline]
     fn s880(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12972,18 +12408,12 @@ mod p2 {
 
     #[inline]
     fn s884(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s885(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -12993,10 +12423,7 @@ mod p2 {
 
     #[inline]
     fn s887(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13054,18 +12481,12 @@ mod p2 {
 
     #[inline]
     fn s894(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s895(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13102,18 +12523,12 @@ mod p2 {
 
     #[inline]
     fn s901(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s902(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13161,18 +12576,12 @@ mod p2 {
 
     #[inline]
     fn s907(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s908(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13194,18 +12603,12 @@ mod p2 {
 
     #[inline]
     fn s912(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s913(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13263,18 +12666,12 @@ mod p2 {
 
     #[inline]
     fn s920(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s921(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13311,18 +12708,12 @@ mod p2 {
 
     #[inline]
     fn s927(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s928(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13370,18 +12761,12 @@ mod p2 {
 
     #[inline]
     fn s933(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s934(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13403,18 +12788,12 @@ mod p2 {
 
     #[inline]
     fn s938(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s939(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13472,18 +12851,12 @@ mod p2 {
 
     #[inline]
     fn s946(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s947(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13520,18 +12893,12 @@ mod p2 {
 
     #[inline]
     fn s953(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s954(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13579,18 +12946,12 @@ mod p2 {
 
     #[inline]
     fn s959(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s960(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13612,18 +12973,12 @@ mod p2 {
 
     #[inline]
     fn s964(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s965(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13681,18 +13036,12 @@ mod p2 {
 
     #[inline]
     fn s972(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s973(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13729,18 +13078,12 @@ mod p2 {
 
     #[inline]
     fn s979(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s980(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13788,18 +13131,12 @@ mod p2 {
 
     #[inline]
     fn s985(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s986(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13821,18 +13158,12 @@ mod p2 {
 
     #[inline]
     fn s990(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s991(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13910,18 +13241,12 @@ mod p2 {
 
     #[inline]
     fn s1000(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1001(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -13970,10 +13295,7 @@ mod p2 {
 
     #[inline]
     fn s1007(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, e.rt_mover()) & d
     }
 
     #[inline]
@@ -13992,10 +13314,7 @@ mod p2 {
 
     #[inline]
     fn s1009(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14019,18 +13338,12 @@ mod p2 {
 
     #[inline]
     fn s1012(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
     fn s1013(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14057,18 +13370,12 @@ mod p2 {
 
     #[inline]
     fn s1017(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s1018(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14078,10 +13385,7 @@ mod p2 {
 
     #[inline]
     fn s1020(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14116,18 +13420,12 @@ mod p2 {
 
     #[inline]
     fn s1026(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1027(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -14152,18 +13450,12 @@ mod p2 {
 
     #[inline]
     fn s1031(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
     fn s1032(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14173,10 +13465,7 @@ mod p2 {
 
     #[inline]
     fn s1034(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14250,18 +13539,12 @@ mod p2 {
 
     #[inline]
     fn s1038(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s1039(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14296,18 +13579,12 @@ mod p2 {
 
     #[inline]
     fn s1045(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1046(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -14332,18 +13609,12 @@ mod p2 {
 
     #[inline]
     fn s1050(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
     fn s1051(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -14476,18 +13747,12 @@ mod p2 {
 
     #[inline]
     fn s1063(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s1064(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -14507,18 +13772,12 @@ mod p2 {
 
     #[inline]
     fn s1067(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1068(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14528,10 +13787,7 @@ mod p2 {
 
     #[inline]
     fn s1070(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14705,18 +13961,12 @@ mod p2 {
 
     #[inline]
     fn s1090(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1091(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14907,18 +14157,12 @@ mod p2 {
 
     #[inline]
     fn s1113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1114(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -14973,18 +14217,12 @@ mod p2 {
 
     #[inline]
     fn s1122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1123(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15091,18 +14329,12 @@ mod p2 {
 
     #[inline]
     fn s1137(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15142,18 +14374,12 @@ mod p2 {
 
     #[inline]
     fn s1144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15163,10 +14389,7 @@ mod p2 {
 
     #[inline]
     fn s1147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15181,18 +14404,12 @@ mod p2 {
 
     #[inline]
     fn s1150(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1151(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15232,18 +14449,12 @@ mod p2 {
 
     #[inline]
     fn s1157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15278,18 +14489,12 @@ mod p2 {
 
     #[inline]
     fn s1163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1164(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15383,18 +14588,12 @@ mod p2 {
 
     #[inline]
     fn s1170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1171(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15409,18 +14608,12 @@ mod p2 {
 
     #[inline]
     fn s1174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15460,18 +14653,12 @@ mod p2 {
 
     #[inline]
     fn s1181(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1182(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15506,18 +14693,12 @@ mod p2 {
 
     #[inline]
     fn s1187(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1188(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15621,18 +14802,12 @@ mod p2 {
 
     #[inline]
     fn s1196(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15666,10 +14841,7 @@ mod p2 {
 
     #[inline]
     fn s1201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15694,18 +14866,12 @@ mod p2 {
 
     #[inline]
     fn s1205(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1206(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15739,10 +14905,7 @@ mod p2 {
 
     #[inline]
     fn s1210(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -15767,18 +14930,12 @@ mod p2 {
 
     #[inline]
     fn s1214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 0u8) & d
     }
 
     #[inline]
     fn s1215(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(14usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(7, 1u8) & d
     }
 
     #[inline]
@@ -15810,18 +14967,12 @@ mod p2 {
 
     #[inline]
     fn s1219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
     fn s1220(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -18947,7 +18098,7 @@ mod p3 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -19264,7 +18415,7 @@ mod p4 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -19759,9 +18910,9 @@ mod p5 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 1, 2>;
+    type P = Pos<1, 2, 1, 2>;
 
     const ALL: S = S::from_words([0xffffffff]);
 
@@ -21318,18 +20469,12 @@ mod p5 {
 
     #[inline]
     fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -21486,18 +20631,12 @@ mod p5 {
 
     #[inline]
     fn s43<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -21542,18 +20681,12 @@ mod p5 {
 
     #[inline]
     fn s51<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s52<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -21716,18 +20849,12 @@ mod p5 {
 
     #[inline]
     fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -21811,18 +20938,12 @@ mod p5 {
 
     #[inline]
     fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -21998,18 +21119,12 @@ mod p5 {
 
     #[inline]
     fn s108<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s109<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -22101,18 +21216,12 @@ mod p5 {
 
     #[inline]
     fn s123<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s124<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -22275,18 +21384,12 @@ mod p5 {
 
     #[inline]
     fn s145<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s146<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -22370,18 +21473,12 @@ mod p5 {
 
     #[inline]
     fn s157<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s158<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -22484,18 +21581,12 @@ mod p5 {
 
     #[inline]
     fn s172<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s173<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -22545,18 +21636,12 @@ mod p5 {
 
     #[inline]
     fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -22902,7 +21987,7 @@ mod p6 {
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<16, 0, 3, 3>;
 
@@ -25975,7 +25060,7 @@ mod p7 {
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<16, 0, 3, 3>;
 
@@ -29048,7 +28133,7 @@ mod p8 {
     /// Cell sets: 4 word(s), room for 256 cells.
     type S = CellBits<4>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<4, 0, 0, 0>;
 
@@ -32136,7 +31221,7 @@ mod p9 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<2, 0, 0, 0>;
 
@@ -32740,7 +31825,7 @@ mod p10 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 0>;
 
@@ -33791,7 +32876,7 @@ mod p11 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 1>;
 
@@ -35398,7 +34483,7 @@ mod p12 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 15, 0>;
 
@@ -38220,7 +37305,7 @@ mod p13 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -40751,7 +39836,7 @@ mod p14 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -43638,7 +42723,7 @@ mod p15 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 1>;
 
@@ -44537,7 +43622,7 @@ mod p16 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 2>;
 
@@ -45627,7 +44712,7 @@ mod p17 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 2>;
 
@@ -46717,7 +45802,7 @@ mod p18 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -47481,7 +46566,7 @@ mod p19 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<2, 0, 111, 1>;
 
@@ -49099,7 +48184,7 @@ mod p20 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 65, 0>;
 
@@ -54962,9 +54047,9 @@ mod p21 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 6, 242, 2>;
+    type P = Pos<2, 3, 242, 2>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffffffffffff]);
 
@@ -59674,18 +58759,12 @@ mod p21 {
 
     #[inline]
     fn s61(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s62(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -59749,10 +58828,7 @@ mod p21 {
 
     #[inline]
     fn s70(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
@@ -59762,10 +58838,7 @@ mod p21 {
 
     #[inline]
     fn s72(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, e.rt_mover()) & d
     }
 
     #[inline]
@@ -59775,18 +58848,12 @@ mod p21 {
 
     #[inline]
     fn s74(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
     fn s75(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, e.rt_mover()) & d
     }
 
     #[inline]
@@ -59822,18 +58889,12 @@ mod p21 {
 
     #[inline]
     fn s80(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s81(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -59864,18 +58925,12 @@ mod p21 {
 
     #[inline]
     fn s86(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s87(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -59885,18 +58940,12 @@ mod p21 {
 
     #[inline]
     fn s89(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s90(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -59931,18 +58980,12 @@ mod p21 {
 
     #[inline]
     fn s97(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s98(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -59973,18 +59016,12 @@ mod p21 {
 
     #[inline]
     fn s103(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s104(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -59994,18 +59031,12 @@ mod p21 {
 
     #[inline]
     fn s106(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s107(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60030,18 +59061,12 @@ mod p21 {
 
     #[inline]
     fn s112(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s113(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60058,18 +59083,12 @@ mod p21 {
 
     #[inline]
     fn s116(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s117(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60094,18 +59113,12 @@ mod p21 {
 
     #[inline]
     fn s121(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s122(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60136,18 +59149,12 @@ mod p21 {
 
     #[inline]
     fn s127(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s128(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60157,18 +59164,12 @@ mod p21 {
 
     #[inline]
     fn s130(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s131(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60203,18 +59204,12 @@ mod p21 {
 
     #[inline]
     fn s138(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s139(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60245,18 +59240,12 @@ mod p21 {
 
     #[inline]
     fn s144(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s145(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60266,18 +59255,12 @@ mod p21 {
 
     #[inline]
     fn s147(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s148(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60302,18 +59285,12 @@ mod p21 {
 
     #[inline]
     fn s153(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s154(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60330,18 +59307,12 @@ mod p21 {
 
     #[inline]
     fn s157(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s158(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60366,18 +59337,12 @@ mod p21 {
 
     #[inline]
     fn s162(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s163(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60402,18 +59367,12 @@ mod p21 {
 
     #[inline]
     fn s167(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s168(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60423,10 +59382,7 @@ mod p21 {
 
     #[inline]
     fn s170(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, e.rt_mover()) & d
     }
 
     #[inline]
@@ -60452,18 +59408,12 @@ mod p21 {
 
     #[inline]
     fn s174(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s175(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60620,18 +59570,12 @@ mod p21 {
 
     #[inline]
     fn s197(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s198(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60641,18 +59585,12 @@ mod p21 {
 
     #[inline]
     fn s200(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s201(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60696,18 +59634,12 @@ mod p21 {
 
     #[inline]
     fn s208(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s209(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60732,18 +59664,12 @@ mod p21 {
 
     #[inline]
     fn s213(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s214(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60768,18 +59694,12 @@ mod p21 {
 
     #[inline]
     fn s218(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s219(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60804,18 +59724,12 @@ mod p21 {
 
     #[inline]
     fn s223(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s224(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -60840,18 +59754,12 @@ mod p21 {
 
     #[inline]
     fn s228(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s229(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60861,18 +59769,12 @@ mod p21 {
 
     #[inline]
     fn s231(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s232(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60887,18 +59789,12 @@ mod p21 {
 
     #[inline]
     fn s235(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s236(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60908,18 +59804,12 @@ mod p21 {
 
     #[inline]
     fn s238(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s239(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60934,18 +59824,12 @@ mod p21 {
 
     #[inline]
     fn s242(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s243(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -60955,18 +59839,12 @@ mod p21 {
 
     #[inline]
     fn s245(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s246(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -60981,18 +59859,12 @@ mod p21 {
 
     #[inline]
     fn s249(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s250(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -62679,7 +61551,7 @@ mod p22 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -62975,9 +61847,9 @@ mod p23 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 14, 3, 2>;
+    type P = Pos<2, 7, 3, 2>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x3ffffff]);
 
@@ -67537,18 +66409,12 @@ mod p23 {
 
     #[inline]
     fn s73<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s74<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -67627,18 +66493,12 @@ mod p23 {
 
     #[inline]
     fn s85<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s86<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -67717,18 +66577,12 @@ mod p23 {
 
     #[inline]
     fn s97<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s98<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -67831,18 +66685,12 @@ mod p23 {
 
     #[inline]
     fn s112<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s113<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -67943,18 +66791,12 @@ mod p23 {
 
     #[inline]
     fn s128<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s129<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -68044,18 +66886,12 @@ mod p23 {
 
     #[inline]
     fn s143<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s144<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -68187,18 +67023,12 @@ mod p23 {
 
     #[inline]
     fn s164<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 0u8) & d
     }
 
     #[inline]
     fn s165<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 1u8) & d
     }
 
     #[inline]
@@ -68299,10 +67129,7 @@ mod p23 {
 
     #[inline]
     fn s178<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -68312,18 +67139,12 @@ mod p23 {
 
     #[inline]
     fn s180<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s181<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68363,18 +67184,12 @@ mod p23 {
 
     #[inline]
     fn s187<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s188<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68468,10 +67283,7 @@ mod p23 {
 
     #[inline]
     fn s194<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -68486,18 +67298,12 @@ mod p23 {
 
     #[inline]
     fn s197<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s198<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68534,18 +67340,12 @@ mod p23 {
 
     #[inline]
     fn s204<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s205<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68625,18 +67425,12 @@ mod p23 {
 
     #[inline]
     fn s215<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s216<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68673,18 +67467,12 @@ mod p23 {
 
     #[inline]
     fn s222<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s223<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68785,10 +67573,7 @@ mod p23 {
 
     #[inline]
     fn s233<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -68803,18 +67588,12 @@ mod p23 {
 
     #[inline]
     fn s236<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s237<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68851,18 +67630,12 @@ mod p23 {
 
     #[inline]
     fn s243<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s244<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68942,18 +67715,12 @@ mod p23 {
 
     #[inline]
     fn s254<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s255<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -68990,18 +67757,12 @@ mod p23 {
 
     #[inline]
     fn s261<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s262<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69102,10 +67863,7 @@ mod p23 {
 
     #[inline]
     fn s272<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -69120,18 +67878,12 @@ mod p23 {
 
     #[inline]
     fn s275<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s276<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69168,18 +67920,12 @@ mod p23 {
 
     #[inline]
     fn s282<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s283<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69259,18 +68005,12 @@ mod p23 {
 
     #[inline]
     fn s293<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s294<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69307,18 +68047,12 @@ mod p23 {
 
     #[inline]
     fn s300<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s301<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69419,10 +68153,7 @@ mod p23 {
 
     #[inline]
     fn s311<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -69437,18 +68168,12 @@ mod p23 {
 
     #[inline]
     fn s314<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s315<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69485,18 +68210,12 @@ mod p23 {
 
     #[inline]
     fn s321<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s322<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69576,18 +68295,12 @@ mod p23 {
 
     #[inline]
     fn s332<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s333<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69624,18 +68337,12 @@ mod p23 {
 
     #[inline]
     fn s339<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s340<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69736,10 +68443,7 @@ mod p23 {
 
     #[inline]
     fn s350<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -69749,18 +68453,12 @@ mod p23 {
 
     #[inline]
     fn s352<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s353<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69820,18 +68518,12 @@ mod p23 {
 
     #[inline]
     fn s361<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s362<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69886,10 +68578,7 @@ mod p23 {
 
     #[inline]
     fn s369<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -69899,18 +68588,12 @@ mod p23 {
 
     #[inline]
     fn s371<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s372<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -69945,18 +68628,12 @@ mod p23 {
 
     #[inline]
     fn s377<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s378<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70031,10 +68708,7 @@ mod p23 {
 
     #[inline]
     fn s388<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -70044,18 +68718,12 @@ mod p23 {
 
     #[inline]
     fn s390<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s391<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70092,18 +68760,12 @@ mod p23 {
 
     #[inline]
     fn s397<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s398<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70156,18 +68818,12 @@ mod p23 {
 
     #[inline]
     fn s404<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s405<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70204,18 +68860,12 @@ mod p23 {
 
     #[inline]
     fn s411<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s412<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70346,18 +68996,12 @@ mod p23 {
 
     #[inline]
     fn s429<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s430<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -70421,18 +69065,12 @@ mod p23 {
 
     #[inline]
     fn s438<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s439<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -70533,18 +69171,12 @@ mod p23 {
 
     #[inline]
     fn s452<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s453<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -70600,18 +69232,12 @@ mod p23 {
 
     #[inline]
     fn s461<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s462<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -70672,18 +69298,12 @@ mod p23 {
 
     #[inline]
     fn s471<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s472<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -70744,18 +69364,12 @@ mod p23 {
 
     #[inline]
     fn s481<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s482<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -70831,18 +69445,12 @@ mod p23 {
 
     #[inline]
     fn s493<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s494<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -70931,18 +69539,12 @@ mod p23 {
 
     #[inline]
     fn s506<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s507<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -70981,18 +69583,12 @@ mod p23 {
 
     #[inline]
     fn s513<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s514<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71052,18 +69648,12 @@ mod p23 {
 
     #[inline]
     fn s521<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s522<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71102,18 +69692,12 @@ mod p23 {
 
     #[inline]
     fn s528<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s529<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71173,18 +69757,12 @@ mod p23 {
 
     #[inline]
     fn s536<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s537<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71223,18 +69801,12 @@ mod p23 {
 
     #[inline]
     fn s543<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s544<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71294,18 +69866,12 @@ mod p23 {
 
     #[inline]
     fn s551<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s552<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71344,18 +69910,12 @@ mod p23 {
 
     #[inline]
     fn s558<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s559<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -71415,18 +69975,12 @@ mod p23 {
 
     #[inline]
     fn s566<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s567<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71465,18 +70019,12 @@ mod p23 {
 
     #[inline]
     fn s573<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s574<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71556,18 +70104,12 @@ mod p23 {
 
     #[inline]
     fn s584<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s585<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71606,18 +70148,12 @@ mod p23 {
 
     #[inline]
     fn s591<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s592<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71699,18 +70235,12 @@ mod p23 {
 
     #[inline]
     fn s602<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s603<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71749,18 +70279,12 @@ mod p23 {
 
     #[inline]
     fn s609<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s610<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71873,18 +70397,12 @@ mod p23 {
 
     #[inline]
     fn s622<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s623<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -71923,18 +70441,12 @@ mod p23 {
 
     #[inline]
     fn s629<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s630<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72014,18 +70526,12 @@ mod p23 {
 
     #[inline]
     fn s640<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s641<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72064,18 +70570,12 @@ mod p23 {
 
     #[inline]
     fn s647<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s648<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72157,18 +70657,12 @@ mod p23 {
 
     #[inline]
     fn s658<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s659<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72207,18 +70701,12 @@ mod p23 {
 
     #[inline]
     fn s665<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s666<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72331,18 +70819,12 @@ mod p23 {
 
     #[inline]
     fn s678<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s679<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72381,18 +70863,12 @@ mod p23 {
 
     #[inline]
     fn s685<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s686<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72472,18 +70948,12 @@ mod p23 {
 
     #[inline]
     fn s696<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s697<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72522,18 +70992,12 @@ mod p23 {
 
     #[inline]
     fn s703<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s704<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72615,18 +71079,12 @@ mod p23 {
 
     #[inline]
     fn s714<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s715<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72665,18 +71123,12 @@ mod p23 {
 
     #[inline]
     fn s721<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s722<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72789,18 +71241,12 @@ mod p23 {
 
     #[inline]
     fn s734<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s735<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72839,18 +71285,12 @@ mod p23 {
 
     #[inline]
     fn s741<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s742<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72930,18 +71370,12 @@ mod p23 {
 
     #[inline]
     fn s752<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s753<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -72980,18 +71414,12 @@ mod p23 {
 
     #[inline]
     fn s759<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s760<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -73073,18 +71501,12 @@ mod p23 {
 
     #[inline]
     fn s770<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s771<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -73123,18 +71545,12 @@ mod p23 {
 
     #[inline]
     fn s777<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s778<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -73247,18 +71663,12 @@ mod p23 {
 
     #[inline]
     fn s790<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 0u8) & d
     }
 
     #[inline]
     fn s791<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 1u8) & d
     }
 
     #[inline]
@@ -73300,18 +71710,12 @@ mod p23 {
 
     #[inline]
     fn s797<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 0u8) & d
     }
 
     #[inline]
     fn s798<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 1u8) & d
     }
 
     #[inline]
@@ -73430,18 +71834,12 @@ mod p23 {
 
     #[inline]
     fn s814<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s815<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -73451,18 +71849,12 @@ mod p23 {
 
     #[inline]
     fn s817<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s818<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -73472,18 +71864,12 @@ mod p23 {
 
     #[inline]
     fn s820<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 0u8) & d
     }
 
     #[inline]
     fn s821<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, 1u8) & d
     }
 
     #[inline]
@@ -73493,18 +71879,12 @@ mod p23 {
 
     #[inline]
     fn s823<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 0u8) & d
     }
 
     #[inline]
     fn s824<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, 1u8) & d
     }
 
     #[inline]
@@ -73514,18 +71894,12 @@ mod p23 {
 
     #[inline]
     fn s826<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 0u8) & d
     }
 
     #[inline]
     fn s827<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, 1u8) & d
     }
 
     #[inline]
@@ -73535,18 +71909,12 @@ mod p23 {
 
     #[inline]
     fn s829<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 0u8) & d
     }
 
     #[inline]
     fn s830<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, 1u8) & d
     }
 
     #[inline]
@@ -73556,10 +71924,7 @@ mod p23 {
 
     #[inline]
     fn s832<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(8usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(4, e.rt_mover()) & d
     }
 
     #[inline]
@@ -73569,18 +71934,12 @@ mod p23 {
 
     #[inline]
     fn s834<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s835<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -73620,18 +71979,12 @@ mod p23 {
 
     #[inline]
     fn s841<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s842<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -73725,10 +72078,7 @@ mod p23 {
 
     #[inline]
     fn s848<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -73743,18 +72093,12 @@ mod p23 {
 
     #[inline]
     fn s851<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s852<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -73791,18 +72135,12 @@ mod p23 {
 
     #[inline]
     fn s858<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s859<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -73882,18 +72220,12 @@ mod p23 {
 
     #[inline]
     fn s869<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s870<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -73930,18 +72262,12 @@ mod p23 {
 
     #[inline]
     fn s876<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s877<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74042,10 +72368,7 @@ mod p23 {
 
     #[inline]
     fn s887<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -74060,18 +72383,12 @@ mod p23 {
 
     #[inline]
     fn s890<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s891<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74108,18 +72425,12 @@ mod p23 {
 
     #[inline]
     fn s897<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s898<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74199,18 +72510,12 @@ mod p23 {
 
     #[inline]
     fn s908<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s909<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74247,18 +72552,12 @@ mod p23 {
 
     #[inline]
     fn s915<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s916<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74359,10 +72658,7 @@ mod p23 {
 
     #[inline]
     fn s926<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -74377,18 +72673,12 @@ mod p23 {
 
     #[inline]
     fn s929<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s930<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74425,18 +72715,12 @@ mod p23 {
 
     #[inline]
     fn s936<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s937<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74516,18 +72800,12 @@ mod p23 {
 
     #[inline]
     fn s947<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s948<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74564,18 +72842,12 @@ mod p23 {
 
     #[inline]
     fn s954<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s955<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74676,10 +72948,7 @@ mod p23 {
 
     #[inline]
     fn s965<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(10usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(5, e.rt_mover()) & d
     }
 
     #[inline]
@@ -74694,18 +72963,12 @@ mod p23 {
 
     #[inline]
     fn s968<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s969<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74742,18 +73005,12 @@ mod p23 {
 
     #[inline]
     fn s975<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s976<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74833,18 +73090,12 @@ mod p23 {
 
     #[inline]
     fn s986<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s987<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74881,18 +73132,12 @@ mod p23 {
 
     #[inline]
     fn s993<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s994<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -74993,10 +73238,7 @@ mod p23 {
 
     #[inline]
     fn s1004<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(6usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(3, e.rt_mover()) & d
     }
 
     #[inline]
@@ -75006,18 +73248,12 @@ mod p23 {
 
     #[inline]
     fn s1006<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1007<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75077,18 +73313,12 @@ mod p23 {
 
     #[inline]
     fn s1015<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1016<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75143,10 +73373,7 @@ mod p23 {
 
     #[inline]
     fn s1023<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(12usize + usize::from(e.rt_mover()))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(6, e.rt_mover()) & d
     }
 
     #[inline]
@@ -75156,18 +73383,12 @@ mod p23 {
 
     #[inline]
     fn s1025<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1026<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75202,18 +73423,12 @@ mod p23 {
 
     #[inline]
     fn s1031<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1032<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75303,10 +73518,7 @@ mod p23 {
 
     #[inline]
     fn s1044<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from((1 - e.rt_mover())))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, (1 - e.rt_mover())) & d
     }
 
     #[inline]
@@ -75316,18 +73528,12 @@ mod p23 {
 
     #[inline]
     fn s1046<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1047<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75364,18 +73570,12 @@ mod p23 {
 
     #[inline]
     fn s1053<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1054<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75428,18 +73628,12 @@ mod p23 {
 
     #[inline]
     fn s1060<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1061<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -75476,18 +73670,12 @@ mod p23 {
 
     #[inline]
     fn s1067<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s1068<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -76668,7 +74856,7 @@ mod p24 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 1>;
 
@@ -77869,7 +76057,7 @@ mod p25 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 4, 1>;
 
@@ -78595,7 +76783,7 @@ mod p26 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -79047,7 +77235,7 @@ mod p27 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 1, 0>;
 
@@ -79623,7 +77811,7 @@ mod p28 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -80073,7 +78261,7 @@ mod p29 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 1>;
 
@@ -80293,7 +78481,7 @@ mod p30 {
     /// Cell sets: 4 word(s), room for 256 cells.
     type S = CellBits<4>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<4, 0, 0, 0>;
 
@@ -83195,7 +81383,7 @@ mod p31 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -83451,7 +81639,7 @@ mod p32 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 0>;
 
@@ -84319,7 +82507,7 @@ mod p33 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -84695,7 +82883,7 @@ mod p34 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 1, 0>;
 
@@ -85360,7 +83548,7 @@ mod p35 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -85780,7 +83968,7 @@ mod p36 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 0>;
 
@@ -86062,7 +84250,7 @@ mod p37 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 0>;
 
@@ -87221,7 +85409,7 @@ mod p38 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 26, 0>;
 
@@ -88966,7 +87154,7 @@ mod p39 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -89328,7 +87516,7 @@ mod p40 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 3>;
 
@@ -90466,7 +88654,7 @@ mod p41 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -90998,7 +89186,7 @@ mod p42 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 33, 1>;
 
@@ -91510,7 +89698,7 @@ mod p43 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 0, 0>;
 
@@ -92644,7 +90832,7 @@ mod p44 {
     /// Cell sets: 16 word(s), room for 1024 cells.
     type S = CellBits<16>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<16, 0, 0, 0>;
 

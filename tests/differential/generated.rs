@@ -464,9 +464,9 @@ mod p0 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 1, 2>;
+    type P = Pos<1, 3, 1, 2>;
 
     const ALL: S = S::from_words([0x3fff]);
 
@@ -1432,7 +1432,7 @@ mod p1 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<2, 0, 82, 0>;
 
@@ -4023,9 +4023,9 @@ mod p2 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 4, 170, 0>;
+    type P = Pos<2, 2, 170, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
 
@@ -5893,16 +5893,7 @@ mod p2 {
 
     #[inline]
     fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        {
-            let who = pos.owner(usize::from(v[0]));
-            if who > 1 {
-                S::EMPTY
-            } else {
-                pos.by_code
-                    .get(0usize + usize::from(who))
-                    .map_or(S::EMPTY, |b| *b & d)
-            }
-        }
+        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
@@ -6104,9 +6095,9 @@ mod p3 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 4, 170, 0>;
+    type P = Pos<2, 2, 170, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x1ffff]);
 
@@ -7974,16 +7965,7 @@ mod p3 {
 
     #[inline]
     fn s12<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        {
-            let who = pos.owner(usize::from(v[0]));
-            if who > 1 {
-                S::EMPTY
-            } else {
-                pos.by_code
-                    .get(0usize + usize::from(who))
-                    .map_or(S::EMPTY, |b| *b & d)
-            }
-        }
+        pos.of_kind(0, pos.owner(usize::from(v[0]))) & d
     }
 
     #[inline]
@@ -8185,9 +8167,9 @@ mod p4 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 3, 1>;
+    type P = Pos<1, 3, 3, 1>;
 
     const ALL: S = S::from_words([0x7f]);
 
@@ -8823,18 +8805,12 @@ mod p4 {
 
     #[inline]
     fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -9048,9 +9024,9 @@ mod p5 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 18, 0>;
+    type P = Pos<1, 3, 18, 0>;
 
     const ALL: S = S::from_words([0xffff]);
 
@@ -9648,18 +9624,12 @@ mod p5 {
 
     #[inline]
     fn s25<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s26<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -9725,7 +9695,7 @@ mod p6 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 46, 0>;
 
@@ -11080,9 +11050,9 @@ mod p7 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 60, 0>;
+    type P = Pos<1, 2, 60, 0>;
 
     const ALL: S = S::from_words([0x1ffffffffffff]);
 
@@ -12735,9 +12705,9 @@ mod p8 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 9, 0>;
+    type P = Pos<1, 2, 9, 0>;
 
     const ALL: S = S::from_words([0xff]);
 
@@ -13116,18 +13086,12 @@ mod p8 {
 
     #[inline]
     fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -13219,9 +13183,9 @@ mod p9 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 9, 0>;
+    type P = Pos<1, 2, 9, 0>;
 
     const ALL: S = S::from_words([0xff]);
 
@@ -13600,18 +13564,12 @@ mod p9 {
 
     #[inline]
     fn s23<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s24<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -13703,7 +13661,7 @@ mod p10 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 4, 0>;
 
@@ -14560,7 +14518,7 @@ mod p11 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 0>;
 
@@ -15298,9 +15256,9 @@ mod p12 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 6, 86, 0>;
+    type P = Pos<2, 3, 86, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0xffff]);
 
@@ -17919,9 +17877,9 @@ mod p13 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 2, 0>;
+    type P = Pos<1, 3, 2, 0>;
 
     const ALL: S = S::from_words([0x7f]);
 
@@ -18533,9 +18491,9 @@ mod p14 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 3, 1>;
+    type P = Pos<1, 3, 3, 1>;
 
     const ALL: S = S::from_words([0xffff]);
 
@@ -19253,18 +19211,12 @@ mod p14 {
 
     #[inline]
     fn s20(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s21(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -19327,18 +19279,12 @@ mod p14 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -19453,9 +19399,9 @@ mod p15 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 3, 0>;
+    type P = Pos<1, 3, 3, 0>;
 
     const ALL: S = S::from_words([0xfffffff]);
 
@@ -20382,9 +20328,9 @@ mod p16 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 3, 0>;
+    type P = Pos<1, 2, 3, 0>;
 
     const ALL: S = S::from_words([0xffffffffffff]);
 
@@ -21788,7 +21734,7 @@ mod p17 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 20, 0>;
 
@@ -22577,7 +22523,7 @@ mod p18 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 32, 1>;
 
@@ -24921,9 +24867,9 @@ mod p19 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 4, 105, 0>;
+    type P = Pos<2, 2, 105, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0xfffffffff]);
 
@@ -27621,18 +27567,12 @@ mod p19 {
 
     #[inline]
     fn s24(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s25(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -27909,9 +27849,9 @@ mod p20 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 2, 0>;
+    type P = Pos<1, 2, 2, 0>;
 
     const ALL: S = S::from_words([0xff]);
 
@@ -28823,9 +28763,9 @@ mod p21 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 1, 0>;
+    type P = Pos<1, 3, 1, 0>;
 
     const ALL: S = S::from_words([0x1fffff]);
 
@@ -29919,7 +29859,7 @@ mod p22 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 13, 0>;
 
@@ -31539,7 +31479,7 @@ mod p23 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 23, 1>;
 
@@ -33519,9 +33459,9 @@ mod p24 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 1, 0>;
+    type P = Pos<1, 2, 1, 0>;
 
     const ALL: S = S::from_words([0x3fffffff]);
 
@@ -34491,18 +34431,12 @@ mod p24 {
 
     #[inline]
     fn s21<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s22<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -34585,9 +34519,9 @@ mod p25 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 1, 0>;
+    type P = Pos<1, 3, 1, 0>;
 
     const ALL: S = S::from_words([0xfffffffff]);
 
@@ -35782,18 +35716,12 @@ mod p25 {
 
     #[inline]
     fn s26(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 0u8) & d
     }
 
     #[inline]
     fn s27(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(4usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(2, 1u8) & d
     }
 
     #[inline]
@@ -35821,18 +35749,12 @@ mod p25 {
 
     #[inline]
     fn s31(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s32(e: &Engine<'_>, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -36047,9 +35969,9 @@ mod p26 {
     /// Cell sets: 2 word(s), room for 128 cells.
     type S = CellBits<2>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<2, 4, 91, 0>;
+    type P = Pos<2, 2, 91, 0>;
 
     const ALL: S = S::from_words([0xffffffffffffffff, 0x3ffffff]);
 
@@ -38255,7 +38177,7 @@ mod p27 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 28, 0>;
 
@@ -39392,9 +39314,9 @@ mod p28 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 14, 0>;
+    type P = Pos<1, 3, 14, 0>;
 
     const ALL: S = S::from_words([0x1ff]);
 
@@ -40194,7 +40116,7 @@ mod p29 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 2, 0>;
 
@@ -41169,7 +41091,7 @@ mod p30 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 15, 1>;
 
@@ -42087,7 +42009,7 @@ mod p31 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 15, 1>;
 
@@ -43005,9 +42927,9 @@ mod p32 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 5, 0>;
+    type P = Pos<1, 3, 5, 0>;
 
     const ALL: S = S::from_words([0x3fffffff]);
 
@@ -43830,9 +43752,9 @@ mod p33 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 5, 0>;
+    type P = Pos<1, 3, 5, 0>;
 
     const ALL: S = S::from_words([0x3fffffff]);
 
@@ -44655,9 +44577,9 @@ mod p34 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 1, 0>;
+    type P = Pos<1, 2, 1, 0>;
 
     const ALL: S = S::from_words([0x1ffffff]);
 
@@ -45721,9 +45643,9 @@ mod p35 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 1, 0>;
+    type P = Pos<1, 2, 1, 0>;
 
     const ALL: S = S::from_words([0x1ffffff]);
 
@@ -46787,9 +46709,9 @@ mod p36 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 37, 0>;
+    type P = Pos<1, 3, 37, 0>;
 
     const ALL: S = S::from_words([0x7ffffffff]);
 
@@ -48105,9 +48027,9 @@ mod p37 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 37, 0>;
+    type P = Pos<1, 3, 37, 0>;
 
     const ALL: S = S::from_words([0x7ffffffff]);
 
@@ -49423,7 +49345,7 @@ mod p38 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 66, 0>;
 
@@ -50994,9 +50916,9 @@ mod p39 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 2, 1>;
+    type P = Pos<1, 2, 2, 1>;
 
     const ALL: S = S::from_words([0x7ffffff]);
 
@@ -51976,7 +51898,7 @@ mod p40 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 4, 0>;
 
@@ -53347,7 +53269,7 @@ mod p41 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 2>;
 
@@ -55826,9 +55748,9 @@ mod p42 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 9, 0>;
+    type P = Pos<1, 2, 9, 0>;
 
     const ALL: S = S::from_words([0x7f]);
 
@@ -56314,9 +56236,9 @@ mod p43 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 4, 3, 1>;
+    type P = Pos<1, 2, 3, 1>;
 
     const ALL: S = S::from_words([0xfffff]);
 
@@ -57304,9 +57226,9 @@ mod p44 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
-    type P = Pos<1, 6, 26, 1>;
+    type P = Pos<1, 3, 26, 1>;
 
     const ALL: S = S::from_words([0x7ff]);
 
@@ -59033,18 +58955,12 @@ mod p44 {
 
     #[inline]
     fn s30<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 0u8) & d
     }
 
     #[inline]
     fn s31<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(2usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(1, 1u8) & d
     }
 
     #[inline]
@@ -59160,18 +59076,12 @@ mod p44 {
 
     #[inline]
     fn s44<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(0u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 0u8) & d
     }
 
     #[inline]
     fn s45<'p, H: Host<'p, P>>(e: &H, pos: &P, v: &V, d: S, cand: u16) -> S {
-        pos
-            .by_code
-            .get(0usize + usize::from(1u8))
-            .map_or(S::EMPTY, |b| *b & d)
+        pos.of_kind(0, 1u8) & d
     }
 
     #[inline]
@@ -59698,7 +59608,7 @@ mod p45 {
     /// Cell sets: 1 word(s), room for 64 cells.
     type S = CellBits<1>;
 
-    /// The position: set words, piece codes, counter slots, `let` slots (and the sets
+    /// The position: set words, piece kinds, counter slots, `let` slots (and the sets
     /// earlier rounds of unordered picks chose from).
     type P = Pos<1, 0, 3, 0>;
 
