@@ -103,15 +103,23 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
             sets.retain(|(name, _)| !forced.iter().any(|(n, _)| n == name));
             sets.extend(forced.iter().cloned());
             let loaded = load_parsed(path, &source, &file, &sets, crate::runtime::Compiled::NONE)?;
-            let label = label(&loaded.program.name, &sets);
-            if !programs.iter().any(|(l, _)| *l == label) {
-                programs.push((label, loaded.program));
+            // The same program twice (one file given twice, an option set to its default)
+            // is compiled once; two files of one game name with different rules are both
+            // compiled, the later one labelled with its file.
+            let fingerprint = crate::runtime::compiled::fingerprint(&loaded.program);
+            if programs.iter().any(|(_, _, f)| *f == fingerprint) {
+                continue;
             }
+            let mut label = label(&loaded.program.name, &sets);
+            if programs.iter().any(|(l, _, _)| *l == label) {
+                label = format!("{label} [{}]", shown(path));
+            }
+            programs.push((label, loaded.program, fingerprint));
         }
     }
     let units: Vec<Unit<'_>> = programs
         .iter()
-        .map(|(label, program)| Unit {
+        .map(|(label, program, _)| Unit {
             program,
             label: label.clone(),
         })
