@@ -1,6 +1,7 @@
 //! Shogi's rules where random games seldom go, each on a position OpenSpiel's `shogi` agrees on
 //! (`games/shogi.game` plays OpenSpiel's rules): the drops a pawn may not make (nifu, pawn-drop
-//! mate), forced promotion, and the ends by repetition and by perpetual check.
+//! mate), forced promotion, and the ends by repetition, by perpetual check and by two entered
+//! kings.
 
 mod common;
 
@@ -26,6 +27,25 @@ const PAWN_MATE: &str = concat!(
     "4h4i; 1c1d; 3h2h; 8d8e; 6g6f; 8c7b; 2h5h; 6b5b; 9f9e; 2c2d; 5d5c; 7c6e; 3g3f; 5b6b; ",
     "8f8e; 1d1e; 9e9d; 4b5b; 6h6i; 2d2e; 2g2f; 6e7g+; 2f2e; S*3d; 7i6h; 7b6c; 1g1f; 9a9b; ",
     "6h7g; 3d4e; 4f5e; 4c5c; 5h4h",
+);
+
+/// Seed 908's whole game, 191 moves: Black's last move takes its king into White's camp while
+/// White's stands in Black's, and Black holds fewer than 28 points.
+const KINGS_ENTERED: &str = concat!(
+    "2h1h; 8c8d; 3g3f; 8b6b; 6i5h; 4a3b; 7i7h; 6b9b; 3f3e; 6a5b; 7h6i; 3a4b; 5g5f; 3b3a; ",
+    "3i2h; 1a1b; 5i4h; 5a6b; 5h5g; 2c2d; 4i5i; 6c6d; 4h3g; 6b7b; 5g6f; 5c5d; 5i4i; 4c4d; ",
+    "3g2f; 4b5a; 2f3g; 2d2e; 8h7i; 5b4c; 4i5i; 7b8b; 5f5e; 8d8e; 6f5f; 4c5c; 3g3f; 2b1a; ",
+    "5i5h; 5c6c; 5e5d; 1c1d; 2h3g; 4d4e; 8g8f; 6c6b; 3g2f; 1d1e; 5h6h; 6b6a; 3e3d; 7c7d; ",
+    "5d5c; 8b8c; 5f4f; 7a8b; 7g7f; 5a6b; 6h7h; 8c9d; 2i3g; 3a4b; 7h7g; 2e2f; 1h4h; S*7e; ",
+    "3g2e; 6a7a; 7i5g; 4b4c; 4f3e; 7e8d; 4g4f; 2f2g+; 5c5b; 9d8c; P*2h; 8a7c; 7f7e; 4e4f; ",
+    "3e4e; 6b5c; 1i1h; P*2f; 2e1c; 4c5d; 4h5h; 5d6e; 3f2e; 5c4d; 6g6f; 1e1f; 7g7h; 4d3e; ",
+    "7h7g; 6e6f; 9i9h; 8d9e; 3d3c; 7a7b; P*6h; 9e9f; 2e3e; 2g3h; S*3d; 6f5f; 5h5i; 9f9g; ",
+    "4e4d; 5f5g; 4d4e; 8c9d; 5i1i; 1f1g+; 3d4c+; 9d9e; 1i3i; B*5e; 7g7f; 5e4d; 3e2d; 2f2g+; ",
+    "7f7g; P*5h; 8f8e; P*8f; 3i1i; 3h3i; P*4b; 5g5f; 4e4f; P*2e; 8i9g; 2g2h; P*1e; P*3b; ",
+    "7e7d; P*4h; 4f5e; 8f8g; S*6e; 7b8c; 2d1d; 2h1i; 8e8d; R*5d; 8d8c; 5h5i+; 4c4d; 9c9d; ",
+    "4d5d; 1g1f; R*5g; 1f1g; B*4a; 3i4i; 5e5f; 2a1c; G*2h; N*3a; G*3g; 2e2f; 7g7f; 2f2g; ",
+    "3c3b+; 1a5e; 5f4e; 4i3i; 5g5i; 5e3c; 2h1g; 3c4d; 7f8e; 9e9f; 4e4d; 8g8h; 5d5e; 3a4c; ",
+    "5i5f; 9f8g; P*2f; 8b8c; 6i5h; 9b5b; P*3h; P*1a; 1d2c",
 );
 
 fn engine_after<'p>(program: &'p rulestone::ir::Program, line: &str) -> Engine<'p> {
@@ -135,4 +155,19 @@ fn perpetual_check_loses_on_the_fourth_occurrence() {
         engine_after(&program, &line).outcome(),
         Some(GameResult::Win(1))
     );
+}
+
+#[test]
+fn two_entered_kings_draw_under_openspiels_impasse_rule() {
+    let program = shogi();
+    let (before, _) = KINGS_ENTERED.rsplit_once(';').expect("moves");
+    assert_eq!(engine_after(&program, before).outcome(), None);
+    assert_eq!(
+        engine_after(&program, KINGS_ENTERED).outcome(),
+        Some(GameResult::Draw)
+    );
+    // Without the impasse rules the game goes on.
+    let options = [("impasse".to_string(), "0".to_string())];
+    let published = common::program(&common::root().join("games/shogi.game"), &options);
+    assert_eq!(engine_after(&published, KINGS_ENTERED).outcome(), None);
 }
