@@ -120,6 +120,11 @@ def chess(text, size):
     return text
 
 
+def shogi(text, size):
+    # USI's notation, as the game file writes it: `7g7f`, a promotion `8h2b+`, a drop `P*5e`.
+    return text
+
+
 def chess_lan(state, action):
     # OpenSpiel names chess moves in SAN (`Nf3`, `exd5`, `O-O`), which only the board can
     # read; its long algebraic notation (UCI's) needs no board.
@@ -152,6 +157,7 @@ GAMES = [
     ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}, "games/oware.game",
      ["houses=3", "per_house=2"], oware, 3, 12),
     ("pentago", {}, "games/pentago.game", [], same, 6, 2),
+    ("shogi", {}, "games/shogi.game", [], shogi, 9, 3),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
