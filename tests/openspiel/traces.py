@@ -152,6 +152,8 @@ GAMES = [
     ("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2}, "games/oware.game",
      ["houses=3", "per_house=2"], oware, 3, 12),
     ("pentago", {}, "games/pentago.game", [], same, 6, 2),
+    ("y", {"board_size": 5}, "games/y.game", ["size=5"], same, 5, 4),
+    ("y", {}, "games/y.game", [], same, 19, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
