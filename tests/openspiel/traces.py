@@ -158,6 +158,10 @@ GAMES = [
      ["houses=3", "per_house=2"], oware, 3, 12),
     ("pentago", {}, "games/pentago.game", [], same, 6, 2),
     ("shogi", {}, "games/shogi.game", [], shogi, 9, 3),
+    ("y", {"board_size": 5}, "games/y.game", ["size=5"], same, 5, 4),
+    ("y", {}, "games/y.game", [], same, 19, 2),
+    ("havannah", {"board_size": 4}, "games/havannah.game", ["size=4"], same, 4, 3),
+    ("havannah", {}, "games/havannah.game", [], same, 8, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
