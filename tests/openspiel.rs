@@ -77,11 +77,15 @@ fn read_trace(path: &Path) -> Trace {
     trace
 }
 
-/// The legal moves of `engine`, with their notation, sorted by it.
+/// The legal moves of `engine`, with their notation, sorted by it. The traces separate moves
+/// by spaces, so a space inside a move's notation (`roll 4`) is written `_` there.
 fn legal(engine: &mut Engine<'_>) -> Vec<(String, Move)> {
     let mut moves = Vec::new();
     engine.legal_moves(&mut moves);
-    let mut texts: Vec<(String, Move)> = moves.iter().map(|m| (engine.move_text(m), *m)).collect();
+    let mut texts: Vec<(String, Move)> = moves
+        .iter()
+        .map(|m| (engine.move_text(m).replace(' ', "_"), *m))
+        .collect();
     texts.sort_by(|a, b| a.0.cmp(&b.0));
     texts
 }

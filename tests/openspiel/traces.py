@@ -125,6 +125,37 @@ def shogi(text, size):
     return text
 
 
+def einstein(text, size):
+    # The game file's notation (see EINSTEIN_TEXT); a space inside a move is written `_`, as
+    # the traces separate moves by spaces.
+    return text.replace(" ", "_")
+
+
+def einstein_text(state, action):
+    # OpenSpiel's chance plies deal an arrangement (an action from 0 to 719, the rank of a
+    # permutation of the numbers 1-6 on the corner's squares row by row from the top) and
+    # roll the die (`roll 4` for action 3); a move (`B3-diag*`) is ranked from its row and
+    # column (from the top left), direction and capture flag. The game file writes
+    # `black 125643`, `roll 4` and `a4-b3` or `b4xc3` (rows counted from the bottom).
+    if state.is_chance_node():
+        if "Placing" not in state.action_to_string(action):
+            return f"roll {action + 1}"
+        numbers, rest = [1, 2, 3, 4, 5, 6], action
+        arrangement = ""
+        for f in (120, 24, 6, 2, 1):
+            arrangement += str(numbers.pop(rest // f))
+            rest %= f
+        arrangement += str(numbers[0])
+        colour = "black" if "black" in state.action_to_string(action) else "white"
+        return f"{colour} {arrangement}"
+    capture, rest = action % 2, action // 2
+    direction, rest = rest % 6, rest // 6
+    c, r = rest % 5, rest // 5
+    dr, dc = [(1, 1), (1, 0), (0, 1), (-1, 0), (-1, -1), (0, -1)][direction]
+    square = lambda r, c: f"{letter(c)}{5 - r}"
+    return f"{square(r, c)}{'x' if capture else '-'}{square(r + dr, c + dc)}"
+
+
 def chess_lan(state, action):
     # OpenSpiel names chess moves in SAN (`Nf3`, `exd5`, `O-O`), which only the board can
     # read; its long algebraic notation (UCI's) needs no board.
@@ -162,13 +193,14 @@ GAMES = [
     ("y", {}, "games/y.game", [], same, 19, 2),
     ("havannah", {"board_size": 4}, "games/havannah.game", ["size=4"], same, 4, 3),
     ("havannah", {}, "games/havannah.game", [], same, 8, 2),
+    ("einstein_wurfelt_nicht", {}, "games/einstein.game", [], einstein, 5, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
 
 # Maps that read another text of a move than OpenSpiel's action string: map -> (state, action)
 # -> text.
-MOVE_TEXT = {chess: chess_lan}
+MOVE_TEXT = {chess: chess_lan, einstein: einstein_text}
 
 # Maps of games whose OpenSpiel player 0 is the game file's second player (chess: Black is
 # OpenSpiel's player 0, and White moves first): their returns are written the file's way round.
