@@ -760,6 +760,31 @@ fn perft_takes_rolls_in_order() {
 }
 
 #[test]
+fn perft_takes_rolls_for_chance_points_in_a_row() {
+    // EinStein würfelt nicht! starts with three chance points in a row (Black's arrangement,
+    // White's, White's die): each takes the next roll given, none is counted as a ply.
+    let einstein = "games/einstein.game";
+    let o = run(&[
+        "perft",
+        einstein,
+        "--depth",
+        "2",
+        "--rolls",
+        "0 0 0 0 0; 5 4 3 2 1; 3; 6",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let from_start = last_line(&o);
+    let after = "black 123456; white 654321";
+    let o = run(&["perft", einstein, "--depth", "2", "--after", after, "--rolls", "3; 6"]);
+    assert_eq!(last_line(&o), from_start);
+    let o = run(&[
+        "perft", einstein, "--depth", "2", "--max-nodes", "1000000", "--rolls",
+        "0 0 0 0 0; 5 4 3 2 1; 3; 6",
+    ]);
+    assert_eq!(last_line(&o), from_start);
+}
+
+#[test]
 fn play_rolls_the_dice_unless_asked_to_let_people_type_them() {
     let args = ["play", TANKBALL, "--seed", "3", "--after", TANKBALL_SETUP];
     // The program rolls; `undo` takes back the person's move, not the roll before it.

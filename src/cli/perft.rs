@@ -250,8 +250,9 @@ fn roll_outcome(
     outcome(engine, moves, values).ok_or_else(|| roll_error(RollError::NotAnOutcome { index }))
 }
 
-/// The first moves of the count: the position's moves, after the roll it awaits if any (taken
-/// from the first of `rolls`, given in a game with chance); with the number of rolls so used.
+/// The first moves of the count: the position's moves, after the rolls it awaits if any (taken
+/// from the first of `rolls`, given in a game with chance, one for each chance point that
+/// follows the one before); with the number of rolls so used.
 fn first_moves(
     engine: &mut Engine<'_>,
     rolls: Option<&[Vec<i32>]>,
@@ -262,13 +263,16 @@ fn first_moves(
         return Ok((first, 0));
     }
     engine.legal_moves(&mut first);
-    if let Some(rolls) = rolls.filter(|_| engine.chance()) {
-        let m = roll_outcome(engine, &first, rolls, 0)?;
-        let _ = engine.apply(&m);
-        engine.legal_moves(&mut first);
-        return Ok((first, 1));
+    let mut used = 0;
+    if let Some(rolls) = rolls {
+        while engine.chance() && !first.is_empty() {
+            let m = roll_outcome(engine, &first, rolls, used)?;
+            let _ = engine.apply(&m);
+            engine.legal_moves(&mut first);
+            used += 1;
+        }
     }
-    Ok((first, 0))
+    Ok((first, used))
 }
 
 /// A count that finished, or how far a bounded one got.
