@@ -774,11 +774,21 @@ fn perft_takes_rolls_for_chance_points_in_a_row() {
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let from_start = last_line(&o);
+    // games/einstein.perft, as OpenSpiel counts it.
+    assert_eq!(from_start, "9");
     let after = "black 123456; white 654321";
-    let o = run(&["perft", einstein, "--depth", "2", "--after", after, "--rolls", "3; 6"]);
+    let o = run(&[
+        "perft", einstein, "--depth", "2", "--after", after, "--rolls", "3; 6",
+    ]);
     assert_eq!(last_line(&o), from_start);
     let o = run(&[
-        "perft", einstein, "--depth", "2", "--max-nodes", "1000000", "--rolls",
+        "perft",
+        einstein,
+        "--depth",
+        "2",
+        "--max-nodes",
+        "1000000",
+        "--rolls",
         "0 0 0 0 0; 5 4 3 2 1; 3; 6",
     ]);
     assert_eq!(last_line(&o), from_start);
