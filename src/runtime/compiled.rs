@@ -464,7 +464,7 @@ impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p
 /// the result, copied whole to take a move back (copy-make). The engine's position stays as
 /// it was until [`Position::store`]. For rules that read `repetitions`, the run also keeps
 /// the position's hash and the game's history: the engine's keys, lent for the run
-/// ([`Engine::lend_history`]), one more pushed per move played and popped when it is taken
+/// (`Engine::lend_history`), one more pushed per move played and popped when it is taken
 /// back, so that the history always describes the line that led to `pos`.
 pub struct Fast<'p, P> {
     program: &'p Program,
