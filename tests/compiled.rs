@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rulestone::ir::Program;
 use rulestone::runtime::perft::{perft, perft_by_engine, perft_with_rolls};
-use rulestone::runtime::playout::random_game;
+use rulestone::runtime::playout::{random_game, random_game_looking};
 use rulestone::runtime::{BackendKind, Compiled, Engine, Move};
 
 const GENERATED: &str = "tests/compiled/bundled.rs";
@@ -143,6 +143,69 @@ fn runs_on_the_position_value_match_the_engine() {
             assert_eq!(fast.state, start, "{label}: the start is restored");
         }
     }
+}
+
+/// Runs on the position value of rules that read `repetitions` keep the game's history beside
+/// it: from a position reached by a random line (so that the history lent to them is not
+/// empty, and in small games holds repeated positions), perft counts as through the engine,
+/// random games play as the interpreter's, the end position a search looks at has the history
+/// of the line that led to it, and the engine's history is as it was afterwards.
+#[test]
+fn runs_on_the_position_value_read_the_line_that_led_there() {
+    let mut checked = 0;
+    for (label, program) in units() {
+        if !program.uses_history() {
+            continue;
+        }
+        let mut fast = compiled_engine(&program);
+        let mut slow = Engine::new(&program);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut moves = Vec::new();
+        for _ in 0..12 {
+            fast.legal_moves(&mut moves);
+            if moves.is_empty() || fast.state.result.is_some() {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            let _ = fast.apply(&m);
+            let _ = slow.apply(&m);
+        }
+        assert_eq!(fast.history(), slow.history(), "{label}");
+        let (start, line) = (fast.state.clone(), fast.history().to_vec());
+        for depth in 0..=4 {
+            let nodes = perft(&mut fast, depth);
+            assert_eq!(
+                nodes,
+                perft_by_engine(&mut slow, depth),
+                "{label}: perft {depth}"
+            );
+            assert_eq!(fast.history(), line, "{label}: perft {depth}");
+            if nodes > 20_000 {
+                break;
+            }
+        }
+        let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
+        let mut undos = Vec::new();
+        for game in 0..20 {
+            let x = random_game(&mut fast, &mut a, 300, &mut moves, &mut undos);
+            let y = random_game(&mut slow, &mut b, 300, &mut moves, &mut undos);
+            assert_eq!(x, y, "{label}: random game {game}");
+            assert_eq!(fast.state, start, "{label}: the start is restored");
+            assert_eq!(fast.history(), line, "{label}: the history is restored");
+            let (mut seen_fast, mut seen_slow) = (Vec::new(), Vec::new());
+            let x = random_game_looking(&mut fast, &mut a, 8, &mut moves, &mut |e| {
+                seen_fast = e.history().to_vec();
+            });
+            let y = random_game_looking(&mut slow, &mut b, 8, &mut moves, &mut |e| {
+                seen_slow = e.history().to_vec();
+            });
+            assert_eq!(x, y, "{label}: cut game {game}");
+            assert_eq!(seen_fast, seen_slow, "{label}: cut game {game}");
+            assert_eq!(fast.history(), line, "{label}: the history is restored");
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no bundled game reads the history");
 }
 
 /// Where a `require` stands in the file (kept for `play`'s `why`) is no part of the program's

@@ -1212,21 +1212,26 @@ impl<'a> Emitter<'a> {
     /// The op at `pc` when a known move is applied: decisions are read, not tried, tests that
     /// only reject moves are skipped, and changes go to the engine's position (its trail) as
     /// well as to `pos`, which the expressions read.
-    /// An op's replay, reading the hash `repetitions` needs from the engine: replay makes its
-    /// changes there (hashed), and to the position value only unhashed.
+    /// An op's replay. Its changes go to the host and to the position value, which the
+    /// expressions read; to the value hashed only when the rules read `repetitions`, whose
+    /// hash then follows the move (and a run on the position value keeps it from move to move).
     fn replay_prologue(&self, code: &Code, pc: usize) -> String {
-        let body = self.replay_body(code, pc);
-        if self.p.uses_history() {
-            format!("pos.hash = e.state.hash;\n{body}")
-        } else {
-            body
-        }
+        self.replay_body(code, pc)
     }
 
     fn replay_body(&self, code: &Code, pc: usize) -> String {
         let next = replay_at(code, pc + 1, "v");
+        let hashed = self.p.uses_history();
         let both = |cell: &str, piece: &str| {
-            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<false>(e.zobrist(), {cell}, {piece});")
+            format!("e.rt_set_cell({cell}, {piece});\npos.set_cell::<{hashed}>(e.zobrist(), {cell}, {piece});")
+        };
+        // A counter's new value in the position value.
+        let counter = |slot: &str, value: &str| {
+            if hashed {
+                format!("pos.set_counter::<true>(e.zobrist(), {slot}, {value});")
+            } else {
+                format!("pos.counters[{slot}] = {value};")
+            }
         };
         match &code.ops[pc] {
             Op::Pick { var, .. } if self.p.wide_picks() => {
@@ -1243,7 +1248,7 @@ impl<'a> Emitter<'a> {
                 layer,
                 ..
             } => format!(
-                "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<false>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<false>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
+                "{}let hi = r.decision();\nlet lo = r.decision();\nlet index = (u16::from(hi) << 8) | u16::from(lo);\nlet table = &e.program().placements[{table}];\nlet Some(inst) = table.instances.get(usize::from(index)) else {{\n    return;\n}};\nlet who = {};\nlet parts = table.parts_of(inst);\nlet mut z = 0i32;\nfor part in parts {{\n    z = z.max(pos.counters[{layer}usize + usize::from(part.cell)] - i32::from(part.bottom));\n}}\nfor part in parts {{\n    let slot = {layer}usize + usize::from(part.cell);\n    let value = z + i32::from(part.top);\n    e.rt_set_counter(slot, value);\n    pos.set_counter::<{hashed}>(e.zobrist(), slot, value);\n}}\nif let Some(shape) = e.program().shapes.get(usize::from(inst.shape)) {{\n    let stock = usize::from(shape.stock) + usize::from(who);\n    let left = pos.counters[stock] - 1;\n    e.rt_set_counter(stock, left);\n    pos.set_counter::<{hashed}>(e.zobrist(), stock, left);\n}}\nv[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{next};",
                 no_player_guard(*who),
                 player(*who, "0u16"),
                 self.placed_local(*slot)
@@ -1328,7 +1333,8 @@ impl<'a> Emitter<'a> {
                 let guard = slot_guard(*slot);
                 let (slot, new) = assignment(*slot, *op);
                 guard + &format!(
-                    "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\npos.counters[slot] = new;\n{next};"
+                    "let slot = {slot};\nlet value = i{value}(e, &pos, &v, 0);\nlet old = pos.counters[slot];\nlet new = {new};\ne.rt_set_counter(slot, new);\n{}\n{next};",
+                    counter("slot", "new")
                 )
             }
             Op::Finish(f) => {
@@ -1347,7 +1353,8 @@ impl<'a> Emitter<'a> {
             }
             Op::Done => "e.rt_end(&pos);".to_string(),
             Op::Roll { slot, lo, .. } => format!(
-                "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\npos.counters[{slot}] = value;\n{next};"
+                "let value = {lo}i32.wrapping_add(i32::from(r.decision()));\ne.rt_set_counter({slot}, value);\n{}\n{next};",
+                counter(&slot.to_string(), "value")
             ),
             Op::Again => format!("e.rt_again();\n{next};"),
             Op::AssignAll {
@@ -1358,7 +1365,8 @@ impl<'a> Emitter<'a> {
             } => {
                 let (_, new) = assignment(AssignSlot::Global(0), *op);
                 format!(
-                    "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    pos.counters[slot] = new;\n}}\n{next};"
+                    "let value = i{value}(e, &pos, &v, 0);\nfor c in s{cells}(e, &pos, &v, ALL, 0).iter() {{\n    let slot = {base}usize + c;\n    let old = pos.counters[slot];\n    let new = {new};\n    e.rt_set_counter(slot, new);\n    {}\n}}\n{next};",
+                    counter("slot", "new")
                 )
             }
             Op::SetVar { .. } | Op::SetDir { .. } | Op::WhileCheck { .. } => self.variable_op(
@@ -1819,8 +1827,8 @@ fn inline_single_callers(module: &str, ops: usize) -> String {
 /// can run on the position value ([`FastTurn`](super::compiled::FastTurn)): `distinct` blocks
 /// need the engine's sets of seen positions.
 fn runs_fast(p: &Program) -> bool {
-    // The position value keeps no history.
-    p.distinct_blocks == 0 && !p.uses_history()
+    // A history (`repetitions`) is kept beside the position value by the run itself.
+    p.distinct_blocks == 0
 }
 
 /// Indents every line of a block by one level.

@@ -13,7 +13,7 @@ use std::hash::{Hash, Hasher};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::engine::DistinctOuter;
+use super::engine::{history_key, repetitions, DistinctOuter};
 use super::{Engine, GameResult, Move, Zobrist};
 use crate::ir::{CellBits, Program};
 
@@ -358,6 +358,10 @@ impl<const W: usize, const K: usize, const C: usize, const L: usize> Pos<W, K, C
 /// A position value that can be read from the engine and written back to it.
 pub trait Position: Copy {
     fn of(e: &Engine<'_>) -> Self;
+    /// The position's hash, as the engine's [`State`](super::State) keeps it (with the player
+    /// to move), where the run keeps it (programs that read `repetitions`).
+    fn hash_mut(&mut self) -> &mut u64;
+    fn counters(&self) -> &[i32];
     /// Makes the engine's position this one (cells, counters and hash; unlogged, as after
     /// [`Engine::play_unlogged`]).
     fn store(&self, e: &mut Engine<'_>);
@@ -366,6 +370,16 @@ pub trait Position: Copy {
 impl<const W: usize, const K: usize, const C: usize, const L: usize> Position for Pos<W, K, C, L> {
     fn of(e: &Engine<'_>) -> Self {
         Pos::of(e)
+    }
+
+    #[inline]
+    fn hash_mut(&mut self) -> &mut u64 {
+        &mut self.hash
+    }
+
+    #[inline]
+    fn counters(&self) -> &[i32] {
+        &self.counters
     }
 
     fn store(&self, e: &mut Engine<'_>) {
@@ -399,6 +413,8 @@ pub trait Host<'p, P> {
     fn rt_again(&mut self);
     /// The move's changes are all made: `pos` is the position after it.
     fn rt_end(&mut self, pos: &P);
+    /// `repetitions` ([`Engine::rt_repetitions`]) against the host's history.
+    fn rt_repetitions(&self, hash: u64, counters: &[i32]) -> i32;
 }
 
 impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
@@ -438,11 +454,18 @@ impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p
     }
     #[inline]
     fn rt_end(&mut self, _pos: &Pos<W, K, C, L>) {}
+    #[inline]
+    fn rt_repetitions(&self, hash: u64, counters: &[i32]) -> i32 {
+        Engine::rt_repetitions(self, hash, counters)
+    }
 }
 
 /// The host of whole searches on the position value: the position, the player to move and
 /// the result, copied whole to take a move back (copy-make). The engine's position stays as
-/// it was until [`Position::store`].
+/// it was until [`Position::store`]. For rules that read `repetitions`, the run also keeps
+/// the position's hash and the game's history: the engine's keys, lent for the run
+/// (`Engine::lend_history`), one more pushed per move played and popped when it is taken
+/// back, so that the history always describes the line that led to `pos`.
 pub struct Fast<'p, P> {
     program: &'p Program,
     zobrist: &'p Zobrist,
@@ -455,6 +478,10 @@ pub struct Fast<'p, P> {
     /// The engine's step limit for one position's generation, and whether one ran out of it.
     step_limit: u64,
     exhausted: bool,
+    /// The keys of the positions of the game line, the current one last (`history_key`).
+    history: Vec<u64>,
+    /// Whether the rules read the history (then `pos.hash` is kept and `history` grows).
+    keeps_history: bool,
 }
 
 impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p, Pos<W, K, C, L>>
@@ -491,12 +518,24 @@ impl<'p, const W: usize, const K: usize, const C: usize, const L: usize> Host<'p
     }
     #[inline]
     fn rt_end(&mut self, pos: &Pos<W, K, C, L>) {
-        // The hash was not kept: only `distinct` blocks read it, and their programs have no
-        // fast runs. `let` sets start empty in every walk.
+        // The hash is kept only for rules that read `repetitions` (their replay makes its
+        // changes hashed); `distinct` blocks read it too, but their programs have no fast
+        // runs. `let` sets start empty in every walk.
         self.pos = Pos {
             locals: [CellBits::EMPTY; L],
             ..*pos
         };
+    }
+    #[inline]
+    fn rt_repetitions(&self, hash: u64, counters: &[i32]) -> i32 {
+        repetitions(
+            self.program,
+            self.zobrist,
+            &self.history,
+            self.mover,
+            hash,
+            counters,
+        )
     }
 }
 
@@ -510,9 +549,11 @@ pub trait FastTurn {
 }
 
 impl<'p, P: Position> Fast<'p, P> {
-    /// The engine's position, player to move and result.
-    fn of(e: &'p Engine<'_>) -> Fast<'p, P> {
+    /// The engine's position, player to move and result, with the history it lent.
+    fn of(e: &'p Engine<'_>, history: Option<Vec<u64>>) -> Fast<'p, P> {
         Fast {
+            keeps_history: history.is_some(),
+            history: history.unwrap_or_default(),
             program: e.program(),
             zobrist: e.zobrist(),
             pos: P::of(e),
@@ -547,6 +588,9 @@ impl<'p, P: Position> Fast<'p, P> {
         self.pos = pos;
         self.mover = mover;
         self.result = None;
+        if self.keeps_history {
+            self.history.pop();
+        }
     }
 
     /// Plays a move and passes the turn, as [`Engine::apply`].
@@ -556,16 +600,47 @@ impl<'p, P: Position> Fast<'p, P> {
         T::apply(self, m);
         if self.result.is_none() && !self.again {
             self.mover = 1 - self.mover;
+            if self.keeps_history {
+                let z = self.zobrist;
+                *self.pos.hash_mut() ^= z.mover(1 - self.mover) ^ z.mover(self.mover);
+            }
         }
+        if self.keeps_history {
+            self.note_position();
+        }
+    }
+
+    /// Adds the position to the history, as [`Engine::apply`] does.
+    fn note_position(&mut self) {
+        let key = history_key(
+            self.program,
+            self.zobrist,
+            *self.pos.hash_mut(),
+            self.pos.counters(),
+            self.mover,
+        );
+        self.history.push(key);
+    }
+
+    /// The history lent by the engine, for [`Engine::return_history`].
+    fn take_history(&mut self) -> Option<Vec<u64>> {
+        self.keeps_history
+            .then(|| std::mem::take(&mut self.history))
     }
 }
 
 /// [`perft`](super::perft::perft) on the position value: every move applied to a copy.
 pub fn fast_perft<T: FastTurn>(e: &mut Engine<'_>, depth: u32) -> u64 {
-    let mut host = Fast::<T::P>::of(e);
+    let lent = e.lend_history();
+    let start = lent.as_ref().map_or(0, Vec::len);
+    let mut host = Fast::<T::P>::of(e, lent);
     let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     let nodes = fast_count::<T>(&mut host, &mut buffers);
     let (overflow, exhausted) = (host.overflow, host.exhausted);
+    let history = host.take_history();
+    if let Some(history) = history {
+        e.return_history(history, start, false);
+    }
     e.overflowed |= overflow;
     if exhausted {
         e.mark_exhausted();
@@ -608,7 +683,9 @@ pub fn fast_play<T: FastTurn>(
     moves: &mut Vec<Move>,
     keep: bool,
 ) -> FastPlay {
-    let mut host = Fast::<T::P>::of(e);
+    let lent = e.lend_history();
+    let start = lent.as_ref().map_or(0, Vec::len);
+    let mut host = Fast::<T::P>::of(e, lent);
     let mut plies = 0;
     let mut stuck = false;
     while plies < max_plies && host.result.is_none() {
@@ -623,6 +700,7 @@ pub fn fast_play<T: FastTurn>(
     }
     let (pos, mover, result) = (host.pos, host.mover, host.result);
     let (overflow, exhausted) = (host.overflow, host.exhausted);
+    let history = host.take_history();
     e.overflowed |= overflow;
     if exhausted {
         e.mark_exhausted();
@@ -632,6 +710,9 @@ pub fn fast_play<T: FastTurn>(
         e.save();
         pos.store(e);
         e.finish_unlogged(mover, result, plies);
+    }
+    if let Some(history) = history {
+        e.return_history(history, start, stored);
     }
     FastPlay {
         plies,
