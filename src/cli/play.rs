@@ -812,32 +812,34 @@ impl OnGame for Check<'_> {
     type Output = Result<String>;
 
     fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Result<String>> {
-        let mut game = (games.start)(games.deal)?;
-        let checked = (|| {
-            let moves = self.replaying.placed(&game);
-            super::load::list_fits(moves.len(), || {
-                moves
-                    .last()
-                    .map_or_else(String::new, |(place, _)| place.clone())
-            })?;
-            for (place, text) in &moves {
-                let d = read_at(&mut game, place, text, games.kind)?;
-                game.apply(&d);
-            }
-            check_claim(&mut game, self.replaying)?;
-            Ok(format!(
-                "{} ({}{}), {}",
-                games.name,
-                shown(&games.path),
-                games
-                    .options
-                    .as_ref()
-                    .map_or(String::new(), |o| format!("; {o}")),
-                super::plural(moves.len(), "move"),
-            ))
-        })();
-        Ok(checked)
+        Ok(check_record(self.replaying, games))
     }
+}
+
+/// [`Check`] on a loaded game.
+fn check_record<G: Shown>(replaying: &Replaying, games: &Games<'_, G>) -> Result<String> {
+    let mut game = (games.start)(games.deal)?;
+    let moves = replaying.placed(&game);
+    super::load::list_fits(moves.len(), || {
+        moves
+            .last()
+            .map_or_else(String::new, |(place, _)| place.clone())
+    })?;
+    for (place, text) in &moves {
+        let d = read_at(&mut game, place, text, games.kind)?;
+        game.apply(&d);
+    }
+    check_claim(&mut game, replaying)?;
+    Ok(format!(
+        "{} ({}{}), {}",
+        games.name,
+        shown(&games.path),
+        games
+            .options
+            .as_ref()
+            .map_or(String::new(), |o| format!("; {o}")),
+        super::plural(moves.len(), "move"),
+    ))
 }
 
 /// A spinner on standard error while the computer thinks, only when it is a terminal.
