@@ -84,7 +84,7 @@ fn clocks_through_the_interface() {
     );
     for army in ["army Crimson_host", "army Azure_tide"] {
         let d = game.parse(army).expect("an army");
-        game.apply(&d);
+        Game::apply(&mut game, &d);
     }
     let turn = (game.turn(), game.to_move());
     for (clock, text) in [(Clock::Turn, "time"), (Clock::Whole, "time match")] {
@@ -97,7 +97,7 @@ fn clocks_through_the_interface() {
         );
     }
     let d = game.timeout(Clock::Turn).expect("a timeout");
-    game.apply(&d);
+    Game::apply(&mut game, &d);
     assert_ne!((game.turn(), game.to_move()), turn, "the turn ended");
 }
 

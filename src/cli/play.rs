@@ -118,6 +118,9 @@ fn help<G: Shown>(game: &G, kind: &str) -> String {
     out
 }
 
+/// A decision's notation in parts, each with the player who chooses it.
+type Parts = Vec<(u8, String)>;
+
 /// A decision of the game so far, in notation, with who took it.
 struct Taken {
     text: String,
@@ -682,7 +685,7 @@ impl<G: Shown> Playing<'_, '_, G> {
         if !self.game.decisions(&mut legal) {
             return Ok(None);
         }
-        let mut candidates: Vec<(G::Decision, Vec<(u8, String)>)> = Vec::new();
+        let mut candidates: Vec<(G::Decision, Parts)> = Vec::new();
         for d in legal {
             let parts = self.game.decision_parts(&d);
             if parts.len() > 1 && parts.first().is_some_and(|(_, t)| normalize(t) == text) {
