@@ -1816,14 +1816,29 @@ fn warstone_referee_mode_runs_a_whole_match_and_replays() {
     let out = stdout(&o);
     assert!(out.contains("referee mode"), "{out}");
     assert!(out.contains("clock: 1:00 left"), "the clock is shown");
-    assert!(out.contains("the match is over: "), "{out}");
+    assert!(out.contains("the match is over after"), "{out}");
     assert!(out.contains("warning to West"), "{out}");
-    snap!("warstone_referee_match", out);
+    snap!(
+        "warstone_referee_match",
+        out.replace(&record_arg, "[DIR]/match.record")
+    );
     let text = fs::read_to_string(&record).expect("the record");
-    assert!(text.starts_with("rulestone-table-record 1\n"), "{text}");
+    assert!(text.starts_with("rulestone-record 1\n"), "{text}");
+    assert!(text.contains("\ndeal 5\n"), "{text}");
     let o = run(&["replay", &record_arg]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(stdout(&o).contains("result: "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("result: East wins"), "{}", stdout(&o));
+    // A record in the table games' format of old replays the same.
+    let old: String = text
+        .replace("rulestone-record 1", "rulestone-table-record 1")
+        .lines()
+        .filter(|l| !l.starts_with("game-"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&record, &old).expect("write");
+    let o = run(&["replay", &record_arg]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("result: East wins"), "{}", stdout(&o));
     // A corrupt record is refused with its line.
     fs::write(&record, text.replace("move result", "move resalt")).expect("write");
     let o = run(&["replay", &record_arg]);
@@ -1885,6 +1900,86 @@ fn arena_refuses_bad_agents() {
         "{}",
         stderr(&o)
     );
+}
+
+/// `play` is one loop for every kind of game: a table game and a board game each played
+/// against the computer with `--record`, saved with `save`, replayed, and loaded into each
+/// other's session with `load`.
+#[test]
+fn play_is_one_loop_for_table_and_board_games() {
+    let dir = scratch("one_play_loop");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (sling_record, sling_saved) = (path("sling.record"), path("sling_saved.record"));
+    let (ttt_record, ttt_saved) = (path("ttt.record"), path("ttt_saved.record"));
+    let sling = "tests/games/sling.game";
+    let o = run_with_input(
+        &[
+            "play",
+            sling,
+            "--vs",
+            "random",
+            "--seed",
+            "2",
+            "--deal",
+            "4",
+            "--record",
+            &sling_record,
+        ],
+        &format!("help\nmoves\narmy Three\nstones\nsave {sling_saved}\nquit\n"),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("you play North, the computer plays South"),
+        "{out}"
+    );
+    // The help lists the game's own views.
+    assert!(out.contains("  stones       every stone"), "{out}");
+    assert!(out.contains("South (computer) plays"), "{out}");
+    assert!(out.contains("saved "), "{out}");
+    let o = run_with_input(
+        &[
+            "play",
+            "games/tictactoe.game",
+            "--vs",
+            "random",
+            "--seed",
+            "2",
+            "--record",
+            &ttt_record,
+        ],
+        &format!("help\nb2\nundo\nb2\nsave {ttt_saved}\nquit\n"),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("  stones"), "{out}");
+    assert!(out.contains("took back"), "{out}");
+    for (record, header) in [
+        (&sling_record, "deal 4\narmy North "),
+        (&sling_saved, "deal 4\narmy North "),
+        (&ttt_record, "move b2\n"),
+        (&ttt_saved, "move b2\n"),
+    ] {
+        let text = fs::read_to_string(record).expect("the record");
+        assert!(text.starts_with("rulestone-record 1\n"), "{text}");
+        assert!(text.contains(header), "{text}");
+        let o = run(&["replay", record]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains("result: "), "{}", stdout(&o));
+    }
+    // `load` goes from a board game to a table game's record and back.
+    let o = run_with_input(
+        &["play", "games/tictactoe.game"],
+        &format!("load {sling_record}\nstones\nload {ttt_record}\nboard\nquit\n"),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("loaded `") && out.contains(": Sling ("),
+        "{out}"
+    );
+    assert!(out.contains(": Tic-tac-toe ("), "{out}");
+    assert!(!out.contains("goes on unchanged"), "{out}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use rulestone::runtime::game::random_play;
 use rulestone::runtime::table::TableMatch;
-use rulestone::runtime::{BoardGame, Engine, Game};
+use rulestone::runtime::{BoardGame, Clock, Engine, Game};
 
 mod common;
 
@@ -61,6 +61,44 @@ fn table_games_through_the_interface() {
         let mut game = TableMatch::new(&program, armies, 7);
         exercise(file, &mut game, 2, 40);
     }
+}
+
+/// The clocks a game declares, and the decision each one's running out takes, in the game's
+/// notation: what `play` runs for every kind of game. A board game declares none; WarStone's
+/// turn clock ends the turn (`time`), its match clock the match (`time match`), and neither is
+/// taken before play starts or while a shot awaits its result.
+#[test]
+fn clocks_through_the_interface() {
+    let program = common::program(std::path::Path::new("games/tictactoe.game"), &[]);
+    let mut board = BoardGame::new(Engine::new(&program));
+    assert_eq!(board.clocks(), rulestone::runtime::Clocks::default());
+    assert_eq!(board.timeout(Clock::Turn), None);
+
+    let program = common::table_program("games/warstone.game");
+    let armies = [program.armies.clone(), program.armies.clone()];
+    let mut game = TableMatch::new(&program, armies, 7);
+    let clocks = game.clocks();
+    assert!(
+        clocks.turn.is_some() && clocks.whole.is_some(),
+        "{clocks:?}"
+    );
+    for army in ["army Crimson_host", "army Azure_tide"] {
+        let d = game.parse(army).expect("an army");
+        Game::apply(&mut game, &d);
+    }
+    let turn = (game.turn(), game.to_move());
+    for (clock, text) in [(Clock::Turn, "time"), (Clock::Whole, "time match")] {
+        let d = game.timeout(clock).expect("a timeout");
+        assert_eq!(game.text(&d), text);
+        assert_eq!(
+            (game.turn(), game.to_move()),
+            turn,
+            "asking changes nothing"
+        );
+    }
+    let d = game.timeout(Clock::Turn).expect("a timeout");
+    Game::apply(&mut game, &d);
+    assert_ne!((game.turn(), game.to_move()), turn, "the turn ended");
 }
 
 /// `Game::playout`, what `playout` and `bench` run on every kind of game: a board game's is

@@ -1,7 +1,7 @@
 //! Any game behind the one engine interface, [`Game`]: the one place in the command line that
 //! tells a board game from a table game. A command written as an [`OnGame`] runs on both.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::runtime::table::{Decision, TableMatch};
 use crate::runtime::{BoardGame, Compiled, Game, Move};
@@ -18,16 +18,6 @@ use super::{CliError, GameArgs, Result};
 /// board-only commands ask of a parsed game.
 pub(crate) fn moves_generated(file: &ast::File) -> bool {
     !crate::check::table::is_table_game(file)
-}
-
-/// [`moves_generated`] of the game file at `path`, for `play`, whose two loops (a board
-/// game's, a table game's with its referee mode and clocks) are still apart. A file that
-/// cannot be read or parsed counts as generated, so that the board loader reports its errors.
-pub(crate) fn file_moves_generated(path: &Path) -> bool {
-    super::read_file(path)
-        .ok()
-        .and_then(|s| crate::syntax::parse(&s).ok())
-        .is_none_or(|f| moves_generated(&f))
 }
 
 /// A loaded game, ready to start matches at the command line's position.
@@ -47,6 +37,17 @@ pub(crate) struct Games<'l, G> {
     pub deal: u64,
     /// What one game is called: a `game`, a table game's `match`.
     pub kind: &'static str,
+    /// The game file.
+    pub path: PathBuf,
+    /// Every value the game was loaded with (`--set`, its options and parameters), as a
+    /// record keeps them.
+    pub settings: Vec<(String, String)>,
+    /// Each player's name and one army they could choose (`FILE:NAME`), for games played
+    /// with armies.
+    pub armies: Vec<(String, String)>,
+    /// Which of the game's rules refuse a decision typed as written, quoted (`it is refused
+    /// by the rule at line 42, ...`), when that can be told.
+    pub refusal: &'l (dyn Fn(&mut G, &str) -> Option<String> + Sync),
     /// What the game declares beyond what [`Game`] tells (its board or table, pieces or
     /// stones, armies...), as the JSON object `info` reports: made only when asked.
     pub describe: &'l (dyn Fn() -> Result<serde_json::Value> + Sync),
@@ -87,6 +88,53 @@ pub(crate) trait Shown: Game {
     /// # Errors
     /// A text that is no open decision, with the reasons.
     fn read(&mut self, text: &str) -> std::result::Result<Self::Decision, BadMove>;
+
+    /// How decisions are typed, for `play`'s help: lines of at most 60 columns.
+    fn notation_help(&self) -> &'static str {
+        "play a move, written as `moves` lists it"
+    }
+
+    /// What the game is drawn on, `board` or `table`.
+    fn surface(&self) -> &'static str {
+        "board"
+    }
+
+    /// The game's own views beside its drawing, each with what it shows (one line): what
+    /// `play` offers as commands.
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// The view called `name` (one of [`Shown::views`]), ending with a newline.
+    fn view(&mut self, _name: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The decision written `text` at `place` (`move 3 of `--after``), open in `game`; what a
+/// command that plays a list of decisions reports when it is not.
+///
+/// # Errors
+/// The game ended before it, or it is no open decision (with the reasons).
+pub(crate) fn read_at<G: Shown>(
+    game: &mut G,
+    place: &str,
+    text: &str,
+    kind: &str,
+) -> Result<G::Decision> {
+    match game.read(text) {
+        Ok(d) => Ok(d),
+        Err(BadMove::GameOver(result)) => Err(CliError::new(format!(
+            "{place}, `{text}`, comes after the end of the {kind}"
+        ))
+        .note(format!("the {kind} ended: {result}"))
+        .into()),
+        Err(BadMove::Illegal { notes }) => Err(CliError::new(format!(
+            "{place}, `{text}`, is not a legal move"
+        ))
+        .notes(notes)
+        .into()),
+    }
 }
 
 impl Shown for BoardGame<'_> {
@@ -99,6 +147,16 @@ impl Shown for BoardGame<'_> {
     }
 }
 
+/// How a table game's decisions are typed.
+const TABLE_NOTATION: &str = "\
+a shot `CARD STONE ANGLE@SPEED`, e.g. `C1 XA2 15@22.5`
+(referee mode: `CARD STONE`, then its result), the free
+shot `free STONE ANGLE@SPEED`, `skip CARD`,
+`result capture STONE; move STONE X,Y; off STONE` or
+`result none`, `penalty NAME PLAYER` (a warning) or
+`penalty NAME STONE` (the stone is lost), `time` (end the
+turn now), `time match` (the match clock ran out)";
+
 impl Shown for TableMatch<'_> {
     fn drawing(&mut self) -> String {
         format!("{}{}", self.render(), self.status())
@@ -110,6 +168,22 @@ impl Shown for TableMatch<'_> {
 
     fn split(&self, list: &str) -> Vec<String> {
         super::table::split_decisions(list)
+    }
+
+    fn notation_help(&self) -> &'static str {
+        TABLE_NOTATION
+    }
+
+    fn surface(&self) -> &'static str {
+        "table"
+    }
+
+    fn views(&self) -> &'static [(&'static str, &'static str)] {
+        &[("stones", "every stone on the table with its position")]
+    }
+
+    fn view(&mut self, name: &str) -> Option<String> {
+        (name == "stones").then(|| format!("{}\n", self.stone_list().join("\n")))
     }
 
     fn read(&mut self, text: &str) -> std::result::Result<Decision, BadMove> {
@@ -156,6 +230,11 @@ pub(crate) fn with_game_armies<T: OnGame>(
             |deal: u64| -> Result<TableMatch<'_>> { super::table::start(&table, deal, after) };
         start(args.deal)?;
         let describe = || super::info::table_part(args, &file, &table);
+        let mut armies = Vec::new();
+        for (p, sources) in table.army_sources.iter().enumerate() {
+            let player = table.program.players.get(p).cloned().unwrap_or_default();
+            armies.extend(sources.iter().map(|s| (player.clone(), s.clone())));
+        }
         return task.run(&Games {
             title: format!("{} ({})", table.program.name, shown(&args.file)),
             name: table.program.name.clone(),
@@ -164,6 +243,10 @@ pub(crate) fn with_game_armies<T: OnGame>(
             start: &start,
             deal: args.deal,
             kind: "match",
+            path: table.path.clone(),
+            settings: table.program.settings.clone(),
+            armies,
+            refusal: &|_, _| None,
             describe: &describe,
         });
     }
@@ -182,6 +265,9 @@ pub(crate) fn with_game_armies<T: OnGame>(
     loaded.steps_ok()?;
     first?;
     let describe = || Ok(super::info::board_part(&args.file, &file, &loaded.program));
+    let refusal = |game: &mut BoardGame<'_>, text: &str| {
+        super::load::refusing_rules(&mut game.engine, &loaded.source, text)
+    };
     let done = task.run(&Games {
         title: format!("{} ({})", loaded.program.name, shown(&loaded.path)),
         name: loaded.program.name.clone(),
@@ -190,6 +276,10 @@ pub(crate) fn with_game_armies<T: OnGame>(
         start: &start,
         deal: args.deal,
         kind: "game",
+        path: loaded.path.clone(),
+        settings: loaded.program.options.clone(),
+        armies: Vec::new(),
+        refusal: &refusal,
         describe: &describe,
     });
     loaded.steps_ok()?;

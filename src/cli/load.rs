@@ -27,8 +27,6 @@ pub(crate) struct Loaded {
     /// The path as given on the command line (or in a record).
     pub path: PathBuf,
     pub program: Program,
-    /// The compiled generators of this binary (for games loaded later, e.g. from a record).
-    pub compiled: Compiled,
     /// The generator this program's engines use.
     pub backend: Backend,
     /// The game file's text, for quoting its rules.
@@ -152,7 +150,6 @@ pub(crate) fn load_parsed(
             backend: compiled.backend_for(&program),
             exhausted: Arc::default(),
             program,
-            compiled,
             source: source.to_string(),
         }),
         Err(e) if e.bad_options => {

@@ -155,9 +155,10 @@ Examples:
 
     /// Play a game in the terminal, against a person or the computer.
     ///
-    /// At the prompt type a move in the game's notation, or one of: `moves`, `undo`,
-    /// `save PATH`, `load PATH`, `board`, `help`, `quit`. Input may be piped: the game reads
-    /// one line at a time and stops at the end of input.
+    /// At the prompt type a move in the game's notation, or one of: `moves`, `hint`, `why`,
+    /// `undo`, `save PATH`, `load PATH`, `board`, `help`, `quit`, or a view the game offers
+    /// (a table game's `stones`). Input may be piped: the game reads one line at a time and
+    /// stops at the end of input.
     #[command(after_help = "\
 Examples:
   rulestone play my.game                            two people at one terminal

@@ -1,13 +1,18 @@
-//! `rulestone play`: a game in the terminal, between two people or against a computer player
-//! (any agent: `random`, `mcts`, `alphabeta`).
+//! `rulestone play`: a game of any kind in the terminal, between two people or against a
+//! computer player (any agent: `random`, `mcts`, `alphabeta`), written once against the engine
+//! interface ([`Shown`] over [`Game`]): what one kind of game offers beyond another (clocks,
+//! views such as a table's stones, a referee's reports) comes from the game, not from a branch.
 //!
 //! Reads one line at a time from standard input, so a game can be piped in; when input is not
 //! a terminal each line is echoed after its prompt, so the output reads as a transcript.
 
-use crate::runtime::Compiled;
+use crate::runtime::{Clock, Compiled};
 use std::fmt::Write as _;
-use std::io::{self, BufRead, IsTerminal};
+use std::io::{self, BufRead, IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,16 +21,13 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::agents::spec::AGENTS_HELP;
 use crate::agents::{Agent, AgentSpec, Thought};
-use crate::runtime::{BoardGame, Engine, Move, Undo};
 
-use super::board::draw;
+use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
 use super::listing;
-use super::load::{
-    find_move, legal_with_text, normalize, options_text, player_name, refusing_rules, shown,
-    split_moves, BadMove, Loaded,
-};
-use super::record::{self, Record};
-use super::{emit, CliError, Fail, GameArgs, PositionArgs, Result};
+use super::load::{normalize, shown, BadMove};
+use super::record::{self, Keys, Record};
+use super::replay::{check_claim, Moves, Replaying};
+use super::{emit, CliError, Fail, PositionArgs, Result};
 
 /// The long help of `--vs`: who can play, with every agent's settings.
 static VS_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -35,7 +37,7 @@ static VS_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 #[derive(Clone, Debug, Args)]
 pub struct PlayArgs {
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: super::GameArgs,
     #[command(flatten)]
     pub position: PositionArgs,
 
@@ -83,23 +85,44 @@ fn parse_opponent(text: &str) -> std::result::Result<Opponent, String> {
         .map_err(|e| format!("{}; `human` for two people\n  help: {}", e.message, e.help))
 }
 
-const HELP: &str = "\
-commands:
-  MOVE         play a move, written as `moves` lists it
-  moves [P]    list the legal moves (those starting with P; many are shown in groups)
-  hint         the computer's best moves here, with their values
+/// The commands every game offers, after the decision and `moves` and the game's own views.
+const COMMANDS: &str = "  hint         the computer's best moves here, with their values
   why MOVE     whether MOVE is legal here, and if not, which rule or part refuses it
   undo         take back your last move (and what followed it: the computer's answer, rolls)
-  board        draw the board again
-  save PATH    write the game so far to a record file
-  load PATH    continue the game saved in a record file
-  help         this list
-  quit         leave (so does the end of input)
 ";
 
-/// A move of the game so far, with what takes it back.
+/// `help`: the commands, built from what the game offers.
+fn help<G: Shown>(game: &G, kind: &str) -> String {
+    let mut out = String::from("commands:\n");
+    for (i, line) in game.notation_help().lines().enumerate() {
+        let head = if i == 0 { "MOVE" } else { "" };
+        let _ = writeln!(out, "  {head:<12} {line}");
+    }
+    out.push_str(
+        "  moves [P]    list the legal moves (those starting with P; many are shown in groups)\n",
+    );
+    for (name, what) in game.views() {
+        let _ = writeln!(out, "  {name:<12} {what}");
+    }
+    out.push_str(COMMANDS);
+    let _ = writeln!(out, "  board        draw the {} again", game.surface());
+    let _ = writeln!(
+        out,
+        "  save PATH    write the {kind} so far to a record file"
+    );
+    let _ = writeln!(
+        out,
+        "  load PATH    continue the game saved in a record file"
+    );
+    out.push_str("  help         this list\n  quit         leave (so does the end of input)\n");
+    out
+}
+
+/// A decision's notation in parts, each with the player who chooses it.
+type Parts = Vec<(u8, String)>;
+
+/// A decision of the game so far, in notation, with who took it.
 struct Taken {
-    undo: Undo,
     text: String,
     by: By,
 }
@@ -114,11 +137,11 @@ enum By {
     Program,
 }
 
-/// What ends a session on one game program.
+/// What ends a session on one game.
 enum Next {
     Quit,
-    /// Continue with another program (a loaded record) and its moves.
-    Switch(Box<Loaded>, Vec<String>),
+    /// Continue with the game of a loaded record, and its moves.
+    Switch(Box<Replaying>),
 }
 
 /// The parts of a play that outlive a loaded record.
@@ -127,8 +150,12 @@ struct Console {
     /// Input is not a terminal: echo each line after its prompt.
     echo: bool,
     rng: ChaCha8Rng,
+    /// Your side against the computer (`--as`), read once the players are known.
+    side: Option<String>,
     /// The player the computer plays, if any.
     computer: Option<u8>,
+    /// The computer's agent (`--vs`), if any.
+    spec: Option<AgentSpec>,
     /// The computer's agent (`--vs`), or the one `hint` asks when two people play.
     agent: AgentSpec,
     /// The seed agents are built with.
@@ -137,6 +164,7 @@ struct Console {
     record: Option<PathBuf>,
     /// The program rolls for the people too (no `--manual-chance`).
     rolls: bool,
+    compiled: Compiled,
 }
 
 impl Console {
@@ -165,8 +193,7 @@ impl Console {
 }
 
 /// The player named (case ignored) or numbered (from 1) by `text`.
-fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
-    let players = &loaded.program.players;
+fn parse_player(players: &[String; 2], text: &str) -> Result<u8> {
     let by_name = players
         .iter()
         .position(|p| p.eq_ignore_ascii_case(text.trim()));
@@ -188,66 +215,51 @@ fn parse_player(loaded: &Loaded, text: &str) -> Result<u8> {
 
 pub(crate) fn run(args: &PlayArgs, compiled: Compiled) -> Result<()> {
     let spec = match &args.vs {
-        Opponent::Computer(spec) => Some(spec),
+        Opponent::Computer(spec) => Some(spec.clone()),
         Opponent::Human => None,
     };
-    if !super::any::file_moves_generated(&args.game.file) {
-        return super::table::play(
-            &args.game,
-            args.position.after.as_deref(),
-            spec,
-            args.seed.unwrap_or(args.game.deal),
-            args.record.as_deref(),
+    if spec.is_none() && args.side.is_some() {
+        return Err(
+            CliError::new("`--as` chooses your side against the computer")
+                .note("add `--vs mcts` (or another agent), or leave out `--as` to play both sides")
+                .into(),
         );
     }
-    let mut loaded = super::load::load(&args.game, compiled)?;
-    let computer = match (&args.vs, &args.side) {
-        (Opponent::Human, Some(_)) => return Err(CliError::new(
-            "`--as` chooses your side against the computer",
-        )
-        .note("add `--vs mcts` (or another agent), or leave out `--as` to play both sides")
-        .into()),
-        (Opponent::Human, None) => None,
-        (Opponent::Computer(_), side) => {
-            let you = match side {
-                Some(s) => parse_player(&loaded, s)?,
-                None => 0,
-            };
-            // Two players (the checker insists): the computer takes the other one.
-            Some(u8::from(you == 0))
-        }
-    };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let stdin_tty = io::stdin().is_terminal();
     let mut console = Console {
         input: Box::new(io::stdin().lock()),
         echo: !stdin_tty,
         rng: ChaCha8Rng::seed_from_u64(seed),
-        computer,
-        agent: spec.cloned().unwrap_or(AgentSpec::Mcts(Default::default())),
+        side: args.side.clone(),
+        computer: None,
+        agent: spec.clone().unwrap_or(AgentSpec::Mcts(Default::default())),
+        spec,
         seed,
         record: args.record.clone(),
         rolls: !args.manual_chance,
+        compiled,
     };
-    let mut start = args
-        .position
-        .after
-        .as_deref()
-        .map(split_moves)
-        .unwrap_or_default();
-
-    let mut header = Some(intro(&loaded, computer, spec, seed, console.rolls));
-    let mut from = "`--after`".to_string();
+    let mut opening = Replaying {
+        game: args.game.clone(),
+        armies: None,
+        moves: Moves::Typed(args.position.after.clone().unwrap_or_default(), "--after"),
+        result: None,
+        record: None,
+    };
+    let mut first = true;
     loop {
-        let next = session(&loaded, &start, &from, header.take(), &mut console);
-        // A position whose moves ran out of steps looks like a game without moves: say why.
-        loaded.steps_ok()?;
-        match next? {
+        let task = Session {
+            opening: &opening,
+            first,
+            console: &mut console,
+        };
+        let armies = opening.armies.as_ref();
+        match with_game_armies(&opening.game, armies, None, compiled, task)? {
             Next::Quit => return Ok(()),
-            Next::Switch(next, moves) => {
-                from = format!("the record of `{}`", shown(&next.path));
-                loaded = *next;
-                start = moves;
+            Next::Switch(next) => {
+                opening = *next;
+                first = false;
             }
         }
     }
@@ -262,26 +274,23 @@ fn clock_seed() -> u64 {
         })
 }
 
-/// The first lines: the game, its options, who plays what.
-fn intro(
-    loaded: &Loaded,
-    computer: Option<u8>,
-    spec: Option<&AgentSpec>,
-    seed: u64,
-    rolls: bool,
-) -> String {
-    let program = &loaded.program;
-    let mut out = format!("{} ({})\n", program.name, shown(&loaded.path));
-    if let Some(opts) = options_text(program) {
+/// The first lines: the game, its options, who plays what, who rolls.
+fn intro<G: Shown>(game: &G, games: &Games<'_, G>, console: &Console) -> String {
+    let mut out = format!("{}\n", games.title);
+    if let Some(opts) = &games.options {
         let _ = writeln!(out, "options: {opts}");
     }
-    if let Some(c) = computer {
+    if game.needs_reports() {
+        out.push_str("referee mode: type what happened in play when asked (`moves` lists it)\n");
+    }
+    let seed = console.seed;
+    if let Some(c) = console.computer {
         let _ = writeln!(
             out,
             "you play {}, the computer plays {} ({}, seed {seed})",
-            player_name(program, 1 - c),
-            player_name(program, c),
-            spec.map_or_else(
+            game.player_name(1 - c),
+            game.player_name(c),
+            console.spec.as_ref().map_or_else(
                 || "random".to_string(),
                 |s| match s {
                     AgentSpec::Random => "random moves".to_string(),
@@ -290,8 +299,8 @@ fn intro(
             )
         );
     }
-    if program.has_chance() {
-        let who = match (rolls, computer) {
+    if game.rolls_dice() {
+        let who = match (console.rolls, console.computer) {
             (true, _) => {
                 format!("the program rolls the dice (seed {seed}); `--manual-chance` to type them")
             }
@@ -306,162 +315,239 @@ fn intro(
     out
 }
 
-/// Plays on one program from the position after `start` until quit, the end, or a load.
-/// `header` is printed once the start moves are known to be legal.
-fn session(
-    loaded: &Loaded,
-    start: &[String],
-    from: &str,
-    header: Option<String>,
-    console: &mut Console,
-) -> Result<Next> {
-    let mut game = Game {
-        loaded,
-        board: BoardGame::new(loaded.engine()),
-        history: Vec::new(),
-        agent: console.agent.build(console.seed),
-    };
-    game.play_start(start, from)?;
-    if crate::runtime::Game::out_of_steps(&mut game.board) {
-        // No board and no "game over": the caller reports E1008.
-        return Ok(Next::Quit);
-    }
-    if let Some(h) = header {
-        emit(&h)?;
-    }
-    emit(&format!("\n{}", draw(&mut game.board.engine)))?;
-    let next = game.turns(console)?;
-    if let (Next::Quit, Some(path)) = (&next, &console.record) {
-        game.save(path)?;
-    }
-    Ok(next)
-}
-/// One program's game in progress.
-struct Game<'p> {
-    loaded: &'p Loaded,
-    /// The engine, behind the interface agents think through. Moves are applied on its
-    /// engine directly, with their undo records in `history`; agents undo what they try.
-    board: BoardGame<'p>,
-    /// Every move from the start, with what takes it back.
-    history: Vec<Taken>,
-    /// The computer player (or, when two people play, the adviser `hint` asks).
-    agent: Box<dyn Agent<BoardGame<'p>> + 'p>,
+/// Play on one game, from its opening (`--after`, or a loaded record's moves) until quit, the
+/// end, or a load.
+struct Session<'a> {
+    opening: &'a Replaying,
+    /// The first game of the command: its introduction is printed.
+    first: bool,
+    console: &'a mut Console,
 }
 
-impl Game<'_> {
+impl OnGame for Session<'_> {
+    type Output = Next;
+
+    fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Next> {
+        let console = self.console;
+        let mut play = Playing {
+            game: (games.start)(games.deal)?,
+            games,
+            history: Vec::new(),
+            agent: console.agent.build(console.seed),
+        };
+        let opening = self.opening.placed(&play.game);
+        super::load::list_fits(opening.len(), || {
+            opening
+                .last()
+                .map_or_else(String::new, |(place, _)| place.clone())
+        })?;
+        for (place, text) in &opening {
+            let d = read_at(&mut play.game, place, text, games.kind)?;
+            play.apply(&d, By::Start);
+        }
+        if play.game.out_of_steps() {
+            // No board and no "game over": the caller reports E1008.
+            return Ok(Next::Quit);
+        }
+        if self.first {
+            if let Some(side) = &console.side {
+                let players = [play.game.player_name(0), play.game.player_name(1)];
+                let you = parse_player(&players, side)?;
+                // Two players: the computer takes the other one.
+                console.computer = Some(u8::from(you == 0));
+            } else if console.spec.is_some() {
+                console.computer = Some(1);
+            }
+            emit(&intro(&play.game, games, console))?;
+        }
+        let mut out = String::new();
+        for l in play.game.log() {
+            let _ = writeln!(out, "  {l}");
+        }
+        emit(&format!("{out}\n{}", play.game.drawing()))?;
+        let next = play.turns(console)?;
+        if let (Next::Quit, Some(path)) = (&next, &console.record) {
+            play.save(path)?;
+        }
+        Ok(next)
+    }
+}
+
+/// One game in progress.
+struct Playing<'g, 'l, G: Shown> {
+    game: G,
+    games: &'g Games<'l, G>,
+    /// Every decision from the start, in notation.
+    history: Vec<Taken>,
+    /// The computer player (or, when two people play, the adviser `hint` asks).
+    agent: Box<dyn Agent<G> + 'g>,
+}
+
+impl<G: Shown> Playing<'_, '_, G> {
     /// Turns until quit, the end of the game, or a load.
     fn turns(&mut self, console: &mut Console) -> Result<Next> {
+        let started = Instant::now();
+        let mut clock: Option<TurnClock> = None;
+        let mut turn = None;
         loop {
-            if self.board.engine.exhausted || self.board.engine.outcome().is_some() {
+            if self.game.out_of_steps() || self.game.outcome().is_some() {
                 return Ok(Next::Quit);
             }
-            let mover = self.board.engine.state.mover;
-            if console.computer == Some(mover) {
-                self.computer_move(&mut console.rng)?;
+            let clocks = self.game.clocks();
+            // A turn clock starts again with each turn.
+            let number = self
+                .game
+                .turn()
+                .unwrap_or_else(|| u32::try_from(self.history.len()).unwrap_or(u32::MAX));
+            let key = (number, self.game.to_move());
+            if turn != Some(key) {
+                turn = Some(key);
+                clock = clocks.turn.map(TurnClock::new);
+            }
+            let mover = self.game.to_move();
+            if console.computer == Some(mover) && self.computer_move(&mut console.rng)? {
                 continue;
             }
             if console.rolls && self.roll(&mut console.rng)? {
                 continue;
             }
-            let prompt = format!("{}> ", player_name(&self.loaded.program, mover));
+            let whole_left = clocks
+                .whole
+                .map(|s| (s - started.elapsed().as_secs_f64()).max(0.0));
+            let mut lines = String::new();
+            if let Some(left) = whole_left {
+                let _ = writeln!(
+                    lines,
+                    "  {} clock: {} left",
+                    self.games.kind,
+                    clock_text(left)
+                );
+            }
+            if let Some(c) = &clock {
+                let _ = writeln!(lines, "  clock: {} left", clock_text(c.left()));
+            }
+            emit(&lines)?;
+            let prompt = format!("{}> ", self.game.player_name(mover));
             let Some(line) = console.read_line(&prompt)? else {
                 return Ok(Next::Quit);
             };
+            // A clock that ran out while the player typed ends the game or the turn (its
+            // decision in the game's notation) instead of what was typed.
+            let kind = self.games.kind;
+            let whole_out = clocks
+                .whole
+                .is_some_and(|s| started.elapsed().as_secs_f64() >= s);
+            let turn_out = clock.as_ref().is_some_and(|c| c.left() <= 0.0);
+            let mut out = None;
+            if whole_out {
+                out = self
+                    .game
+                    .timeout(Clock::Whole)
+                    .map(|d| (d, format!("the {kind} clock ran out")));
+            }
+            if out.is_none() && turn_out {
+                out = self
+                    .game
+                    .timeout(Clock::Turn)
+                    .map(|d| (d, "time is up: the turn ends".to_string()));
+            }
+            if let Some((d, why)) = out {
+                emit(&format!("  {why}\n"))?;
+                self.apply(&d, By::Person);
+                self.show_applied()?;
+                continue;
+            }
             if let Some(next) = self.command(&line, console)? {
                 return Ok(next);
             }
         }
     }
 
-    /// Plays the opening moves (`--after`, or a loaded record's moves).
-    fn play_start(&mut self, start: &[String], from: &str) -> Result<()> {
-        super::load::list_fits(start.len(), || format!("move {} of {from}", start.len()))?;
-        for (i, text) in start.iter().enumerate() {
-            let place = format!("move {} of {from}, `{text}`,", i + 1);
-            match find_move(&mut self.board.engine, text) {
-                Ok(m) => self.apply(&m, By::Start),
-                Err(BadMove::GameOver(r)) => {
-                    return Err(
-                        CliError::new(format!("{place} comes after the end of the game"))
-                            .note(format!("the game ended: {r}"))
-                            .into(),
-                    )
-                }
-                Err(BadMove::Illegal { notes }) => {
-                    return Err(CliError::new(format!("{place} is not a legal move"))
-                        .notes(notes)
-                        .into())
-                }
-            }
+    fn apply(&mut self, d: &G::Decision, by: By) {
+        let text = self.game.text(d);
+        self.game.apply(d);
+        self.history.push(Taken { text, by });
+        self.agent.observe(d);
+    }
+
+    /// What the last decision did, then the game drawn again.
+    fn show_applied(&mut self) -> Result<()> {
+        let mut out = String::new();
+        for l in self.game.log() {
+            let _ = writeln!(out, "  {l}");
         }
-        Ok(())
+        emit(&format!("{out}\n{}", self.game.drawing()))
     }
 
-    fn apply(&mut self, m: &Move, by: By) {
-        let text = normalize(&self.board.engine.move_text(m));
-        let undo = self.board.engine.apply(m);
-        self.history.push(Taken { undo, text, by });
-        self.agent.observe(m);
+    /// One of the open decisions at random, as chance would take it, when there is a list.
+    fn random_listed(&mut self, rng: &mut ChaCha8Rng) -> Option<G::Decision> {
+        let mut listed = Vec::new();
+        if !self.game.decisions(&mut listed) || listed.is_empty() {
+            return None;
+        }
+        Some(listed.swap_remove(rng.gen_range(0..listed.len())))
     }
 
-    /// When chance takes the next move: a roll drawn at random among the open ones, as chance
-    /// would, and `true`.
+    /// When chance takes the next decision: a roll drawn at random among the open ones, as
+    /// chance would, and `true`.
     fn roll(&mut self, rng: &mut ChaCha8Rng) -> Result<bool> {
-        // Only the chosen roll is written in notation: this runs before every person's turn.
-        let mut legal = Vec::new();
-        self.board.engine.legal_moves(&mut legal);
-        if legal.is_empty() || !self.board.engine.chance() {
+        if !self.game.chance() {
             return Ok(false);
         }
-        let mover = self.board.engine.state.mover;
-        let m = legal[rng.gen_range(0..legal.len())];
-        self.apply(&m, By::Program);
-        let text = self.history.last().map_or("", |t| t.text.as_str());
+        let mover = self.game.to_move();
+        let Some(d) = self.random_listed(rng) else {
+            return Ok(false);
+        };
+        self.apply(&d, By::Program);
+        let text = self
+            .history
+            .last()
+            .map_or("", |t| t.text.as_str())
+            .to_string();
         emit(&format!(
-            "chance for {}: {text}\n\n{}",
-            player_name(&self.loaded.program, mover),
-            draw(&mut self.board.engine)
+            "chance for {}: {text}\n",
+            self.game.player_name(mover)
         ))?;
-        Ok(true)
+        self.show_applied().map(|()| true)
     }
 
-    /// The computer's turn: its agent's move (a roll is drawn at random, as chance would).
-    fn computer_move(&mut self, rng: &mut ChaCha8Rng) -> Result<()> {
-        let mover = self.board.engine.state.mover;
-        let legal = legal_with_text(&mut self.board.engine);
-        if legal.is_empty() {
-            return Ok(());
-        }
-        let (m, note) = if self.board.engine.chance() {
-            (legal[rng.gen_range(0..legal.len())].0, String::new())
+    /// The computer's turn: its agent's decision (a roll is drawn at random, as chance
+    /// would), and `true`; `false` when it has none, so that a person decides instead.
+    fn computer_move(&mut self, rng: &mut ChaCha8Rng) -> Result<bool> {
+        let mover = self.game.to_move();
+        let (d, note) = if self.game.chance() {
+            match self.random_listed(rng) {
+                Some(d) => (d, String::new()),
+                None => return Ok(false),
+            }
         } else {
             let spinner = thinking();
-            let thought = self.agent.choose(&mut self.board);
+            let thought = self.agent.choose(&mut self.game);
             if let Some(s) = spinner {
                 s.finish_and_clear();
             }
             match thought {
-                Some(t) if t.value.is_some() => (t.decision, format!(" ({})", thought_note(&t))),
+                Some(t) if t.value.is_some() => {
+                    let note = format!(" ({})", thought_note(&t));
+                    (t.decision, note)
+                }
                 Some(t) => (t.decision, String::new()),
-                None => return Ok(()),
+                None => return Ok(false),
             }
         };
-        let text = normalize(&self.board.engine.move_text(&m));
-        self.apply(&m, By::Program);
+        let text = self.game.text(&d);
+        self.apply(&d, By::Program);
         emit(&format!(
-            "{} (computer) plays {text}{note}\n\n{}",
-            player_name(&self.loaded.program, mover),
-            draw(&mut self.board.engine)
-        ))
+            "{} (computer) plays {text}{note}\n",
+            self.game.player_name(mover)
+        ))?;
+        self.show_applied().map(|()| true)
     }
 
-    /// `moves [PREFIX]`: the legal moves (those starting with PREFIX), in groups by their
+    /// `moves [PREFIX]`: the open decisions (those starting with PREFIX), in groups by their
     /// first parts when there are many.
     fn moves(&mut self, prefix: &str) -> Result<()> {
-        let legal: Vec<String> = legal_with_text(&mut self.board.engine)
-            .into_iter()
-            .map(|(_, t)| t)
-            .collect();
+        let legal = self.game.decisions_text();
         let kept: Vec<String> = listing::starting_with(&legal, prefix)
             .into_iter()
             .cloned()
@@ -483,14 +569,14 @@ impl Game<'_> {
 
     /// `hint`: the agent's best moves here, with their values for the player to move.
     fn hint(&mut self) -> Result<()> {
-        if self.board.engine.outcome().is_some() {
-            return emit("the game is over\n");
+        if self.game.outcome().is_some() {
+            return emit(&format!("the {} is over\n", self.games.kind));
         }
-        if self.board.engine.chance() {
+        if self.game.chance() {
             return emit("chance decides this move: no hint\n");
         }
         let spinner = thinking();
-        let thought = self.agent.choose(&mut self.board);
+        let thought = self.agent.choose(&mut self.game);
         if let Some(s) = spinner {
             s.finish_and_clear();
         }
@@ -499,12 +585,12 @@ impl Game<'_> {
         };
         let mut out = format!("hint ({}: {}):\n", self.agent.name(), thought_note(&t));
         let ranked = if t.ranked.is_empty() {
-            vec![(t.decision, t.value.unwrap_or(0.5), 0)]
+            vec![(t.decision.clone(), t.value.unwrap_or(0.5), 0)]
         } else {
             t.ranked.clone()
         };
-        for (m, value, work) in ranked.iter().take(5) {
-            let text = normalize(&self.board.engine.move_text(m));
+        for (d, value, work) in ranked.iter().take(5) {
+            let text = self.game.text(d);
             let _ = write!(out, "  {text:<16} {:>5.1}%", 100.0 * value);
             if *work > 0 {
                 let _ = write!(out, "  ({work} {})", t.unit);
@@ -518,58 +604,64 @@ impl Game<'_> {
     fn command(&mut self, line: &str, console: &mut Console) -> Result<Option<Next>> {
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
-        match word.to_ascii_lowercase().as_str() {
+        let word = word.to_ascii_lowercase();
+        if rest.is_empty() {
+            if let Some(view) = self.game.view(&word) {
+                emit(&view)?;
+                return Ok(None);
+            }
+        }
+        match word.as_str() {
             "" => {}
-            "help" | "?" => emit(HELP)?,
+            "help" | "?" => emit(&help(&self.game, self.games.kind))?,
             "quit" | "exit" | "q" => return Ok(Some(Next::Quit)),
-            "board" => emit(&format!("\n{}", draw(&mut self.board.engine)))?,
+            "board" => emit(&format!("\n{}", self.game.drawing()))?,
             "moves" => self.moves(rest)?,
             "hint" => self.hint()?,
             "why" if rest.is_empty() => emit("usage: why MOVE\n")?,
             "why" => self.why(rest)?,
             "undo" => {
-                undo(&mut self.board.engine, &mut self.history)?;
+                self.undo()?;
                 self.agent.reset();
             }
             "save" | "load" if rest.is_empty() => emit(&format!("usage: {word} PATH\n"))?,
             "save" => self.save(Path::new(rest))?,
-            "load" => return load(Path::new(rest), self.loaded.compiled),
+            "load" => return load(Path::new(rest), console.compiled),
             _ => self.human_move(line, console)?,
         }
         Ok(None)
     }
 
     /// `why MOVE`: whether the move is legal here and, when it is not, why not, as far as
-    /// that can be told (the `require` that refuses it, which part no legal move has, a cell
-    /// off the board, a near miss of a legal move's spelling), without playing it.
+    /// that can be told (the rule that refuses it, which part no legal move has, a near miss
+    /// of a legal move's spelling), without playing it.
     fn why(&mut self, text: &str) -> Result<()> {
-        match find_move(&mut self.board.engine, text) {
-            Ok(m) => {
-                let written = normalize(&self.board.engine.move_text(&m));
+        match self.game.read(text) {
+            Ok(d) => {
+                let written = self.game.text(&d);
                 emit(&format!("`{written}` is a legal move here\n"))
             }
             Err(BadMove::Illegal { mut notes }) => {
-                let source = &self.loaded.source;
-                if let Some(rule) = refusing_rules(&mut self.board.engine, source, text) {
+                if let Some(rule) = (self.games.refusal)(&mut self.game, text) {
                     notes.insert(0, rule);
                 }
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(text)))
                     .notes(notes);
                 emit(&format!("{e}\n"))
             }
-            Err(BadMove::GameOver(r)) => emit(&format!("the game is over: {r}\n")),
+            Err(BadMove::GameOver(r)) => emit(&format!("the {} is over: {r}\n", self.games.kind)),
         }
     }
 
     fn human_move(&mut self, line: &str, console: &mut Console) -> Result<()> {
-        if let Some(m) = self.asked_move(line, console)? {
-            self.apply(&m, By::Person);
-            return emit(&format!("\n{}", draw(&mut self.board.engine)));
-        }
-        match find_move(&mut self.board.engine, line) {
-            Ok(m) => {
-                self.apply(&m, By::Person);
-                emit(&format!("\n{}", draw(&mut self.board.engine)))
+        let d = match self.asked_move(line, console)? {
+            Some(d) => Ok(d),
+            None => self.game.read(line),
+        };
+        match d {
+            Ok(d) => {
+                self.apply(&d, By::Person);
+                self.show_applied()
             }
             Err(BadMove::Illegal { notes }) => {
                 let e = CliError::new(format!("`{}` is not a legal move", normalize(line)))
@@ -577,28 +669,29 @@ impl Game<'_> {
                     .note("type `moves` for the whole list, `help` for the commands");
                 emit(&format!("{e}\n"))
             }
-            Err(BadMove::GameOver(r)) => emit(&format!("the game is over: {r}\n")),
+            Err(BadMove::GameOver(r)) => emit(&format!("the {} is over: {r}\n", self.games.kind)),
         }
     }
 
     /// A move whose notation has parts chosen by other players (`pick ... by p`), given by its
     /// first part only: each later choice is asked of the player who makes it (the computer
     /// chooses at random). `None` when `line` is no such first part, or a choice was not given.
-    fn asked_move(&mut self, line: &str, console: &mut Console) -> Result<Option<Move>> {
+    fn asked_move(&mut self, line: &str, console: &mut Console) -> Result<Option<G::Decision>> {
         let text = normalize(line);
-        if self.board.engine.outcome().is_some() {
+        if !self.game.others_choose() || self.game.outcome().is_some() {
             return Ok(None);
         }
         let mut legal = Vec::new();
-        self.board.engine.legal_moves(&mut legal);
-        let mut candidates: Vec<(Move, Vec<(u8, String)>)> = Vec::new();
-        for m in legal {
-            let parts = self.board.engine.move_parts(&m);
+        if !self.game.decisions(&mut legal) {
+            return Ok(None);
+        }
+        let mut candidates: Vec<(G::Decision, Parts)> = Vec::new();
+        for d in legal {
+            let parts = self.game.decision_parts(&d);
             if parts.len() > 1 && parts.first().is_some_and(|(_, t)| normalize(t) == text) {
-                candidates.push((m, parts));
+                candidates.push((d, parts));
             }
         }
-        let program = &self.loaded.program;
         let mut k = 1;
         while candidates.len() > 1 {
             let part = |parts: &[(u8, String)]| parts.get(k).map(|(_, t)| normalize(t));
@@ -615,7 +708,7 @@ impl Game<'_> {
                     options.push(option);
                 }
             }
-            let name = player_name(program, chooser);
+            let name = self.game.player_name(chooser);
             let chosen = if console.computer == Some(chooser) {
                 let pick = options[console.rng.gen_range(0..options.len())].clone();
                 emit(&format!("{name} (computer) chooses {pick}\n"))?;
@@ -646,12 +739,40 @@ impl Game<'_> {
             candidates.retain(|(_, parts)| part(parts).unwrap_or_default() == chosen);
             k += 1;
         }
-        Ok(candidates.first().map(|(m, _)| *m))
+        Ok(candidates.into_iter().next().map(|(d, _)| d))
+    }
+
+    /// Takes back one decision, or against the computer as many as make it your turn again.
+    fn undo(&mut self) -> Result<()> {
+        let Some(last) = self.history.iter().rposition(|t| t.by != By::Program) else {
+            return emit("nothing to undo\n");
+        };
+        let mut taken = Vec::new();
+        while self.history.len() > last {
+            let Some(t) = self.history.pop() else {
+                break;
+            };
+            self.game.undo();
+            taken.push(t.text);
+        }
+        emit(&format!(
+            "took back {}\n\n{}",
+            taken.join(", "),
+            self.game.drawing()
+        ))
     }
 
     fn save(&mut self, path: &Path) -> Result<()> {
         let texts: Vec<String> = self.history.iter().map(|t| t.text.clone()).collect();
-        let rec = Record::of(&mut self.board.engine, &self.loaded.path, &texts);
+        let games = self.games;
+        let keys = Keys {
+            path: games.path.clone(),
+            name: games.name.clone(),
+            options: games.settings.clone(),
+            deal: games.deal,
+            armies: games.armies.clone(),
+        };
+        let rec = Record::of(&mut self.game, &keys, &texts);
         match record::write(path, &rec) {
             Ok(()) => emit(&format!(
                 "saved {} to `{}`\n",
@@ -665,17 +786,16 @@ impl Game<'_> {
 
 /// `load PATH`: the record's game and moves, or the game goes on unchanged.
 fn load(path: &Path, compiled: Compiled) -> Result<Option<Next>> {
-    match load_record(path, compiled) {
-        Ok((next, moves)) => {
-            emit(&format!(
-                "loaded `{}`: {} ({}{}), {}\n",
-                shown(path),
-                next.program.name,
-                shown(&next.path),
-                options_text(&next.program).map_or(String::new(), |o| format!("; {o}")),
-                super::plural(moves.len(), "move"),
-            ))?;
-            Ok(Some(Next::Switch(Box::new(next), moves)))
+    let loaded = record::replaying(path).and_then(|r| {
+        let armies = r.armies.as_ref();
+        let checked = with_game_armies(&r.game, armies, None, compiled, Check { replaying: &r })
+            .map_err(|f| record::while_loading(f, path))??;
+        Ok((r, checked))
+    });
+    match loaded {
+        Ok((next, said)) => {
+            emit(&format!("loaded `{}`: {said}\n", shown(path)))?;
+            Ok(Some(Next::Switch(Box::new(next))))
         }
         Err(f) => {
             report(&f)?;
@@ -683,6 +803,46 @@ fn load(path: &Path, compiled: Compiled) -> Result<Option<Next>> {
             Ok(None)
         }
     }
+}
+
+/// Checks that a record's moves replay and reach the result it claims; says what it holds:
+/// `Pylos (games/pylos.game; base=3), 4 moves`.
+struct Check<'a> {
+    replaying: &'a Replaying,
+}
+
+impl OnGame for Check<'_> {
+    type Output = Result<String>;
+
+    fn run<G: Shown>(self, games: &Games<'_, G>) -> Result<Result<String>> {
+        Ok(check_record(self.replaying, games))
+    }
+}
+
+/// [`Check`] on a loaded game.
+fn check_record<G: Shown>(replaying: &Replaying, games: &Games<'_, G>) -> Result<String> {
+    let mut game = (games.start)(games.deal)?;
+    let moves = replaying.placed(&game);
+    super::load::list_fits(moves.len(), || {
+        moves
+            .last()
+            .map_or_else(String::new, |(place, _)| place.clone())
+    })?;
+    for (place, text) in &moves {
+        let d = read_at(&mut game, place, text, games.kind)?;
+        game.apply(&d);
+    }
+    check_claim(&mut game, replaying)?;
+    Ok(format!(
+        "{} ({}{}), {}",
+        games.name,
+        shown(&games.path),
+        games
+            .options
+            .as_ref()
+            .map_or(String::new(), |o| format!("; {o}")),
+        super::plural(moves.len(), "move"),
+    ))
 }
 
 /// A spinner on standard error while the computer thinks, only when it is a terminal.
@@ -707,26 +867,6 @@ fn thought_note<D>(t: &Thought<D>) -> String {
     }
 }
 
-/// Takes back one move, or against the computer as many as make it your turn again.
-fn undo(engine: &mut Engine<'_>, history: &mut Vec<Taken>) -> Result<()> {
-    let Some(last) = history.iter().rposition(|t| t.by != By::Program) else {
-        return emit("nothing to undo\n");
-    };
-    let mut taken = Vec::new();
-    while history.len() > last {
-        let Some(t) = history.pop() else {
-            break;
-        };
-        engine.undo(t.undo);
-        taken.push(t.text);
-    }
-    emit(&format!(
-        "took back {}\n\n{}",
-        taken.join(", "),
-        draw(engine)
-    ))
-}
-
 /// Prints a failed `save` or `load` inside the game (diagnostics were already printed).
 fn report(f: &Fail) -> Result<()> {
     match f {
@@ -737,20 +877,67 @@ fn report(f: &Fail) -> Result<()> {
     }
 }
 
-/// Reads a record, loads its game and checks that its moves replay.
-fn load_record(path: &Path, compiled: Compiled) -> Result<(Loaded, Vec<String>)> {
-    let (rec, loaded) = record::open(path, compiled)?;
-    let moves = {
-        let mut engine = loaded.engine();
-        record::replay_moves(&mut engine, &rec, path)?
-    };
-    Ok((loaded, moves))
-}
-
 /// The moves separated by commas, wrapped at 80 columns.
 fn wrap(moves: &[String]) -> String {
     if moves.is_empty() {
         return "no legal moves\n".to_string();
     }
     super::board::comma_lines("", moves, 80)
+}
+
+/// A visible turn clock: the line above the prompt shows the time left, redrawn every half
+/// second while the player types (on a terminal only).
+struct TurnClock {
+    started: Arc<Mutex<Instant>>,
+    limit: f64,
+    stop: Arc<AtomicBool>,
+}
+
+impl TurnClock {
+    fn new(limit: f64) -> TurnClock {
+        let clock = TurnClock {
+            started: Arc::new(Mutex::new(Instant::now())),
+            limit,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        if io::stdout().is_terminal() && io::stdin().is_terminal() {
+            let stop = Arc::clone(&clock.stop);
+            let started = Arc::clone(&clock.started);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(500));
+                    let elapsed = started.lock().map_or(0.0, |s| s.elapsed().as_secs_f64());
+                    let left = (limit - elapsed).max(0.0);
+                    // Save the cursor, draw on the line above, restore.
+                    print!(
+                        "\x1b7\x1b[1A\r\x1b[2K  clock: {} left\x1b8",
+                        clock_text(left)
+                    );
+                    let _ = io::stdout().flush();
+                }
+            });
+        }
+        clock
+    }
+
+    fn left(&self) -> f64 {
+        let elapsed = self
+            .started
+            .lock()
+            .map_or(0.0, |s| s.elapsed().as_secs_f64());
+        (self.limit - elapsed).max(0.0)
+    }
+}
+
+impl Drop for TurnClock {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `m:ss`.
+fn clock_text(seconds: f64) -> String {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let s = seconds.ceil() as u64;
+    format!("{}:{:02}", s / 60, s % 60)
 }

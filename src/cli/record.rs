@@ -9,6 +9,8 @@
 //! option variant=standard
 //! option size=5
 //! option variant=short
+//! deal 3
+//! army West games/example.game:Red
 //! move a1
 //! move b2
 //! move a1-c3 xb2
@@ -21,20 +23,29 @@
 //! current directory (as older records were written). `game-name` and `game-hash` (optional)
 //! are the game's name and a hash of the game file's bytes when the record was written: a game
 //! file that changed since is pointed out before its moves are replayed. `option` lines give
-//! option values (options left out take their defaults). `move` lines hold one whole move each,
+//! option values (options left out take their defaults). `deal` (optional) is the seed of a
+//! game's own chance (a table game's shuffles and who starts); `army` lines (optional) give a
+//! player and one army they could choose, `FILE:NAME`. `move` lines hold one whole move each,
 //! in the game's notation, in the order played. `result` (optional, written when the game is
 //! over) must agree with the result the moves reach.
+//!
+//! Records of table games once had a format of their own, `rulestone-table-record 1`, with a
+//! subset of these lines: it is read as this one.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::runtime::Engine;
+use crate::runtime::{Engine, Game, GameResult};
 
-use super::load::{self, normalize, result_text, shown, Loaded};
-use super::{CliError, Result};
+use super::load::{self, normalize, result_text, shown};
+use super::replay::{Moves, Replaying};
+use super::{CliError, GameArgs, Result};
 
 /// The first line of every record.
 pub(crate) const HEADER: &str = "rulestone-record 1";
+
+/// The first line of the table games' records of old, read as [`HEADER`].
+const OLD_TABLE_HEADER: &str = "rulestone-table-record 1";
 
 /// A parsed record; moves are still text, checked only when played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,23 +56,29 @@ pub(crate) struct Record {
     /// [`file_hash`] of the game file, when the record was written.
     pub game_hash: Option<String>,
     pub options: Vec<(String, String)>,
+    /// The seed of the game's own chance, for a game dealt from one.
+    pub deal: Option<u64>,
+    /// Each player's name and one army they could choose (`FILE:NAME`).
+    pub armies: Vec<(String, String)>,
     /// Each move with its line number in the record.
     pub moves: Vec<(usize, String)>,
     pub result: Option<(usize, String)>,
 }
 
 impl Record {
-    /// The record of a game: its file, resolved options, moves and result if over.
-    pub fn of(engine: &mut Engine<'_>, game: &Path, moves: &[String]) -> Record {
-        let program = engine.program();
-        let result = engine.outcome().map(|r| (0, result_text(program, r)));
+    /// The record of a game in play: its file and name, the values it was loaded with, its
+    /// deal and armies when it has them, the moves so far and its result when over.
+    pub fn of<G: Game>(game: &mut G, keys: &Keys, moves: &[String]) -> Record {
+        let result = game.outcome().map(|r| (0, result_of(game, r)));
         Record {
-            game: game.to_path_buf(),
-            game_name: Some(program.name.clone()),
-            game_hash: super::read_file(game)
+            game: keys.path.clone(),
+            game_name: Some(keys.name.clone()),
+            game_hash: super::read_file(&keys.path)
                 .ok()
                 .map(|text| file_hash(text.as_bytes())),
-            options: program.options.clone(),
+            options: keys.options.clone(),
+            deal: game.dealt().then_some(keys.deal),
+            armies: keys.armies.clone(),
             moves: moves.iter().map(|m| (0, m.clone())).collect(),
             result,
         }
@@ -78,6 +95,12 @@ impl Record {
         }
         for (name, value) in &self.options {
             let _ = writeln!(out, "option {name}={value}");
+        }
+        if let Some(deal) = self.deal {
+            let _ = writeln!(out, "deal {deal}");
+        }
+        for (player, army) in &self.armies {
+            let _ = writeln!(out, "army {player} {army}");
         }
         for (_, m) in &self.moves {
             let _ = writeln!(out, "move {m}");
@@ -96,7 +119,7 @@ impl Record {
             .map(|(i, l)| (i + 1, l.trim()))
             .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
         match lines.next() {
-            Some((_, l)) if normalize(l) == HEADER => {}
+            Some((_, l)) if normalize(l) == HEADER || normalize(l) == OLD_TABLE_HEADER => {}
             Some((n, l)) if l.starts_with("rulestone-record") => {
                 return Err(format!(
                     "line {n}: unsupported record version `{l}` (this program reads `{HEADER}`)"
@@ -111,6 +134,7 @@ impl Record {
         let mut game: Option<PathBuf> = None;
         let (mut game_name, mut game_hash) = (None, None);
         let mut options = Vec::new();
+        let (mut deal, mut armies) = (None, Vec::new());
         let mut moves = Vec::new();
         let mut result = None;
         for (n, line) in lines {
@@ -139,12 +163,28 @@ impl Record {
                         ))
                     }
                 },
+                "deal" => match rest.parse() {
+                    Ok(d) => deal = Some(d),
+                    Err(_) => {
+                        return Err(format!("line {n}: `deal` expects a number, not `{rest}`"))
+                    }
+                },
+                "army" => match rest.split_once(char::is_whitespace) {
+                    Some((player, army)) => {
+                        armies.push((player.to_string(), army.trim().to_string()))
+                    }
+                    None => {
+                        return Err(format!(
+                            "line {n}: `army` expects PLAYER FILE:NAME, not `{rest}`"
+                        ))
+                    }
+                },
                 "move" => moves.push((n, normalize(rest))),
                 "result" => result = Some((n, normalize(rest))),
                 _ => {
                     return Err(format!(
                         "line {n}: unknown entry `{key}` (a record has `game`, `game-name`, \
-                         `game-hash`, `option`, `move` and `result` lines)"
+                         `game-hash`, `option`, `deal`, `army`, `move` and `result` lines)"
                     ))
                 }
             }
@@ -155,6 +195,8 @@ impl Record {
             game_name,
             game_hash,
             options,
+            deal,
+            armies,
             moves,
             result,
         })
@@ -163,17 +205,11 @@ impl Record {
     /// The game file: a relative path is tried against the directory of the record at
     /// `record_path`, then against the current directory.
     pub fn game_path(&self, record_path: &Path) -> PathBuf {
-        if self.game.is_absolute() {
-            return self.game.clone();
-        }
-        match record_path.parent() {
-            Some(dir) if dir.join(&self.game).is_file() => tidy(&dir.join(&self.game)),
-            _ => self.game.clone(),
-        }
+        found_from(&self.game, record_path)
     }
 
-    /// The record as written at `record_path`: its game file relative to the record's
-    /// directory, where both can be resolved.
+    /// The record as written at `record_path`: its game file and the files of its armies
+    /// relative to the record's directory, where both can be resolved.
     fn relative_to(&self, record_path: &Path) -> Record {
         let dir = record_path.parent().map(|d| {
             if d.as_os_str().is_empty() {
@@ -182,14 +218,47 @@ impl Record {
                 d
             }
         });
-        let relative = dir
-            .and_then(|d| std::fs::canonicalize(d).ok())
-            .zip(std::fs::canonicalize(&self.game).ok())
-            .map(|(from, to)| relative_path(&from, &to));
+        let from = dir.and_then(|d| std::fs::canonicalize(d).ok());
+        let relative = |file: &Path| {
+            from.as_ref()
+                .zip(std::fs::canonicalize(file).ok())
+                .map_or_else(|| file.to_path_buf(), |(from, to)| relative_path(from, &to))
+        };
+        let armies = self
+            .armies
+            .iter()
+            .map(|(player, spec)| {
+                let (file, name) = army_parts(spec);
+                let file = relative(Path::new(file)).display().to_string();
+                let spec = name.map_or_else(|| file.clone(), |n| format!("{file}:{n}"));
+                (player.clone(), spec)
+            })
+            .collect();
         Record {
-            game: relative.unwrap_or_else(|| self.game.clone()),
+            game: relative(&self.game),
+            armies,
             ..self.clone()
         }
+    }
+}
+
+/// A file a record names: a relative path is tried against the directory of the record at
+/// `record_path`, then against the current directory.
+fn found_from(file: &Path, record_path: &Path) -> PathBuf {
+    if file.is_absolute() {
+        return file.to_path_buf();
+    }
+    match record_path.parent() {
+        Some(dir) if dir.join(file).is_file() => tidy(&dir.join(file)),
+        _ => file.to_path_buf(),
+    }
+}
+
+/// An army's `FILE:NAME` (or `FILE`) in its parts.
+fn army_parts(spec: &str) -> (&str, Option<&str>) {
+    match spec.rsplit_once(':') {
+        Some((f, n)) if !f.is_empty() && !n.contains('/') => (f, Some(n)),
+        _ => (spec, None),
     }
 }
 
@@ -223,6 +292,14 @@ fn tidy(path: &Path) -> PathBuf {
         .ok()
         .and_then(|here| full.strip_prefix(here).ok().map(Path::to_path_buf))
         .unwrap_or(full)
+}
+
+/// Whether two paths lead to the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    std::fs::canonicalize(a)
+        .ok()
+        .zip(std::fs::canonicalize(b).ok())
+        .is_some_and(|(a, b)| a == b)
 }
 
 /// The path that leads from the directory `from` to `to`, both absolute and canonical.
@@ -270,14 +347,89 @@ pub(crate) fn warn_if_changed(record: &Record, game: &Path, path: &Path) {
     }
 }
 
-/// Reads a record and loads its game with its options (checking the options).
-pub(crate) fn open(path: &Path, compiled: crate::runtime::Compiled) -> Result<(Record, Loaded)> {
+/// What a game records beside its moves ([`Record::of`]).
+pub(crate) struct Keys {
+    /// The game file.
+    pub path: PathBuf,
+    /// The game's name.
+    pub name: String,
+    /// Every value the game was loaded with (`--set`).
+    pub options: Vec<(String, String)>,
+    /// The seed of the game's own chance (`--deal`).
+    pub deal: u64,
+    /// Each player's name and one army they could choose, `FILE:NAME`.
+    pub armies: Vec<(String, String)>,
+}
+
+/// `White wins`, `draw`: a result as records write it.
+pub(crate) fn result_of<G: Game>(game: &G, result: GameResult) -> String {
+    match result {
+        GameResult::Win(p) => format!("{} wins", game.player_name(p)),
+        GameResult::Draw => "draw".to_string(),
+    }
+}
+
+/// Reads the record at `path`, ready to play or replay: its game with the values it was loaded
+/// with, deal and armies, and its moves with their lines.
+pub(crate) fn replaying(path: &Path) -> Result<Replaying> {
     let record = read(path)?;
     let game = record.game_path(path);
     warn_if_changed(&record, &game, path);
-    let loaded =
-        load::load_with(&game, &record.options, compiled).map_err(|f| while_loading(f, path))?;
-    Ok((record, loaded))
+    let armies = if record.armies.is_empty() {
+        None
+    } else {
+        Some(armies_by_player(&record, &game, path)?)
+    };
+    Ok(Replaying {
+        game: GameArgs {
+            file: game,
+            set: record
+                .options
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            army: Vec::new(),
+            deal: record.deal.unwrap_or(1),
+        },
+        armies,
+        moves: Moves::Recorded(record.moves.clone()),
+        result: record.result.clone(),
+        record: Some(path.to_path_buf()),
+    })
+}
+
+/// The record's `army` lines, each player's (first, then second) as the game file names them.
+fn armies_by_player(record: &Record, game: &Path, path: &Path) -> Result<[Vec<String>; 2]> {
+    let (_, file) = load::parse(game).map_err(|f| while_loading(f, path))?;
+    let players: Vec<String> = file
+        .items
+        .iter()
+        .find_map(|i| match &i.kind {
+            crate::syntax::ast::ItemKind::Players(ps) => {
+                Some(ps.iter().map(|p| p.name.clone()).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut specs = [Vec::new(), Vec::new()];
+    for (player, spec) in &record.armies {
+        let p = players.iter().position(|n| n == player).filter(|&p| p < 2);
+        let p = p.ok_or_else(|| {
+            CliError::new(format!("{}: no player `{player}`", shown(path)))
+                .note(format!("the players are {}", players.join(" and ")))
+        })?;
+        let (file, name) = army_parts(spec);
+        let file = found_from(Path::new(file), path);
+        // The game file's own armies are named by the game file as it is loaded.
+        let file = if same_file(&file, game) {
+            game.to_path_buf()
+        } else {
+            file
+        };
+        let file = shown(&file);
+        specs[p].push(name.map_or_else(|| file.clone(), |n| format!("{file}:{n}")));
+    }
+    Ok(specs)
 }
 
 /// A failure to load the game of the record at `path`, saying so.
@@ -342,6 +494,8 @@ mod tests {
             game_name: Some("X".into()),
             game_hash: Some(super::file_hash(b"game X")),
             options: vec![("base".into(), "3".into())],
+            deal: Some(7),
+            armies: vec![("West".into(), "games/x.game:Red".into())],
             moves: vec![(0, "1a1".into()), (0, "1b3 x1b3 x1c4".into())],
             result: None,
         };
@@ -350,6 +504,8 @@ mod tests {
         assert_eq!(back.game_name, r.game_name);
         assert_eq!(back.game_hash, r.game_hash);
         assert_eq!(back.options, r.options);
+        assert_eq!(back.deal, r.deal);
+        assert_eq!(back.armies, r.armies);
         let moves: Vec<&str> = back.moves.iter().map(|(_, m)| m.as_str()).collect();
         assert_eq!(moves, ["1a1", "1b3 x1b3 x1c4"]);
     }

@@ -1,15 +1,15 @@
 //! `rulestone replay`: a saved game (or a game file and moves), of any kind, drawn after every
 //! move.
 
-use crate::runtime::{Compiled, Game, GameResult};
+use crate::runtime::{Compiled, Game};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use super::any::{with_game_armies, Games, OnGame, Shown};
-use super::load::{shown, BadMove};
-use super::record;
+use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
+use super::load::shown;
+use super::record::{self, result_of};
 use super::{emit, CliError, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
@@ -40,10 +40,33 @@ pub(crate) struct Replaying {
     pub record: Option<PathBuf>,
 }
 
+impl Replaying {
+    /// The decisions, each with its place for messages: `move 2 of `--moves``, or the record
+    /// and its line.
+    pub(crate) fn placed<G: Shown>(&self, game: &G) -> Vec<(String, String)> {
+        match &self.moves {
+            Moves::Typed(list, option) => game
+                .split(list)
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| (format!("move {} of `{option}`", i + 1), m))
+                .collect(),
+            Moves::Recorded(lines) => lines
+                .iter()
+                .enumerate()
+                .map(|(i, (line, m))| {
+                    let path = self.record.as_deref().map(shown).unwrap_or_default();
+                    (format!("`{path}` line {line}: move {}", i + 1), m.clone())
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The decisions to replay.
 pub(crate) enum Moves {
-    /// A `;`-separated list typed on the command line (`--moves`).
-    Typed(String),
+    /// A `;`-separated list typed on the command line, with its option (`--moves`).
+    Typed(String, &'static str),
     /// A record's decisions, each with its line.
     Recorded(Vec<(usize, String)>),
 }
@@ -58,13 +81,11 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
                 deal: 1,
             },
             armies: None,
-            moves: Moves::Typed(list.clone()),
+            moves: Moves::Typed(list.clone(), "--moves"),
             result: None,
             record: None,
         },
-        // Records come in two formats: a table record also keeps the deal and the armies.
-        None if super::table::is_record(&args.path) => super::table::read_record(&args.path)?,
-        None => board_record(&args.path)?,
+        None => record::replaying(&args.path)?,
     };
     let task = Replay {
         replaying: &replaying,
@@ -77,29 +98,6 @@ pub(crate) fn run(args: &ReplayArgs, compiled: Compiled) -> Result<()> {
             None => failed,
         }),
     }
-}
-
-/// A game record of `play`'s `save`, ready to replay.
-fn board_record(path: &Path) -> Result<Replaying> {
-    let record = record::read(path)?;
-    let game = record.game_path(path);
-    record::warn_if_changed(&record, &game, path);
-    Ok(Replaying {
-        game: GameArgs {
-            file: game,
-            set: record
-                .options
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect(),
-            army: Vec::new(),
-            deal: 1,
-        },
-        armies: None,
-        moves: Moves::Recorded(record.moves.clone()),
-        result: record.result.clone(),
-        record: Some(path.to_path_buf()),
-    })
 }
 
 /// Draws the game at the start and after every decision; the errors of the replay itself
@@ -118,22 +116,7 @@ impl OnGame for Replay<'_> {
 
 fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
     let mut game = (games.start)(games.deal)?;
-    let moves: Vec<(String, String)> = match &r.moves {
-        Moves::Typed(list) => game
-            .split(list)
-            .into_iter()
-            .enumerate()
-            .map(|(i, m)| (format!("move {} of `--moves`", i + 1), m))
-            .collect(),
-        Moves::Recorded(lines) => lines
-            .iter()
-            .enumerate()
-            .map(|(i, (line, m))| {
-                let path = r.record.as_deref().map(shown).unwrap_or_default();
-                (format!("`{path}` line {line}: move {}", i + 1), m.clone())
-            })
-            .collect(),
-    };
+    let moves = r.placed(&game);
     // An absurdly long list is refused before anything is drawn.
     super::load::list_fits(moves.len(), || {
         moves
@@ -148,24 +131,7 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
     out.push_str(&game.drawing());
     emit(&out)?;
     for (i, (place, text)) in moves.iter().enumerate() {
-        let d = match game.read(text) {
-            Ok(d) => d,
-            Err(BadMove::GameOver(result)) => {
-                return Err(CliError::new(format!(
-                    "{place}, `{text}`, comes after the end of the {}",
-                    games.kind
-                ))
-                .note(format!("the {} ended: {result}", games.kind))
-                .into())
-            }
-            Err(BadMove::Illegal { notes }) => {
-                return Err(
-                    CliError::new(format!("{place}, `{text}`, is not a legal move"))
-                        .notes(notes)
-                        .into(),
-                );
-            }
-        };
+        let d = read_at(&mut game, place, text, games.kind)?;
         let mover = game.player_name(game.to_move());
         let shown_move = game.text(&d);
         game.apply(&d);
@@ -177,17 +143,8 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
         emit(&step)?;
     }
 
-    let reached = game.outcome().map(|result| result_text(&game, result));
-    if let (Some(path), Some((line, claimed))) = (&r.record, &r.result) {
-        if reached.as_deref() != Some(claimed.as_str()) {
-            return Err(CliError::new(format!(
-                "`{}` line {line}: the record says `{claimed}`, but its moves end with {}",
-                shown(path),
-                reached.map_or("the game still going".to_string(), |a| format!("`{a}`"))
-            ))
-            .into());
-        }
-    }
+    check_claim(&mut game, r)?;
+    let reached = game.outcome().map(|result| result_of(&game, result));
     let end = match reached {
         Some(result) => format!("\nresult: {result}\n"),
         None => format!(
@@ -199,10 +156,19 @@ fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
     emit(&end)
 }
 
-/// `White wins`, `draw`.
-fn result_text<G: Game>(game: &G, result: GameResult) -> String {
-    match result {
-        GameResult::Win(p) => format!("{} wins", game.player_name(p)),
-        GameResult::Draw => "draw".to_string(),
+/// Checks the result a record claims (its `result` line), if any, against the game's.
+pub(crate) fn check_claim<G: Game>(game: &mut G, r: &Replaying) -> Result<()> {
+    let (Some(path), Some((line, claimed))) = (&r.record, &r.result) else {
+        return Ok(());
+    };
+    let reached = game.outcome().map(|result| result_of(game, result));
+    if reached.as_deref() == Some(claimed.as_str()) {
+        return Ok(());
     }
+    Err(CliError::new(format!(
+        "`{}` line {line}: the record says `{claimed}`, but its moves end with {}",
+        shown(path),
+        reached.map_or("the game still going".to_string(), |a| format!("`{a}`"))
+    ))
+    .into())
 }

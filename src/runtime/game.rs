@@ -196,6 +196,25 @@ pub trait Game {
         EndFigures::default()
     }
 
+    /// The clocks the game declares, as they run now (see [`Clocks`]). The default is none.
+    fn clocks(&self) -> Clocks {
+        Clocks::default()
+    }
+
+    /// The decision that ends play when `clock` runs out (a turn clock ends the turn, a match
+    /// clock the regular match), in the game's own notation, when it can be taken now; `None`
+    /// when the game has no such clock or its decision must wait (a shot still in motion).
+    fn timeout(&mut self, _clock: Clock) -> Option<Self::Decision> {
+        None
+    }
+
+    /// The number of the turn in progress, when a turn holds several decisions (so that a turn
+    /// clock starts again with each turn, not each decision); `None` when every decision is a
+    /// turn of its own.
+    fn turn(&self) -> Option<u32> {
+        None
+    }
+
     /// Plays one random game from here for statistics, then returns to this position: as
     /// [`Game::rollout`], with `aim` choosing decisions by [`Game::sample_aimed`], counting
     /// the continuous decisions taken and reading [`Game::end_figures`] at the end.
@@ -252,6 +271,24 @@ pub trait Game {
             evaluation,
         }
     }
+}
+
+/// The clocks a game declares ([`Game::clocks`]), in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clocks {
+    /// The time each turn has.
+    pub turn: Option<f64>,
+    /// The time the whole game has; none once it no longer runs (sudden death).
+    pub whole: Option<f64>,
+}
+
+/// One of a game's clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The clock of each turn.
+    Turn,
+    /// The clock of the whole game.
+    Whole,
 }
 
 /// How a random continuation ([`Game::rollout`]) ended.
@@ -750,6 +787,34 @@ impl Game for TableMatch<'_> {
 
     fn is_continuous(&self, decision: &Decision) -> bool {
         matches!(decision, Decision::Shot { .. })
+    }
+
+    fn clocks(&self) -> Clocks {
+        Clocks {
+            turn: self.program.turn_clock,
+            whole: self
+                .program
+                .match_clock
+                .filter(|_| !self.position.sudden_death),
+        }
+    }
+
+    fn timeout(&mut self, clock: Clock) -> Option<Decision> {
+        // A shot in motion finishes first: its result is still to come.
+        if self.position.awaiting.is_some() {
+            return None;
+        }
+        let d = match clock {
+            Clock::Turn => Decision::Time,
+            Clock::Whole => Decision::MatchTime,
+        };
+        TableMatch::apply(self, &d).ok()?;
+        TableMatch::undo(self);
+        Some(d)
+    }
+
+    fn turn(&self) -> Option<u32> {
+        Some(self.position.turns)
     }
 
     fn end_figures(&self) -> EndFigures {

@@ -13,6 +13,6 @@ pub mod table;
 
 pub use compiled::{Backend, BackendKind, Compiled};
 pub use engine::{Engine, Refusal, Undo, MAX_REFUSALS};
-pub use game::{BoardGame, Game};
+pub use game::{BoardGame, Clock, Clocks, Game};
 pub use moves::{Move, MAX_DECISIONS};
 pub use state::{GameResult, State, Zobrist};
