@@ -80,7 +80,9 @@ pub enum TableError {
     #[error("a tie rule, but no `after N turns` rule for the match to be tied at")]
     #[diagnostic(
         code(E0907),
-        help("add a rule that compares the players at the end, e.g. `after 10 turns: most captures`")
+        help(
+            "add a rule that compares the players at the end, e.g. `after 10 turns: most captures`"
+        )
     )]
     TieWithoutAfter {
         #[label("nothing ends level")]
@@ -163,9 +165,15 @@ pub struct Compare<A> {
 #[derive(Clone, Debug)]
 pub enum Step {
     /// `draw N` / `draw to N`.
-    Draw { to: bool, count: Amount },
+    Draw {
+        to: bool,
+        count: Amount,
+    },
     PlayEachCard,
-    Shot { discs: Vec<usize>, shot: Shot },
+    Shot {
+        discs: Vec<usize>,
+        shot: Shot,
+    },
     If {
         cond: Vec<Compare<Amount>>,
         then: Vec<Step>,
@@ -938,11 +946,7 @@ impl TableChecker<'_, '_> {
                         None
                     }
                     None => {
-                        self.c.report(ResolveError::UnknownName {
-                            name: id.name.clone(),
-                            span: id.span,
-                            help: Some(QUANTITIES.into()),
-                        });
+                        self.unknown_quantity(id);
                         None
                     }
                 }
@@ -950,14 +954,26 @@ impl TableChecker<'_, '_> {
         }
     }
 
+    /// E0101 for a name that is no quantity, suggesting the nearest one.
+    fn unknown_quantity(&mut self, id: &Ident) {
+        const NAMES: [&str; 7] = [
+            "shots", "turns", "captures", "points", "stones", "hand", "deck",
+        ];
+        let help = super::suggest::closest(&id.name, NAMES.to_vec()).map_or_else(
+            || QUANTITIES.to_string(),
+            |s| format!("did you mean `{s}`?"),
+        );
+        self.c.report(ResolveError::UnknownName {
+            name: id.name.clone(),
+            span: id.span,
+            help: Some(help),
+        });
+    }
+
     /// A quantity's name; with `per_player`, one each player has.
     fn measure(&mut self, id: &Ident, per_player: bool) -> Option<Measure> {
         let Some(m) = Measure::named(&id.name) else {
-            self.c.report(ResolveError::UnknownName {
-                name: id.name.clone(),
-                span: id.span,
-                help: Some(QUANTITIES.into()),
-            });
+            self.unknown_quantity(id);
             return None;
         };
         if per_player && !m.per_player() {

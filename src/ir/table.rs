@@ -153,7 +153,8 @@ impl TableProgram {
                 left: Term::Mine(Measure::Captures),
                 op: BinaryOp::Ge,
                 right: Term::Amount(n),
-            }] => {
+            }] =>
+            {
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 Some(n.max(0.0).ceil() as u32)
             }
@@ -328,7 +329,11 @@ pub fn lower(
         over_wall_shot: effect_of(Event::OverWallShot),
         over_wall_knocked: effect_of(Event::OverWallKnocked),
         off_table: effect_of(Event::OffTable),
-        wins: game.wins.iter().map(|c| condition(game, params, c)).collect(),
+        wins: game
+            .wins
+            .iter()
+            .map(|c| condition(game, params, c))
+            .collect(),
         after: game
             .after
             .and_then(|(t, m)| to_count(Some(t)).map(|t| (t, m))),
@@ -347,9 +352,13 @@ pub fn lower(
         referee,
         factions_differ: game.rules.factions_differ.is_some(),
     };
-    flatten(&game.steps, &mut program.steps, &|a| v(a), &|s| {
-        shot_speed(s)
-    }, &|c| condition(game, params, c));
+    flatten(
+        &game.steps,
+        &mut program.steps,
+        &|a| v(a),
+        &|s| shot_speed(s),
+        &|c| condition(game, params, c),
+    );
     program.armies = game
         .armies
         .iter()

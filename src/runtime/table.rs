@@ -347,8 +347,7 @@ impl<'p> TableMatch<'p> {
 
     /// The shot without a card offered now: its stones and top speed.
     fn free_shot(&self) -> Option<(Vec<usize>, f64)> {
-        let Some(Op::Shot { discs, max_speed }) = self.program.steps.get(self.position.step)
-        else {
+        let Some(Op::Shot { discs, max_speed }) = self.program.steps.get(self.position.step) else {
             return None;
         };
         let stones = self.stones_of(self.position.mover, discs);
@@ -1017,11 +1016,7 @@ impl<'p> TableMatch<'p> {
                 Op::Draw { to, count } => {
                     let count = *count as usize;
                     let side = &mut self.position.sides[usize::from(mover)];
-                    let until = if *to {
-                        count
-                    } else {
-                        side.hand.len() + count
-                    };
+                    let until = if *to { count } else { side.hand.len() + count };
                     while side.hand.len() < until {
                         match side.deck.pop_front() {
                             Some(c) => side.hand.push(c),
@@ -1109,7 +1104,12 @@ impl<'p> TableMatch<'p> {
         let idle = pos.idle_turns >= 2;
         if pos.sudden_death {
             pos.sudden_turns += 1;
-            if idle || self.program.sudden_death.is_none_or(|t| pos.sudden_turns >= t) {
+            if idle
+                || self
+                    .program
+                    .sudden_death
+                    .is_none_or(|t| pos.sudden_turns >= t)
+            {
                 pos.result = Some(GameResult::Draw);
                 pos.log.push("sudden death ends level: a draw".into());
                 return;
@@ -1140,7 +1140,8 @@ impl<'p> TableMatch<'p> {
             return;
         }
         pos.sudden_death = true;
-        pos.log.push(format!("{} are level: sudden death", m.name()));
+        pos.log
+            .push(format!("{} are level: sudden death", m.name()));
         // Cards in hand go back under the deck; sudden death starts with a fresh hand.
         let mover = usize::from(pos.mover);
         let hand: Vec<usize> = pos.sides[mover].hand.drain(..).collect();

@@ -340,10 +340,13 @@ fn army_body<'a>(
     next: &mut dyn FnMut() -> Result<Pair<'a, Rule>>,
 ) -> Result<Army> {
     let name = ident(&next()?);
-    let factions = meaningful(next()?.into_inner())
-        .map(|p| ident(&p))
-        .collect();
-    let stones = counted_list(next()?)?;
+    let mut part = next()?;
+    let mut factions = Vec::new();
+    if part.as_rule() == Rule::army_factions {
+        factions = meaningful(part.into_inner()).map(|p| ident(&p)).collect();
+        part = next()?;
+    }
+    let stones = counted_list(part)?;
     let cards = match next() {
         Ok(p) => counted_list(p)?,
         Err(_) => Vec::new(),
@@ -365,7 +368,10 @@ fn steps(block: Pair<'_, Rule>) -> Result<Vec<TurnStep>> {
 fn step(pair: Pair<'_, Rule>) -> Result<TurnStep> {
     let step_span = span(&pair);
     let rule = pair.as_rule();
-    let to = pair.clone().into_inner().any(|p| p.as_rule() == Rule::kw_to);
+    let to = pair
+        .clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::kw_to);
     let mut it = meaningful(pair.into_inner());
     let kind = match rule {
         Rule::step_draw => TurnStepKind::Draw {
