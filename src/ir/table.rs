@@ -352,13 +352,7 @@ pub fn lower(
         referee,
         factions_differ: game.rules.factions_differ.is_some(),
     };
-    flatten(
-        &game.steps,
-        &mut program.steps,
-        &|a| v(a),
-        &|s| shot_speed(s),
-        &|c| condition(game, params, c),
-    );
+    flatten(game, params, &game.steps, &shot_speed, &mut program.steps);
     program.armies = game
         .armies
         .iter()
@@ -383,19 +377,19 @@ fn condition(game: &TableGame, params: &[f64], c: &[Compare<Amount>]) -> Vec<Com
         .collect()
 }
 
-/// Appends the steps to `out`, conditions as jumps.
+/// Appends the steps to `out`, conditions as jumps; `speed` values a shot.
 fn flatten(
+    game: &TableGame,
+    params: &[f64],
     steps: &[Step],
-    out: &mut Vec<Op>,
-    value: &dyn Fn(Amount) -> f64,
     speed: &dyn Fn(Shot) -> f64,
-    cond: &dyn Fn(&[Compare<Amount>]) -> Vec<Compare<f64>>,
+    out: &mut Vec<Op>,
 ) {
     for s in steps {
         match s {
             Step::Draw { to, count } => {
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let count = value(*count).round().max(0.0) as u32;
+                let count = game.value(*count, params).round().max(0.0) as u32;
                 out.push(Op::Draw { to: *to, count });
             }
             Step::PlayEachCard => out.push(Op::PlayEachCard),
@@ -404,22 +398,21 @@ fn flatten(
                 max_speed: speed(*shot),
             }),
             Step::If {
-                cond: c,
+                cond,
                 then,
                 otherwise,
             } => {
+                let cond = condition(game, params, cond);
                 let test = out.len();
-                out.push(Op::Unless(cond(c), 0));
-                flatten(then, out, value, speed, cond);
+                out.push(Op::Jump(0));
+                flatten(game, params, then, speed, out);
                 if otherwise.is_empty() {
-                    let end = out.len();
-                    out[test] = Op::Unless(cond(c), end);
+                    out[test] = Op::Unless(cond, out.len());
                 } else {
                     let jump = out.len();
                     out.push(Op::Jump(0));
-                    let start = out.len();
-                    out[test] = Op::Unless(cond(c), start);
-                    flatten(otherwise, out, value, speed, cond);
+                    out[test] = Op::Unless(cond, out.len());
+                    flatten(game, params, otherwise, speed, out);
                     out[jump] = Op::Jump(out.len());
                 }
             }
