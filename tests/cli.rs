@@ -1676,6 +1676,46 @@ fn warstone_moves_and_commands_that_do_not_apply() {
     snap!("warstone_bad_after", transcript(&o));
 }
 
+/// `tests/games/slide.game`, a table game without cards scoring by zones, written with no Rust
+/// of its own: the commands that do not need a player run it.
+#[test]
+fn a_second_dexterity_game_runs_through_the_commands() {
+    const SLIDE: &str = "tests/games/slide.game";
+    let o = run(&["check", SLIDE]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(&["moves", SLIDE]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().collect::<Vec<_>>(),
+        [
+            "free BW1 0..359@0.0..32.0",
+            "free BW2 0..359@0.0..32.0",
+            "free BW3 0..359@0.0..32.0"
+        ]
+    );
+    for policy in ["random", "aim"] {
+        let o = run(&[
+            "playout", SLIDE, "--games", "20", "--seed", "3", "--policy", policy,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains("unfinished: 0 "), "{}", stdout(&o));
+    }
+    let o = run(&[
+        "arena",
+        SLIDE,
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(&["replay", "tests/games/slide.record"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    snap!("slide_replay", transcript(&o));
+}
+
 #[test]
 fn warstone_playout_reports_armies() {
     let o = run(&["playout", WARSTONE, "--games", "10", "--seed", "3"]);

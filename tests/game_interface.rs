@@ -55,7 +55,11 @@ fn board_games_through_the_interface() {
 
 #[test]
 fn table_games_through_the_interface() {
-    for file in ["games/warstone.game", "tests/games/sling.game"] {
+    for file in [
+        "games/warstone.game",
+        "tests/games/sling.game",
+        "tests/games/slide.game",
+    ] {
         let program = common::table_program(file);
         let armies = [program.armies.clone(), program.armies.clone()];
         let mut game = TableMatch::new(&program, armies, 7);
@@ -134,7 +138,11 @@ fn playouts_through_the_interface() {
         assert_eq!(played.end, Default::default(), "{}", path.display());
         assert!(!game.dealt() && !game.needs_reports());
     }
-    for file in ["games/warstone.game", "tests/games/sling.game"] {
+    for file in [
+        "games/warstone.game",
+        "tests/games/sling.game",
+        "tests/games/slide.game",
+    ] {
         let program = common::table_program(file);
         let armies = [program.armies.clone(), program.armies.clone()];
         let mut game = TableMatch::new(&program, armies, 7);

@@ -1,6 +1,8 @@
 //! The table game of `games/warstone.game` through the library: captures at the end lines and
 //! over the walls, the win at once, sudden death, cards set aside, the free shot, referee
-//! outcomes and penalties, determinism, undo, and a whole simulated match as a snapshot.
+//! outcomes and penalties, determinism, undo, and a whole simulated match as a snapshot; the same
+//! constructs on `tests/games/sling.game`, and `tests/games/slide.game`, a game without cards
+//! that scores by the zones its stones rest in.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -44,9 +46,11 @@ fn load(file: &str, sets: &[(&str, &str)]) -> TableProgram {
     tir::lower("WarStone", &game, &params, &env).expect("lower")
 }
 
-/// A match where West brings the game's first army and East its second.
+/// A match where West brings the game's first army and East its second (or its first, when it
+/// has one).
 fn start(p: &TableProgram, seed: u64) -> TableMatch<'_> {
-    let armies = [vec![p.armies[0].clone()], vec![p.armies[1].clone()]];
+    let second = p.armies.get(1).unwrap_or(&p.armies[0]);
+    let armies = [vec![p.armies[0].clone()], vec![second.clone()]];
     TableMatch::new(p, armies, seed)
 }
 
@@ -508,4 +512,96 @@ fn the_constructs_run_a_second_table_game() {
     m.position.sides[0].hand = vec![card];
     play(&mut m, "Flick NP1 270@15.0");
     assert_eq!(m.position.sides[1].captures, 1, "{}", log(&m));
+}
+
+/// Slide's mover shoots one of their weights without moving it (speed 0).
+fn stay(m: &mut TableMatch<'_>) {
+    let mover = m.position.mover;
+    let Some(Choice::Shot { stone, .. }) = m.choices().into_iter().find(
+        |c| matches!(c, Choice::Shot { stone, .. } if m.position.stones[*stone].owner == mover),
+    ) else {
+        panic!("no shot: {}", m.status());
+    };
+    let text = format!("free {} 0@0.0", m.stone_name(stone));
+    play(m, &text);
+}
+
+#[test]
+fn a_game_without_cards_shoots_once_a_turn_and_scores_by_zones() {
+    let p = load("tests/games/slide.game", &[]);
+    assert!(p.cards.is_empty());
+    let mut m = start(&p, 3);
+    // No cards: every decision is a shot without a card, one per weight of the mover.
+    let choices = m.choices();
+    assert_eq!(choices.len(), 3, "{choices:?}");
+    assert!(choices.iter().all(|c| matches!(c,
+        Choice::Shot { card: None, max_speed, .. } if (*max_speed - 32.0).abs() < 1e-9)));
+    // A weight scores the first listed zone that holds its centre: far 3, middle 2, near 1.
+    put(&mut m, "RW1", 95.0, 5.0);
+    put(&mut m, "RW2", 85.0, 10.0);
+    put(&mut m, "RW3", 75.0, 15.0);
+    put(&mut m, "BW1", 65.0, 20.0);
+    assert_eq!((m.points(0), m.points(1)), (6, 0));
+    assert!(m.status().contains("6 points"), "{}", m.status());
+    // One shot and the turn is over.
+    let mover = m.position.mover;
+    stay(&mut m);
+    assert_eq!(m.position.turns, 1);
+    assert_ne!(m.position.mover, mover);
+    // All three in the far zone win at once (`win when points >= 9`), tested after the shot.
+    put(&mut m, "RW2", 95.0, 10.0);
+    put(&mut m, "RW3", 95.0, 15.0);
+    stay(&mut m);
+    assert_eq!(m.outcome(), Some(GameResult::Win(0)), "{}", log(&m));
+}
+
+#[test]
+fn a_game_without_cards_ends_by_points_and_sudden_death_on_points() {
+    let p = load("tests/games/slide.game", &[]);
+    let mut m = start(&p, 5);
+    // Twelve turns with level points (none in a zone) go to sudden death from the first player.
+    for _ in 0..12 {
+        stay(&mut m);
+    }
+    assert!(
+        m.position.sudden_death && m.outcome().is_none(),
+        "{}",
+        m.status()
+    );
+    assert_eq!(m.position.mover, m.position.first);
+    assert!(
+        m.status().starts_with("sudden death, turn 1"),
+        "{}",
+        m.status()
+    );
+    // The first to go ahead wins ...
+    let mut ahead = m.clone();
+    put(&mut ahead, "BW2", 85.0, 10.0);
+    stay(&mut ahead);
+    assert_eq!(ahead.outcome(), Some(GameResult::Win(1)));
+    // ... and four turns still level are a draw.
+    for _ in 0..4 {
+        stay(&mut m);
+    }
+    assert_eq!(m.outcome(), Some(GameResult::Draw), "{}", log(&m));
+    // After twelve turns more points win.
+    let mut m = start(&p, 5);
+    put(&mut m, "RW1", 75.0, 5.0);
+    for _ in 0..12 {
+        stay(&mut m);
+    }
+    assert_eq!(m.outcome(), Some(GameResult::Win(0)));
+    // Random matches end, and replay from their notation.
+    let mut results = Vec::new();
+    for seed in 0..20 {
+        let (m, texts) = random_match(&p, seed, 500);
+        results.push(m.outcome().expect("every match ends"));
+        assert!(m.turns_played() <= 16);
+        let mut again = start(&p, seed);
+        for t in &texts {
+            play(&mut again, t);
+        }
+        assert_eq!(format!("{:?}", m.position), format!("{:?}", again.position));
+    }
+    assert!(results.iter().any(|r| matches!(r, GameResult::Win(_))));
 }

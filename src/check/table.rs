@@ -10,7 +10,7 @@ use super::error::{GameError, ResolveError};
 use super::Checker;
 use crate::syntax::ast::{
     self, ArmyRuleKind, BinaryOp, Bound, CaptureEffect, CaptureEvent, ItemKind, MatchRuleKind,
-    OptionType, Physics, Quantity, ShotKind, TableItem,
+    OptionType, Physics, Quantity, ShotKind, TableItem, TableTerm, TurnStepKind,
 };
 use crate::syntax::{Ident, Span};
 
@@ -46,6 +46,138 @@ pub enum TableError {
         #[label("not {expected}")]
         span: Span,
         help: String,
+    },
+
+    #[error("a `basic` shot, but no `basic shot up to` says how fast it may be")]
+    #[diagnostic(
+        code(E0904),
+        help("declare the top speed of a basic shot, e.g. `basic shot up to 30`")
+    )]
+    NoBasicSpeed {
+        #[label("a basic shot")]
+        span: Span,
+    },
+
+    #[error("the turn never shoots a stone")]
+    #[diagnostic(
+        code(E0905),
+        help("a turn needs a `shot` or `play each card` step, e.g. `table turn {{ shot Stone basic }}`")
+    )]
+    TurnWithoutShot {
+        #[label("no `shot` or `play each card` in this turn")]
+        span: Span,
+    },
+
+    #[error("`{name}` is not a quantity of each player")]
+    #[diagnostic(code(E0906), help("{help}"))]
+    NotPerPlayer {
+        name: String,
+        #[label("counted for the match, not per player")]
+        span: Span,
+        help: String,
+    },
+
+    #[error("a tie rule, but no `after N turns` rule for the match to be tied at")]
+    #[diagnostic(
+        code(E0907),
+        help(
+            "add a rule that compares the players at the end, e.g. `after 10 turns: most captures`"
+        )
+    )]
+    TieWithoutAfter {
+        #[label("nothing ends level")]
+        span: Span,
+    },
+}
+
+/// A quantity of a table game that a condition compares: the mover's (in a turn) or the player's
+/// being tested (in `win when`), or with `opponent` the other player's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// Stones shot this turn.
+    Shots,
+    /// Turns finished in the match.
+    Turns,
+    Captures,
+    /// The points of the player's stones by the regions they lie in (`points`).
+    Points,
+    /// The player's stones on the table.
+    Stones,
+    /// Cards in hand.
+    Hand,
+    /// Cards in the deck.
+    Deck,
+}
+
+impl Measure {
+    /// The quantity a name denotes.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Measure> {
+        Some(match name {
+            "shots" => Measure::Shots,
+            "turns" => Measure::Turns,
+            "captures" => Measure::Captures,
+            "points" => Measure::Points,
+            "stones" => Measure::Stones,
+            "hand" => Measure::Hand,
+            "deck" => Measure::Deck,
+            _ => return None,
+        })
+    }
+
+    /// Whether each player has their own (`most` and `opponent` need it).
+    #[must_use]
+    pub fn per_player(self) -> bool {
+        !matches!(self, Measure::Shots | Measure::Turns)
+    }
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Shots => "shots",
+            Measure::Turns => "turns",
+            Measure::Captures => "captures",
+            Measure::Points => "points",
+            Measure::Stones => "stones",
+            Measure::Hand => "hand",
+            Measure::Deck => "deck",
+        }
+    }
+}
+
+/// One side of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Term<A> {
+    Amount(A),
+    Mine(Measure),
+    Theirs(Measure),
+}
+
+/// `left op right`; a condition is a list of them, all of which must hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Compare<A> {
+    pub left: Term<A>,
+    pub op: BinaryOp,
+    pub right: Term<A>,
+}
+
+/// A step of the turn.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// `draw N` / `draw to N`.
+    Draw {
+        to: bool,
+        count: Amount,
+    },
+    PlayEachCard,
+    Shot {
+        discs: Vec<usize>,
+        shot: Shot,
+    },
+    If {
+        cond: Vec<Compare<Amount>>,
+        then: Vec<Step>,
+        otherwise: Vec<Step>,
     },
 }
 
@@ -111,14 +243,6 @@ pub struct Placement {
     pub alternating: bool,
 }
 
-#[derive(Clone, Debug)]
-pub struct FreeShot {
-    pub discs: Vec<usize>,
-    pub shot: Shot,
-    /// `shots OP n`: compares the number of stones shot this turn.
-    pub when: Option<(BinaryOp, i64)>,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     Enter(usize),
@@ -171,12 +295,17 @@ pub struct TableGame {
     /// The armies declared in the game file, used when none is given.
     pub armies: Vec<ast::Army>,
     pub setup: Vec<Placement>,
-    pub draw: u32,
-    pub free_shots: Vec<FreeShot>,
+    /// The steps of a turn.
+    pub steps: Vec<Step>,
+    /// Region, points: a stone scores those of the first listed region holding its centre.
+    pub points: Vec<(usize, u32)>,
     pub captures: Vec<(Event, Effect)>,
-    pub win_at: Option<Amount>,
-    pub turns: Option<Amount>,
-    pub sudden_death: bool,
+    /// `win when ...`: each a condition.
+    pub wins: Vec<Vec<Compare<Amount>>>,
+    /// `after N turns: most QUANTITY`.
+    pub after: Option<(Amount, Measure)>,
+    /// `tie: sudden death for N turns`.
+    pub sudden_death: Option<Amount>,
     pub turn_clock: Option<Amount>,
     pub match_clock: Option<Amount>,
     pub penalties: Vec<Penalty>,
@@ -275,13 +404,14 @@ impl TableChecker<'_, '_> {
                         seen.insert(what, span);
                     }
                 }
-                self.resolve(file, t);
+                self.resolve(file, t, item.span);
             }
         }
+        self.basic_needs_speed(file);
         for (what, example) in [
             ("table", "table 120 by 60 { wall y = 0  wall y = 60 }"),
-            ("turn shots", "turn shots { draw 4  play every card }"),
-            ("match", "match { win at 8 captures }"),
+            ("table turn", "table turn { shot Stone basic }"),
+            ("match", "match { after 10 turns: most captures }"),
         ] {
             if !seen.contains_key(what) {
                 self.c.report(GameError::Missing {
@@ -554,7 +684,7 @@ impl TableChecker<'_, '_> {
         self.game.referee = Some((option.name.clone(), word.name.clone()));
     }
 
-    fn resolve(&mut self, file: &ast::File, item: &TableItem) {
+    fn resolve(&mut self, file: &ast::File, item: &TableItem, item_span: Span) {
         match item {
             TableItem::Param { .. }
             | TableItem::Factions(_)
@@ -667,38 +797,23 @@ impl TableChecker<'_, '_> {
                     });
                 }
             }
-            TableItem::Turn(t) => {
-                if t.draw == 0 {
-                    self.c.report(TableError::NotPositive {
-                        what: "the number of cards drawn".into(),
-                        span: t.draw_span,
-                        value: 0.0,
-                        help: "draw at least one card".into(),
+            TableItem::Turn(steps) => {
+                self.game.steps = self.steps(steps);
+                if !shoots(&self.game.steps) {
+                    self.c.report(TableError::TurnWithoutShot {
+                        span: Span::new(item_span.start as usize, item_span.start as usize + 10),
                     });
                 }
-                self.game.draw = t.draw;
-                self.game.basic_speed =
-                    Some(self.amount(&t.basic_speed, Some("the basic shot's speed")));
-                self.game.aim_noise = t.aim_noise.as_ref().map(|q| self.amount(q, None));
-                for f in &t.free {
-                    let discs = f.kinds.iter().filter_map(|k| self.disc(k)).collect();
-                    let shot = self.shot(&f.shot);
-                    let when = f.when.as_ref().and_then(|(name, op, n)| {
-                        if name.name == "shots" {
-                            Some((*op, *n))
-                        } else {
-                            self.c.report(ResolveError::UnknownName {
-                                name: name.name.clone(),
-                                span: name.span,
-                                help: Some(
-                                    "a free shot's condition counts `shots`: the stones shot this turn"
-                                        .into(),
-                                ),
-                            });
-                            None
-                        }
-                    });
-                    self.game.free_shots.push(FreeShot { discs, shot, when });
+            }
+            TableItem::BasicShot(q) => {
+                self.game.basic_speed = Some(self.amount(q, Some("the basic shot's speed")));
+            }
+            TableItem::AimNoise(q) => self.game.aim_noise = Some(self.amount(q, None)),
+            TableItem::Points(points) => {
+                for (region, n) in points {
+                    if let Some(i) = self.region(region) {
+                        self.game.points.push((i, *n));
+                    }
                 }
             }
             TableItem::Capture(rules) => {
@@ -739,15 +854,25 @@ impl TableChecker<'_, '_> {
                 }
             }
             TableItem::Match(rules) => {
+                let mut tie = None;
                 for r in rules {
                     match &r.kind {
-                        MatchRuleKind::WinAt(q) => {
-                            self.game.win_at = Some(self.amount(q, Some("the captures to win")));
+                        MatchRuleKind::Win(cond) => {
+                            let c = self.condition(cond);
+                            self.game.wins.push(c);
                         }
-                        MatchRuleKind::Turns(q) => {
-                            self.game.turns = Some(self.amount(q, Some("the number of turns")));
+                        MatchRuleKind::After { turns, most } => {
+                            let t = self.amount(turns, Some("the number of turns"));
+                            if let Some(m) = self.measure(most, true) {
+                                self.game.after = Some((t, m));
+                            }
                         }
-                        MatchRuleKind::SuddenDeath => self.game.sudden_death = true,
+                        MatchRuleKind::SuddenDeath(q) => {
+                            tie = Some(r.span);
+                            self.game.sudden_death =
+                                Some(self.amount(q, Some("the turns of sudden death")));
+                        }
+                        MatchRuleKind::TieDraw => tie = Some(r.span),
                         MatchRuleKind::Referee { option, word } => {
                             self.referee(file, option, word);
                         }
@@ -759,9 +884,153 @@ impl TableChecker<'_, '_> {
                         }
                     }
                 }
+                if let Some(span) = tie.filter(|_| self.game.after.is_none()) {
+                    self.c.report(TableError::TieWithoutAfter { span });
+                }
             }
         }
     }
+
+    fn steps(&mut self, steps: &[ast::TurnStep]) -> Vec<Step> {
+        steps
+            .iter()
+            .map(|s| match &s.kind {
+                TurnStepKind::Draw { to, count } => Step::Draw {
+                    to: *to,
+                    count: self.amount(count, Some("the number of cards drawn")),
+                },
+                TurnStepKind::PlayEachCard => Step::PlayEachCard,
+                TurnStepKind::Shot { kinds, shot } => Step::Shot {
+                    discs: kinds.iter().filter_map(|k| self.disc(k)).collect(),
+                    shot: self.shot(shot),
+                },
+                TurnStepKind::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => Step::If {
+                    cond: self.condition(cond),
+                    then: self.steps(then),
+                    otherwise: self.steps(otherwise),
+                },
+            })
+            .collect()
+    }
+
+    fn condition(&mut self, cond: &[ast::TableCmp]) -> Vec<Compare<Amount>> {
+        cond.iter()
+            .filter_map(|c| {
+                let left = self.term(&c.left)?;
+                let right = self.term(&c.right)?;
+                Some(Compare {
+                    left,
+                    op: c.op,
+                    right,
+                })
+            })
+            .collect()
+    }
+
+    fn term(&mut self, t: &TableTerm) -> Option<Term<Amount>> {
+        match t {
+            TableTerm::Number(v, _) => Some(Term::Amount(Amount::Value(*v))),
+            TableTerm::Opponent(id) => self.measure(id, true).map(Term::Theirs),
+            TableTerm::Name(id) => {
+                if let Some(m) = Measure::named(&id.name) {
+                    return Some(Term::Mine(m));
+                }
+                match self.names.get(&id.name).map(|n| n.0) {
+                    Some(Name::Param(i)) => Some(Term::Amount(Amount::Param(i))),
+                    Some(_) => {
+                        self.wrong(id, "a quantity", QUANTITIES);
+                        None
+                    }
+                    None => {
+                        self.unknown_quantity(id);
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// E0101 for a name that is no quantity, suggesting the nearest one.
+    fn unknown_quantity(&mut self, id: &Ident) {
+        const NAMES: [&str; 7] = [
+            "shots", "turns", "captures", "points", "stones", "hand", "deck",
+        ];
+        let help = super::suggest::closest(&id.name, NAMES.to_vec()).map_or_else(
+            || QUANTITIES.to_string(),
+            |s| format!("did you mean `{s}`?"),
+        );
+        self.c.report(ResolveError::UnknownName {
+            name: id.name.clone(),
+            span: id.span,
+            help: Some(help),
+        });
+    }
+
+    /// A quantity's name; with `per_player`, one each player has.
+    fn measure(&mut self, id: &Ident, per_player: bool) -> Option<Measure> {
+        let Some(m) = Measure::named(&id.name) else {
+            self.unknown_quantity(id);
+            return None;
+        };
+        if per_player && !m.per_player() {
+            self.c.report(TableError::NotPerPlayer {
+                name: id.name.clone(),
+                span: id.span,
+                help: "compare the players by `captures`, `points`, `stones`, `hand` or `deck`"
+                    .into(),
+            });
+            return None;
+        }
+        Some(m)
+    }
+
+    /// After everything is resolved: a `basic` shot needs `basic shot up to`.
+    fn basic_needs_speed(&mut self, file: &ast::File) {
+        if self.game.basic_speed.is_some() {
+            return;
+        }
+        fn in_steps(steps: &[ast::TurnStep]) -> Option<Span> {
+            steps.iter().find_map(|s| match &s.kind {
+                TurnStepKind::Shot {
+                    shot: ShotKind::Basic(span),
+                    ..
+                } => Some(*span),
+                TurnStepKind::If {
+                    then, otherwise, ..
+                } => in_steps(then).or_else(|| in_steps(otherwise)),
+                _ => None,
+            })
+        }
+        let first = file.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Table(TableItem::Card(c)) => match c.shot {
+                ShotKind::Basic(span) => Some(span),
+                ShotKind::Power(_) => None,
+            },
+            ItemKind::Table(TableItem::Turn(steps)) => in_steps(steps),
+            _ => None,
+        });
+        if let Some(span) = first {
+            self.c.report(TableError::NoBasicSpeed { span });
+        }
+    }
+}
+
+/// What a condition may compare.
+const QUANTITIES: &str = "a condition compares numbers, parameters and the quantities `shots`, `turns`, `captures`, `points`, `stones`, `hand` and `deck` (`opponent captures`: the other player's)";
+
+/// Whether the steps hold a shot or the playing of cards.
+fn shoots(steps: &[Step]) -> bool {
+    steps.iter().any(|s| match s {
+        Step::Shot { .. } | Step::PlayEachCard => true,
+        Step::If {
+            then, otherwise, ..
+        } => shoots(then) || shoots(otherwise),
+        Step::Draw { .. } => false,
+    })
 }
 
 /// The declarations a table game has at most once.
@@ -770,7 +1039,10 @@ fn once_name(item: &TableItem) -> Option<&'static str> {
         TableItem::Table { .. } => Some("table"),
         TableItem::ArmyRules(_) => Some("army rules"),
         TableItem::Setup(_) => Some("setup table"),
-        TableItem::Turn(_) => Some("turn shots"),
+        TableItem::Turn(_) => Some("table turn"),
+        TableItem::BasicShot(_) => Some("basic shot"),
+        TableItem::AimNoise(_) => Some("aim noise"),
+        TableItem::Points(_) => Some("points"),
         TableItem::Capture(_) => Some("capture"),
         TableItem::Match(_) => Some("match"),
         _ => None,

@@ -250,7 +250,7 @@ fn run_decks(args: &CheckArgs) -> ExitStatus {
             CliError::new(format!(
                 "`{game_shown}` has no army rules, so it has no armies to check decks against"
             ))
-            .note("`--deck` needs a game with a `table` and `turn shots`")
+            .note("`--deck` needs a game with a `table` and a `table turn`")
         );
         return ExitStatus::Error;
     };

@@ -205,8 +205,8 @@ pub(crate) fn table_part(args: &GameArgs, file: &ast::File, table: &LoadedTable)
         "factions": program.factions,
         "cards": program.cards.len(),
         "armies": armies,
-        "captures_to_win": program.win_at,
-        "turns": program.turns,
+        "captures_to_win": program.captures_to_win(),
+        "turns": program.turns(),
         "referee": program.referee,
         "chance": true,
     }))

@@ -2,8 +2,8 @@
 //! every name an index, and the armies are resolved to decks of card indices.
 
 use crate::check::consteval::{Const, ConstEnv};
-use crate::check::table::{Amount, Event, Shot, TableGame};
-pub use crate::check::table::{Axis, Effect, Placement};
+use crate::check::table::{Amount, Event, Shot, Step, TableGame};
+pub use crate::check::table::{Axis, Compare, Effect, Measure, Placement, Term};
 use crate::syntax::ast::{self, BinaryOp, Physics};
 
 /// The physical constants of a table.
@@ -68,30 +68,19 @@ pub struct Army {
     pub deck: Vec<usize>,
 }
 
-#[derive(Clone, Debug)]
-pub struct FreeShot {
-    pub discs: Vec<usize>,
-    pub max_speed: f64,
-    pub when: Option<(BinaryOp, i64)>,
-}
-
-impl FreeShot {
-    /// Whether it is offered after `shots` shots this turn.
-    #[must_use]
-    pub fn applies(&self, shots: u32) -> bool {
-        let Some((op, n)) = self.when else {
-            return true;
-        };
-        let s = i64::from(shots);
-        match op {
-            BinaryOp::Eq => s == n,
-            BinaryOp::Ne => s != n,
-            BinaryOp::Lt => s < n,
-            BinaryOp::Le => s <= n,
-            BinaryOp::Gt => s > n,
-            _ => s >= n,
-        }
-    }
+/// A step of the turn program, flattened: conditions jump.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Draw `count` cards, or (`to`) until the hand holds `count`.
+    Draw { to: bool, count: u32 },
+    /// Every card in hand is played or set aside, in any order.
+    PlayEachCard,
+    /// A shot without a card (`free` in notation) with a stone of one of these kinds.
+    Shot { discs: Vec<usize>, max_speed: f64 },
+    /// Go on at this step unless the condition holds.
+    Unless(Vec<Compare<f64>>, usize),
+    /// Go on at this step.
+    Jump(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -121,15 +110,20 @@ pub struct TableProgram {
     /// The armies the game file declares (used when none is given).
     pub armies: Vec<Army>,
     pub setup: Vec<Placement>,
-    pub draw: u32,
     pub aim_noise: f64,
-    pub free_shots: Vec<FreeShot>,
+    /// The turn program.
+    pub steps: Vec<Op>,
+    /// Index into `lines` (a region), points.
+    pub points: Vec<(usize, u32)>,
     pub over_wall_shot: Option<Effect>,
     pub over_wall_knocked: Option<Effect>,
     pub off_table: Option<Effect>,
-    pub win_at: Option<u32>,
-    pub turns: Option<u32>,
-    pub sudden_death: bool,
+    /// `win when`: a player for whom one of these holds wins.
+    pub wins: Vec<Vec<Compare<f64>>>,
+    /// After this many turns the player with more of the quantity wins.
+    pub after: Option<(u32, Measure)>,
+    /// Level then: sudden death for this many turns, then a draw.
+    pub sudden_death: Option<u32>,
     pub turn_clock: Option<f64>,
     /// Seconds for the whole match on a real clock; then it ends as after the last turn.
     pub match_clock: Option<f64>,
@@ -143,6 +137,29 @@ impl TableProgram {
     #[must_use]
     pub fn card(&self, name: &str) -> Option<usize> {
         self.cards.iter().position(|c| c.name == name)
+    }
+
+    /// The turns of the match before its end (and any sudden death).
+    #[must_use]
+    pub fn turns(&self) -> Option<u32> {
+        self.after.map(|(t, _)| t)
+    }
+
+    /// The captures that win at once, when a rule says just that (`win when captures >= N`).
+    #[must_use]
+    pub fn captures_to_win(&self) -> Option<u32> {
+        self.wins.iter().find_map(|w| match w.as_slice() {
+            [Compare {
+                left: Term::Mine(Measure::Captures),
+                op: BinaryOp::Ge,
+                right: Term::Amount(n),
+            }] =>
+            {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                Some(n.max(0.0).ceil() as u32)
+            }
+            _ => None,
+        })
     }
 }
 
@@ -249,7 +266,10 @@ pub fn lower(
     if discs.iter().any(|d| !(d.radius > 0.0 && d.mass > 0.0)) {
         return Err("every disc's radius and mass must be greater than 0".into());
     }
-    let basic = positive(game.basic_speed, "the basic shot's speed")?;
+    let basic = match game.basic_speed {
+        Some(_) => positive(game.basic_speed, "the basic shot's speed")?,
+        None => 0.0,
+    };
     let shot_speed = |s: Shot| match s {
         Shot::Basic => basic,
         Shot::Power(a) => v(a),
@@ -299,23 +319,25 @@ pub fn lower(
         cards,
         armies: Vec::new(),
         setup: game.setup.clone(),
-        draw: game.draw,
         aim_noise: game.aim_noise.map_or(0.0, v),
-        free_shots: game
-            .free_shots
+        steps: Vec::new(),
+        points: game
+            .points
             .iter()
-            .map(|f| FreeShot {
-                discs: f.discs.clone(),
-                max_speed: shot_speed(f.shot),
-                when: f.when,
-            })
+            .map(|(r, n)| (game.lines.len() + r, *n))
             .collect(),
         over_wall_shot: effect_of(Event::OverWallShot),
         over_wall_knocked: effect_of(Event::OverWallKnocked),
         off_table: effect_of(Event::OffTable),
-        win_at: to_count(game.win_at),
-        turns: to_count(game.turns),
-        sudden_death: game.sudden_death,
+        wins: game
+            .wins
+            .iter()
+            .map(|c| condition(game, params, c))
+            .collect(),
+        after: game
+            .after
+            .and_then(|(t, m)| to_count(Some(t)).map(|t| (t, m))),
+        sudden_death: to_count(game.sudden_death),
         turn_clock: game.turn_clock.map(v),
         match_clock: game.match_clock.map(v),
         penalties: game
@@ -330,12 +352,72 @@ pub fn lower(
         referee,
         factions_differ: game.rules.factions_differ.is_some(),
     };
+    flatten(game, params, &game.steps, &shot_speed, &mut program.steps);
     program.armies = game
         .armies
         .iter()
         .filter_map(|a| resolve_army(&program, a).ok())
         .collect();
     Ok(program)
+}
+
+/// A condition with its amounts valued.
+fn condition(game: &TableGame, params: &[f64], c: &[Compare<Amount>]) -> Vec<Compare<f64>> {
+    let term = |t: Term<Amount>| match t {
+        Term::Amount(a) => Term::Amount(game.value(a, params)),
+        Term::Mine(m) => Term::Mine(m),
+        Term::Theirs(m) => Term::Theirs(m),
+    };
+    c.iter()
+        .map(|c| Compare {
+            left: term(c.left),
+            op: c.op,
+            right: term(c.right),
+        })
+        .collect()
+}
+
+/// Appends the steps to `out`, conditions as jumps; `speed` values a shot.
+fn flatten(
+    game: &TableGame,
+    params: &[f64],
+    steps: &[Step],
+    speed: &dyn Fn(Shot) -> f64,
+    out: &mut Vec<Op>,
+) {
+    for s in steps {
+        match s {
+            Step::Draw { to, count } => {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let count = game.value(*count, params).round().max(0.0) as u32;
+                out.push(Op::Draw { to: *to, count });
+            }
+            Step::PlayEachCard => out.push(Op::PlayEachCard),
+            Step::Shot { discs, shot } => out.push(Op::Shot {
+                discs: discs.clone(),
+                max_speed: speed(*shot),
+            }),
+            Step::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = condition(game, params, cond);
+                let test = out.len();
+                out.push(Op::Jump(0));
+                flatten(game, params, then, speed, out);
+                if otherwise.is_empty() {
+                    out[test] = Op::Unless(cond, out.len());
+                } else {
+                    let jump = out.len();
+                    out.push(Op::Jump(0));
+                    out[test] = Op::Unless(cond, out.len());
+                    flatten(game, params, otherwise, speed, out);
+                    out[jump] = Op::Jump(out.len());
+                }
+            }
+        }
+    }
 }
 
 /// An army with its names resolved. Its rules are `check::deck`'s business; this only fails

@@ -175,7 +175,10 @@ fn table_decl(item: &TableItem, span: Span) -> Decl {
         }
         TableItem::Army(army) => Decl::named(&army.name, "army", SymbolKind::OBJECT, span),
         TableItem::Setup(_) => Decl::keyword("setup table", "setup", SymbolKind::EVENT, span),
-        TableItem::Turn(_) => Decl::keyword("turn shots", "turn", SymbolKind::METHOD, span),
+        TableItem::Turn(_) => Decl::keyword("table turn", "turn", SymbolKind::METHOD, span),
+        TableItem::BasicShot(_) => Decl::keyword("basic shot", "basic", SymbolKind::CONSTANT, span),
+        TableItem::AimNoise(_) => Decl::keyword("aim noise", "aim", SymbolKind::CONSTANT, span),
+        TableItem::Points(_) => Decl::keyword("points", "points", SymbolKind::CONSTANT, span),
         TableItem::Capture(_) => Decl::keyword("capture", "capture", SymbolKind::EVENT, span),
         TableItem::Match(_) => Decl::keyword("match", "match", SymbolKind::EVENT, span),
         TableItem::Penalty { name, .. } => Decl::named(name, "penalty", SymbolKind::CONSTANT, span),

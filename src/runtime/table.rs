@@ -15,11 +15,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::physics::{self, Disc};
 use super::GameResult;
-use crate::ir::table::{Army, Axis, Effect, TableProgram};
-
-/// Sudden death that goes on this many turns without a capture ends in a draw, so that a
-/// simulated match always ends.
-pub const SUDDEN_DEATH_TURNS: u32 = 100;
+use crate::ir::table::{Army, Axis, Compare, Effect, Measure, Op, TableProgram, Term};
+use crate::syntax::ast::BinaryOp;
 
 /// Simulated seconds after which a shot's stones are stopped.
 const MAX_SHOT_SECONDS: f64 = 120.0;
@@ -49,9 +46,9 @@ pub struct Side {
 pub enum Phase {
     /// Before the first turn: the first player, then the second, choose their armies.
     Muster,
-    /// Cards in hand are played or set aside.
+    /// Cards in hand are played or set aside (`play each card`).
     Cards,
-    /// The free shot.
+    /// A shot without a card (a `shot` step).
     Free,
 }
 
@@ -124,6 +121,12 @@ pub struct Position {
     pub turns: u32,
     /// Stones shot this turn.
     pub shots: u32,
+    /// The step of the turn program being run.
+    pub step: usize,
+    /// A decision was taken this turn.
+    pub acted: bool,
+    /// Turns in a row that ended without a decision.
+    pub idle_turns: u32,
     pub sudden_death: bool,
     pub sudden_turns: u32,
     pub result: Option<GameResult>,
@@ -212,6 +215,9 @@ impl<'p> TableMatch<'p> {
             phase: Phase::Muster,
             turns: 0,
             shots: 0,
+            step: 0,
+            acted: false,
+            idle_turns: 0,
             sudden_death: false,
             sudden_turns: 0,
             result: None,
@@ -339,15 +345,107 @@ impl<'p> TableMatch<'p> {
             .collect()
     }
 
-    /// The free shot offered now: its stones and top speed.
+    /// The shot without a card offered now: its stones and top speed.
     fn free_shot(&self) -> Option<(Vec<usize>, f64)> {
-        let f = self
-            .program
-            .free_shots
+        let Some(Op::Shot { discs, max_speed }) = self.program.steps.get(self.position.step) else {
+            return None;
+        };
+        let stones = self.stones_of(self.position.mover, discs);
+        (!stones.is_empty()).then_some((stones, *max_speed))
+    }
+
+    /// The value of a quantity for player `p`.
+    fn measure(&self, m: Measure, p: u8) -> f64 {
+        let pos = &self.position;
+        let side = &pos.sides[usize::from(p)];
+        let n = match m {
+            Measure::Shots => pos.shots,
+            Measure::Turns => pos.turns,
+            Measure::Captures => side.captures,
+            Measure::Points => self.points(p),
+            Measure::Stones => u32::try_from(self.stones_of_any(p)).unwrap_or(u32::MAX),
+            Measure::Hand => u32::try_from(side.hand.len()).unwrap_or(u32::MAX),
+            Measure::Deck => u32::try_from(side.deck.len()).unwrap_or(u32::MAX),
+        };
+        f64::from(n)
+    }
+
+    fn stones_of_any(&self, p: u8) -> usize {
+        (0..self.position.stones.len())
+            .filter(|&i| self.position.stones[i].owner == p && self.on_table(i))
+            .count()
+    }
+
+    /// Player `p`'s points: each of their stones on the table scores those of the first
+    /// region of `points` that holds its centre.
+    #[must_use]
+    pub fn points(&self, p: u8) -> u32 {
+        let lines = &self.program.lines;
+        self.position
+            .stones
             .iter()
-            .find(|f| f.applies(self.position.shots))?;
-        let stones = self.stones_of(self.position.mover, &f.discs);
-        (!stones.is_empty()).then_some((stones, f.max_speed))
+            .filter(|s| s.owner == p && s.disc.on_table)
+            .map(|s| {
+                self.program
+                    .points
+                    .iter()
+                    .find(|(r, _)| {
+                        let l = &lines[*r];
+                        let c = match l.axis {
+                            Axis::X => s.disc.x,
+                            Axis::Y => s.disc.y,
+                        };
+                        match l.only {
+                            Some(true) => c > l.at,
+                            Some(false) => c < l.at,
+                            None => false,
+                        }
+                    })
+                    .map_or(0, |(_, n)| *n)
+            })
+            .sum()
+    }
+
+    /// Whether a condition holds for player `p`.
+    fn holds(&self, cond: &[Compare<f64>], p: u8) -> bool {
+        let value = |t: Term<f64>| match t {
+            Term::Amount(v) => v,
+            Term::Mine(m) => self.measure(m, p),
+            Term::Theirs(m) => self.measure(m, Self::opponent(p)),
+        };
+        cond.iter().all(|c| {
+            let (a, b) = (value(c.left), value(c.right));
+            match c.op {
+                BinaryOp::Eq => a == b,
+                BinaryOp::Ne => a != b,
+                BinaryOp::Lt => a < b,
+                BinaryOp::Le => a <= b,
+                BinaryOp::Gt => a > b,
+                _ => a >= b,
+            }
+        })
+    }
+
+    /// Ends the match when it is decided: in sudden death, by one player going ahead; else by
+    /// a `win when` rule, tested for `first`, then the other player.
+    fn check_wins(&mut self, first: u8) {
+        if self.position.result.is_some() {
+            return;
+        }
+        let winner = if self.position.sudden_death {
+            self.program.after.and_then(|(_, m)| {
+                let (a, b) = (self.measure(m, 0), self.measure(m, 1));
+                (a != b).then_some(u8::from(b > a))
+            })
+        } else {
+            [first, Self::opponent(first)]
+                .into_iter()
+                .find(|&p| self.program.wins.iter().any(|c| self.holds(c, p)))
+        };
+        if let Some(w) = winner {
+            self.position.result = Some(GameResult::Win(w));
+            self.position.decided_in_turn = true;
+        }
     }
 
     /// The top speed of the shot `card` allows with `stone`, when that shot is a choice now.
@@ -621,6 +719,7 @@ impl<'p> TableMatch<'p> {
         self.check(d)?;
         self.history.push(self.position.clone());
         self.position.log.clear();
+        self.position.acted = true;
         match d {
             Decision::Shot {
                 card,
@@ -894,31 +993,73 @@ impl<'p> TableMatch<'p> {
     }
 
     fn start_turn(&mut self) {
-        let draw = self.program.draw as usize;
-        let side = &mut self.position.sides[usize::from(self.position.mover)];
-        while side.hand.len() < draw {
-            match side.deck.pop_front() {
-                Some(c) => side.hand.push(c),
-                None => break,
-            }
-        }
         self.position.phase = Phase::Cards;
         self.position.shots = 0;
-        let hand: Vec<&str> = side
-            .hand
-            .iter()
-            .map(|&c| self.program.cards[c].name.as_str())
-            .collect();
-        let text = format!(
-            "{} draws {}",
-            self.player(self.position.mover),
-            hand.join(", ")
-        );
-        self.position.log.push(text);
-        self.after_card();
+        self.position.step = 0;
+        self.position.acted = false;
+        self.run();
     }
 
-    /// After a card is played or set aside: the free shot when the hand is empty.
+    /// Runs the turn program from the current step up to the next decision, or to the turn's
+    /// end.
+    fn run(&mut self) {
+        loop {
+            if self.position.result.is_some() {
+                return;
+            }
+            let mover = self.position.mover;
+            let Some(op) = self.program.steps.get(self.position.step) else {
+                self.end_turn();
+                return;
+            };
+            match op {
+                Op::Draw { to, count } => {
+                    let count = *count as usize;
+                    let side = &mut self.position.sides[usize::from(mover)];
+                    let until = if *to { count } else { side.hand.len() + count };
+                    while side.hand.len() < until {
+                        match side.deck.pop_front() {
+                            Some(c) => side.hand.push(c),
+                            None => break,
+                        }
+                    }
+                    let hand: Vec<&str> = side
+                        .hand
+                        .iter()
+                        .map(|&c| self.program.cards[c].name.as_str())
+                        .collect();
+                    let text = format!("{} draws {}", self.player(mover), hand.join(", "));
+                    self.position.log.push(text);
+                    self.position.step += 1;
+                }
+                Op::PlayEachCard => {
+                    if self.position.sides[usize::from(mover)].hand.is_empty() {
+                        self.position.step += 1;
+                    } else {
+                        self.position.phase = Phase::Cards;
+                        return;
+                    }
+                }
+                Op::Shot { .. } => {
+                    if self.free_shot().is_some() {
+                        self.position.phase = Phase::Free;
+                        return;
+                    }
+                    self.position.step += 1;
+                }
+                Op::Unless(cond, to) => {
+                    if self.holds(cond, mover) {
+                        self.position.step += 1;
+                    } else {
+                        self.position.step = *to;
+                    }
+                }
+                Op::Jump(to) => self.position.step = *to,
+            }
+        }
+    }
+
+    /// After a card is played or set aside: the next step when the hand is empty.
     fn after_card(&mut self) {
         if self.position.result.is_some() || self.position.phase != Phase::Cards {
             return;
@@ -927,15 +1068,14 @@ impl<'p> TableMatch<'p> {
             .hand
             .is_empty()
         {
-            self.position.phase = Phase::Free;
-            if self.free_shot().is_none() {
-                self.end_turn();
-            }
+            self.position.step += 1;
+            self.run();
         }
     }
 
     fn after_shot(&mut self, card: Option<usize>) {
         self.position.shots += 1;
+        self.check_wins(self.position.mover);
         if self.position.result.is_some() {
             return;
         }
@@ -948,22 +1088,33 @@ impl<'p> TableMatch<'p> {
                 side.deck.push_back(c);
                 self.after_card();
             }
-            None => self.end_turn(),
+            None => {
+                self.position.step += 1;
+                self.run();
+            }
         }
     }
 
     fn end_turn(&mut self) {
         let pos = &mut self.position;
         pos.turns += 1;
+        // Turns without a decision change nothing: two in a row end the match as its turns
+        // running out would.
+        pos.idle_turns = if pos.acted { 0 } else { pos.idle_turns + 1 };
+        let idle = pos.idle_turns >= 2;
         if pos.sudden_death {
             pos.sudden_turns += 1;
-            if pos.sudden_turns >= SUDDEN_DEATH_TURNS {
+            if idle
+                || self
+                    .program
+                    .sudden_death
+                    .is_none_or(|t| pos.sudden_turns >= t)
+            {
                 pos.result = Some(GameResult::Draw);
-                pos.log
-                    .push("sudden death without a capture: a draw".into());
+                pos.log.push("sudden death ends level: a draw".into());
                 return;
             }
-        } else if self.program.turns.is_some_and(|t| pos.turns >= t) {
+        } else if idle || self.program.turns().is_some_and(|t| pos.turns >= t) {
             self.end_regulation();
             return;
         }
@@ -971,21 +1122,26 @@ impl<'p> TableMatch<'p> {
         self.start_turn();
     }
 
-    /// The turns (or the match clock) are over: more captures win; level goes to sudden death
-    /// from the first player, or is a draw.
+    /// The turns (or the match clock) are over: more of the `after` rule's quantity wins;
+    /// level goes to sudden death from the first player, or is a draw.
     fn end_regulation(&mut self) {
+        let Some((_, m)) = self.program.after else {
+            self.position.result = Some(GameResult::Draw);
+            return;
+        };
+        let (a, b) = (self.measure(m, 0), self.measure(m, 1));
         let pos = &mut self.position;
-        let (a, b) = (pos.sides[0].captures, pos.sides[1].captures);
         if a != b {
             pos.result = Some(GameResult::Win(u8::from(b > a)));
             return;
         }
-        if !self.program.sudden_death {
+        if self.program.sudden_death.is_none() {
             pos.result = Some(GameResult::Draw);
             return;
         }
         pos.sudden_death = true;
-        pos.log.push("captures are level: sudden death".into());
+        pos.log
+            .push(format!("{} are level: sudden death", m.name()));
         // Cards in hand go back under the deck; sudden death starts with a fresh hand.
         let mover = usize::from(pos.mover);
         let hand: Vec<usize> = pos.sides[mover].hand.drain(..).collect();
@@ -1009,12 +1165,8 @@ impl<'p> TableMatch<'p> {
         if pos.result.is_some() {
             return;
         }
-        let side = &mut pos.sides[usize::from(by)];
-        side.captures += 1;
-        if pos.sudden_death || self.program.win_at.is_some_and(|w| side.captures >= w) {
-            pos.result = Some(GameResult::Win(by));
-            pos.decided_in_turn = true;
-        }
+        pos.sides[usize::from(by)].captures += 1;
+        self.check_wins(by);
     }
 
     fn put_back(&mut self, stone: usize, line: usize, near: (f64, f64), why: &str) {
@@ -1253,7 +1405,7 @@ impl<'p> TableMatch<'p> {
         } else {
             let limit = self
                 .program
-                .turns
+                .turns()
                 .map_or(String::new(), |t| format!(" of {t}"));
             format!("turn {}{limit}", pos.turns + 1)
         };
@@ -1267,9 +1419,15 @@ impl<'p> TableMatch<'p> {
                 .iter()
                 .map(|&c| self.program.cards[c].name.as_str())
                 .collect();
+            let points = if self.program.points.is_empty() {
+                String::new()
+            } else {
+                let n = self.points(p);
+                format!(", {n} point{}", if n == 1 { "" } else { "s" })
+            };
             let _ = writeln!(
                 out,
-                "{:>6}: {} capture{}, {} on the table, hand [{}], deck {}",
+                "{:>6}: {} capture{}{points}, {} on the table, hand [{}], deck {}",
                 self.player(p),
                 side.captures,
                 if side.captures == 1 { "" } else { "s" },

@@ -619,8 +619,14 @@ pub enum TableItem {
     Army(Army),
     /// `setup table { place ... }`
     Setup(Vec<SetupPlace>),
-    /// `turn shots { ... }`
-    Turn(TableTurn),
+    /// `table turn { ... }`
+    Turn(Vec<TurnStep>),
+    /// `basic shot up to N`
+    BasicShot(Quantity),
+    /// `aim noise N`
+    AimNoise(Quantity),
+    /// `points far 3, near 1`
+    Points(Vec<(Ident, u32)>),
     /// `capture { ... }`
     Capture(Vec<CaptureRule>),
     /// `match { ... }`
@@ -757,24 +763,44 @@ pub struct SetupPlace {
     pub alternating: bool,
 }
 
-/// `turn shots { draw N  play every card  free shot ... }`
+/// One step of `table turn { ... }`.
 #[derive(Clone, Debug)]
-pub struct TableTurn {
-    pub basic_speed: Quantity,
-    pub aim_noise: Option<Quantity>,
-    pub draw: u32,
-    pub draw_span: Span,
-    pub free: Vec<FreeShot>,
+pub struct TurnStep {
+    pub kind: TurnStepKind,
+    pub span: Span,
 }
 
-/// `free shot Leader, Pawn basic when shots == 0`
 #[derive(Clone, Debug)]
-pub struct FreeShot {
-    pub kinds: Vec<Ident>,
-    pub shot: ShotKind,
-    /// A counter of the turn (`shots`), a comparison and a number.
-    pub when: Option<(Ident, BinaryOp, i64)>,
-    pub span: Span,
+pub enum TurnStepKind {
+    /// `draw N` (N cards) or `draw to N` (until the hand holds N).
+    Draw { to: bool, count: Quantity },
+    /// `play each card`
+    PlayEachCard,
+    /// `shot Leader, Pawn basic`: a shot without a card.
+    Shot { kinds: Vec<Ident>, shot: ShotKind },
+    /// `if COND { ... } else { ... }`
+    If {
+        cond: Vec<TableCmp>,
+        then: Vec<TurnStep>,
+        otherwise: Vec<TurnStep>,
+    },
+}
+
+/// `captures >= 8`: one comparison of a table game's condition (the comparisons of a condition
+/// are joined by `and`).
+#[derive(Clone, Debug)]
+pub struct TableCmp {
+    pub left: TableTerm,
+    pub op: BinaryOp,
+    pub right: TableTerm,
+}
+
+/// A number, a parameter or a quantity's name, or `opponent QUANTITY`.
+#[derive(Clone, Debug)]
+pub enum TableTerm {
+    Number(f64, Span),
+    Name(Ident),
+    Opponent(Ident),
 }
 
 #[derive(Clone, Debug)]
@@ -814,12 +840,14 @@ pub struct MatchRule {
 
 #[derive(Clone, Debug)]
 pub enum MatchRuleKind {
-    /// `win at N captures`
-    WinAt(Quantity),
-    /// `turns N then most captures`
-    Turns(Quantity),
-    /// `tie sudden death`
-    SuddenDeath,
+    /// `win when COND`
+    Win(Vec<TableCmp>),
+    /// `after N turns: most QUANTITY`
+    After { turns: Quantity, most: Ident },
+    /// `tie: sudden death for N turns`
+    SuddenDeath(Quantity),
+    /// `tie: draw`
+    TieDraw,
     /// `clock turn N`: seconds per turn.
     TurnClock(Quantity),
     /// `clock match N`: seconds for the whole match (before sudden death).

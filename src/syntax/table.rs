@@ -5,8 +5,8 @@ use pest::Parser as _;
 
 use super::ast::{
     Army, ArmyRule, ArmyRuleKind, AxisAt, BinaryOp, Bound, CaptureEffect, CaptureEvent,
-    CaptureRule, CardDecl, FreeShot, MatchRule, MatchRuleKind, Physics, Quantity, Region,
-    SetupPlace, ShotKind, TableItem, TableTurn,
+    CaptureRule, CardDecl, MatchRule, MatchRuleKind, Physics, Quantity, Region, SetupPlace,
+    ShotKind, TableCmp, TableItem, TableTerm, TurnStep, TurnStepKind,
 };
 use super::error::SyntaxError;
 use super::from_pairs::{from_pest, ident, int, meaningful, need, span, string, unclosed};
@@ -151,29 +151,17 @@ pub(super) fn item<'a>(
             }
             TableItem::Setup(places)
         }
-        Rule::table_turn_decl => {
-            let basic = next()?;
-            let basic_speed = quantity(need(meaningful(basic.into_inner()).next())?)?;
-            let mut draw = next()?;
-            let mut aim_noise = None;
-            if draw.as_rule() == Rule::turn_noise {
-                aim_noise = Some(quantity(need(meaningful(draw.into_inner()).next())?)?);
-                draw = next()?;
-            }
-            let count = need(meaningful(draw.clone().into_inner()).next())?;
-            let draw_n = u32::try_from(int(&count)?).unwrap_or(0);
-            let _play = next()?;
-            let mut free = Vec::new();
+        Rule::table_turn_decl => TableItem::Turn(steps(next()?)?),
+        Rule::basic_shot_decl => TableItem::BasicShot(quantity(next()?)?),
+        Rule::aim_noise_decl => TableItem::AimNoise(quantity(next()?)?),
+        Rule::points_decl => {
+            let mut points = Vec::new();
             while let Ok(p) = next() {
-                free.push(free_shot(p)?);
+                let mut it = meaningful(p.into_inner());
+                let region = ident(&need(it.next())?);
+                points.push((region, count(&need(it.next())?)?));
             }
-            TableItem::Turn(TableTurn {
-                basic_speed,
-                aim_noise,
-                draw: draw_n,
-                draw_span: span(&draw),
-                free,
-            })
+            TableItem::Points(points)
         }
         Rule::capture_decl => {
             let mut rules = Vec::new();
@@ -200,13 +188,21 @@ pub(super) fn item<'a>(
                             word: ident(&need(word)?),
                         }
                     }
-                    Rule::match_win => MatchRuleKind::WinAt(quantity(need(q)?)?),
-                    Rule::match_turns => MatchRuleKind::Turns(quantity(need(q)?)?),
+                    Rule::match_win => MatchRuleKind::Win(condition(need(q)?)?),
+                    Rule::match_after => MatchRuleKind::After {
+                        turns: quantity(need(q)?)?,
+                        most: ident(&need(qs.find(|p| p.as_rule() == Rule::ident))?),
+                    },
+                    Rule::match_tie => match q {
+                        Some(t) if t.as_rule() == Rule::tie_sudden => MatchRuleKind::SuddenDeath(
+                            quantity(need(meaningful(t.into_inner()).next())?)?,
+                        ),
+                        _ => MatchRuleKind::TieDraw,
+                    },
                     Rule::match_clock if text.contains("match") => {
                         MatchRuleKind::MatchClock(quantity(need(q)?)?)
                     }
-                    Rule::match_clock => MatchRuleKind::TurnClock(quantity(need(q)?)?),
-                    _ => MatchRuleKind::SuddenDeath,
+                    _ => MatchRuleKind::TurnClock(quantity(need(q)?)?),
                 };
                 rules.push(MatchRule {
                     kind,
@@ -344,11 +340,17 @@ fn army_body<'a>(
     next: &mut dyn FnMut() -> Result<Pair<'a, Rule>>,
 ) -> Result<Army> {
     let name = ident(&next()?);
-    let factions = meaningful(next()?.into_inner())
-        .map(|p| ident(&p))
-        .collect();
-    let stones = counted_list(next()?)?;
-    let cards = counted_list(next()?)?;
+    let mut part = next()?;
+    let mut factions = Vec::new();
+    if part.as_rule() == Rule::army_factions {
+        factions = meaningful(part.into_inner()).map(|p| ident(&p)).collect();
+        part = next()?;
+    }
+    let stones = counted_list(part)?;
+    let cards = match next() {
+        Ok(p) => counted_list(p)?,
+        Err(_) => Vec::new(),
+    };
     Ok(Army {
         name,
         factions,
@@ -358,40 +360,90 @@ fn army_body<'a>(
     })
 }
 
-fn free_shot(pair: Pair<'_, Rule>) -> Result<FreeShot> {
-    let shot_span = span(&pair);
-    let mut kinds = Vec::new();
-    let mut shot = None;
-    let mut when_name = None;
-    let mut op = None;
-    let mut when = None;
-    for p in meaningful(pair.into_inner()) {
-        match p.as_rule() {
-            Rule::ident if shot.is_none() => kinds.push(ident(&p)),
-            Rule::ident => when_name = Some(ident(&p)),
-            Rule::shot_kind => shot = Some(shot_kind(p)?),
-            Rule::cmp_op => {
-                op = Some(match p.as_str() {
-                    "==" => BinaryOp::Eq,
-                    "!=" => BinaryOp::Ne,
-                    "<=" => BinaryOp::Le,
-                    ">=" => BinaryOp::Ge,
-                    "<" => BinaryOp::Lt,
-                    _ => BinaryOp::Gt,
-                });
-            }
-            _ => {
-                if let (Some(n), Some(o)) = (when_name.take(), op) {
-                    when = Some((n, o, int(&p)?));
+/// The steps of a `step_block`.
+fn steps(block: Pair<'_, Rule>) -> Result<Vec<TurnStep>> {
+    meaningful(block.into_inner()).map(step).collect()
+}
+
+fn step(pair: Pair<'_, Rule>) -> Result<TurnStep> {
+    let step_span = span(&pair);
+    let rule = pair.as_rule();
+    let to = pair
+        .clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::kw_to);
+    let mut it = meaningful(pair.into_inner());
+    let kind = match rule {
+        Rule::step_draw => TurnStepKind::Draw {
+            to,
+            count: quantity(need(it.next())?)?,
+        },
+        Rule::step_play => TurnStepKind::PlayEachCard,
+        Rule::step_shot => {
+            let mut kinds = Vec::new();
+            let mut shot = None;
+            for p in it {
+                match p.as_rule() {
+                    Rule::ident => kinds.push(ident(&p)),
+                    Rule::shot_kind => shot = Some(shot_kind(p)?),
+                    _ => {}
                 }
             }
+            TurnStepKind::Shot {
+                kinds,
+                shot: shot.ok_or_else(|| missing(step_span))?,
+            }
         }
-    }
-    Ok(FreeShot {
-        kinds,
-        shot: shot.ok_or_else(|| missing(shot_span))?,
-        when,
-        span: shot_span,
+        _ => {
+            let cond = condition(need(it.next())?)?;
+            let then = steps(need(it.next())?)?;
+            let otherwise = match it.next() {
+                Some(p) if p.as_rule() == Rule::step_if => vec![step(p)?],
+                Some(p) => steps(p)?,
+                None => Vec::new(),
+            };
+            TurnStepKind::If {
+                cond,
+                then,
+                otherwise,
+            }
+        }
+    };
+    Ok(TurnStep {
+        kind,
+        span: step_span,
+    })
+}
+
+/// A `table_cond`: its comparisons.
+fn condition(pair: Pair<'_, Rule>) -> Result<Vec<TableCmp>> {
+    meaningful(pair.into_inner())
+        .filter(|p| p.as_rule() == Rule::table_cmp)
+        .map(|c| {
+            let mut it = meaningful(c.into_inner());
+            let left = term(need(it.next())?)?;
+            let op = match need(it.next())?.as_str() {
+                "==" => BinaryOp::Eq,
+                "!=" => BinaryOp::Ne,
+                "<=" => BinaryOp::Le,
+                ">=" => BinaryOp::Ge,
+                "<" => BinaryOp::Lt,
+                _ => BinaryOp::Gt,
+            };
+            let right = term(need(it.next())?)?;
+            Ok(TableCmp { left, op, right })
+        })
+        .collect()
+}
+
+fn term(pair: Pair<'_, Rule>) -> Result<TableTerm> {
+    let inner = need(pair.into_inner().next())?;
+    Ok(match inner.as_rule() {
+        Rule::decimal => TableTerm::Number(decimal(&inner)?, span(&inner)),
+        Rule::opponent_term => {
+            TableTerm::Opponent(ident(&need(meaningful(inner.into_inner()).next())?))
+        }
+        _ => TableTerm::Name(ident(&inner)),
     })
 }
 
