@@ -390,6 +390,15 @@ fn bench_mcts<G: Game>(game: &mut G, budget: Duration, seed: u64) -> Result<Tall
         ..MctsConfig::default()
     };
     let mut agent = Mcts::new(config, seed);
+    // At a chance point (a game that starts by rolling or dealing) the agent has nothing to
+    // decide: chance's seeded outcomes lead to the first decision a player makes.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while game.outcome().is_none() && game.chance() {
+        let Some(roll) = game.sample(&mut rng) else {
+            break;
+        };
+        game.apply(&roll);
+    }
     let mut tally = Tally::default();
     let clock = Clock::start()?;
     let mut runs = 0u64;
