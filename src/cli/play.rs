@@ -335,12 +335,7 @@ impl OnGame for Session<'_> {
             history: Vec::new(),
             agent: console.agent.build(console.seed),
         };
-        let opening = self.opening.placed(&play.game);
-        super::load::list_fits(opening.len(), || {
-            opening
-                .last()
-                .map_or_else(String::new, |(place, _)| place.clone())
-        })?;
+        let opening = self.opening.placed(&play.game)?;
         for (place, text) in &opening {
             let d = read_at(&mut play.game, place, text, games.kind)?;
             play.apply(&d, By::Start);
@@ -822,12 +817,7 @@ impl OnGame for Check<'_> {
 /// [`Check`] on a loaded game.
 fn check_record<G: Shown>(replaying: &Replaying, games: &Games<'_, G>) -> Result<String> {
     let mut game = (games.start)(games.deal)?;
-    let moves = replaying.placed(&game);
-    super::load::list_fits(moves.len(), || {
-        moves
-            .last()
-            .map_or_else(String::new, |(place, _)| place.clone())
-    })?;
+    let moves = replaying.placed(&game)?;
     for (place, text) in &moves {
         let d = read_at(&mut game, place, text, games.kind)?;
         game.apply(&d);

@@ -42,9 +42,9 @@ pub(crate) struct Replaying {
 
 impl Replaying {
     /// The decisions, each with its place for messages: `move 2 of `--moves``, or the record
-    /// and its line.
-    pub(crate) fn placed<G: Shown>(&self, game: &G) -> Vec<(String, String)> {
-        match &self.moves {
+    /// and its line. An absurdly long list is refused before anything is played.
+    pub(crate) fn placed<G: Shown>(&self, game: &G) -> Result<Vec<(String, String)>> {
+        let placed: Vec<(String, String)> = match &self.moves {
             Moves::Typed(list, option) => game
                 .split(list)
                 .into_iter()
@@ -59,7 +59,13 @@ impl Replaying {
                     (format!("`{path}` line {line}: move {}", i + 1), m.clone())
                 })
                 .collect(),
-        }
+        };
+        super::load::list_fits(placed.len(), || {
+            placed
+                .last()
+                .map_or_else(String::new, |(place, _)| place.clone())
+        })?;
+        Ok(placed)
     }
 }
 
@@ -116,13 +122,7 @@ impl OnGame for Replay<'_> {
 
 fn replay<G: Shown>(r: &Replaying, games: &Games<'_, G>) -> Result<()> {
     let mut game = (games.start)(games.deal)?;
-    let moves = r.placed(&game);
-    // An absurdly long list is refused before anything is drawn.
-    super::load::list_fits(moves.len(), || {
-        moves
-            .last()
-            .map_or_else(String::new, |(place, _)| place.clone())
-    })?;
+    let moves = r.placed(&game)?;
     let mut out = format!("{}\n", games.title);
     if let Some(opts) = &games.options {
         let _ = writeln!(out, "options: {opts}");
