@@ -801,7 +801,7 @@ fn load(path: &Path, compiled: Compiled) -> Result<Option<Next>> {
 }
 
 /// Checks that a record's moves replay and reach the result it claims; says what it holds:
-/// `Pylos (games/pylos.game; base=3), 4 moves`.
+/// `NAME (FILE; OPTION=VALUE), 4 moves`.
 struct Check<'a> {
     replaying: &'a Replaying,
 }

@@ -470,14 +470,25 @@ pub(crate) fn check_result(engine: &mut Engine<'_>, record: &Record, path: &Path
     let Some((line, claimed)) = &record.result else {
         return Ok(());
     };
-    let actual = engine.outcome().map(|r| result_text(engine.program(), r));
-    if actual.as_deref() == Some(claimed.as_str()) {
+    let reached = engine.outcome().map(|r| result_text(engine.program(), r));
+    claim_holds(path, *line, claimed, reached)
+}
+
+/// Whether the result a record's `result` line (at `line`) claims is the one its moves
+/// `reached` (none while the game goes on); else the error that says both.
+pub(crate) fn claim_holds(
+    path: &Path,
+    line: usize,
+    claimed: &str,
+    reached: Option<String>,
+) -> Result<()> {
+    if reached.as_deref() == Some(claimed) {
         return Ok(());
     }
     Err(CliError::new(format!(
         "`{}` line {line}: the record says `{claimed}`, but its moves end with {}",
         shown(path),
-        actual.map_or("the game still going".to_string(), |a| format!("`{a}`"))
+        reached.map_or("the game still going".to_string(), |a| format!("`{a}`"))
     ))
     .into())
 }

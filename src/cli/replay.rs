@@ -10,7 +10,7 @@ use clap::Args;
 use super::any::{read_at, with_game_armies, Games, OnGame, Shown};
 use super::load::shown;
 use super::record::{self, result_of};
-use super::{emit, CliError, GameArgs, Result};
+use super::{emit, GameArgs, Result};
 
 #[derive(Clone, Debug, Args)]
 pub struct ReplayArgs {
@@ -162,13 +162,5 @@ pub(crate) fn check_claim<G: Game>(game: &mut G, r: &Replaying) -> Result<()> {
         return Ok(());
     };
     let reached = game.outcome().map(|result| result_of(game, result));
-    if reached.as_deref() == Some(claimed.as_str()) {
-        return Ok(());
-    }
-    Err(CliError::new(format!(
-        "`{}` line {line}: the record says `{claimed}`, but its moves end with {}",
-        shown(path),
-        reached.map_or("the game still going".to_string(), |a| format!("`{a}`"))
-    ))
-    .into())
+    record::claim_holds(path, *line, claimed, reached)
 }

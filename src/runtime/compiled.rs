@@ -232,8 +232,8 @@ impl<'o> Gen<'o> {
 /// cells, where every set operation is then a single instruction), with `K` piece kinds, `C`
 /// counter slots and `L` `let` slots. A kind's set holds both players' pieces of that kind
 /// (the player's set tells them apart), so the value is half as large as one set per piece
-/// code would make it: chess's went from 192 bytes, copied by a call to `memcpy` at every
-/// choice, to 128. `K` is 0 when the game has one piece kind: then a cell's code follows from
+/// code would make it (a game of six kinds: 192 bytes, copied by a call to `memcpy` at every
+/// choice, became 128). `K` is 0 when the game has one piece kind: then a cell's code follows from
 /// its owner. It is small and `Copy`, and every choice point hands each option its own copy
 /// (copy-make), so generation needs no trail and no undo.
 ///
