@@ -801,15 +801,14 @@ impl Game for TableMatch<'_> {
 
     fn timeout(&mut self, clock: Clock) -> Option<Decision> {
         // A shot in motion finishes first: its result is still to come.
-        if self.position.awaiting.is_some() {
+        if self.position.result.is_some() || self.position.awaiting.is_some() {
             return None;
         }
         let d = match clock {
             Clock::Turn => Decision::Time,
             Clock::Whole => Decision::MatchTime,
         };
-        TableMatch::apply(self, &d).ok()?;
-        TableMatch::undo(self);
+        self.check(&d).ok()?;
         Some(d)
     }
 

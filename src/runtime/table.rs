@@ -825,7 +825,8 @@ impl<'p> TableMatch<'p> {
         self.history.len()
     }
 
-    fn check(&self, d: &Decision) -> Result<(), Illegal> {
+    /// Whether `d` may be taken now (the match not over is tested by [`TableMatch::apply`]).
+    pub(crate) fn check(&self, d: &Decision) -> Result<(), Illegal> {
         let referee = self.program.referee;
         let pos = &self.position;
         let mover = self.player(pos.mover).to_string();
