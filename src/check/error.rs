@@ -767,6 +767,17 @@ pub enum Lint {
         #[label("declared here")]
         span: Span,
     },
+
+    #[error("the turn never writes its move's notation")]
+    #[diagnostic(
+        code(W0602),
+        severity(Warning),
+        help("a move's text is what its turn writes, so every move here reads as the same empty text and none can be typed in `play`, `--after` or a record; write each choice the player makes, e.g. `write \"{{c}}\"` after `pick c in empty`")
+    )]
+    SilentTurn {
+        #[label("no `write` in this turn")]
+        span: Span,
+    },
 }
 
 /// A problem found inside a `define` body while checking one of its uses: the inner problem,

@@ -407,6 +407,25 @@ impl Checker<'_> {
         }
     }
 
+    /// A turn that never writes gives every move the same empty text, which nobody can type
+    /// (W0602). Only when the checker has found no error, as for W0601: a fixture or a file
+    /// being written is told first what is wrong.
+    pub(super) fn lint_silent_turn(&mut self) {
+        if self.error_count() > 0 {
+            return;
+        }
+        let file = self.file;
+        for item in &file.items {
+            if let ItemKind::Turn(b) = &item.kind {
+                if !b.stmts.is_empty() && !b.any_stmt(&|k| matches!(k, StmtKind::Write(_))) {
+                    self.report(Lint::SilentTurn {
+                        span: head(item.span, 4),
+                    });
+                }
+            }
+        }
+    }
+
     /// Defines that are never used are still checked, as far as makes sense without a use:
     /// names that might be variables at a use are not reported.
     pub(super) fn check_unused_defines(&mut self) {

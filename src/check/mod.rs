@@ -15,7 +15,7 @@
 //! | expressions (used by all passes)  | `expr.rs`   | E0101, E0103, E0104, E0201, E0202, E0204, E0404 |
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
 //! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
-//! | ending, unused declarations       | `game.rs`   | E0503, W0601                            |
+//! | ending, unused declarations, notation | `game.rs` | E0503, W0601, W0602                  |
 //!
 //! Every message is defined once, in `error.rs`; codes are registered in `crate::diag::codes`.
 
@@ -293,6 +293,7 @@ impl<'a> Checker<'a> {
         self.check_ending();
         self.check_unused_defines();
         self.lint_unused();
+        self.lint_silent_turn();
     }
 
     /// A table game: players and options as for any game, then the table declarations.

@@ -44,17 +44,7 @@ pub(super) fn collect_picks(block: &Block, out: &mut HashMap<String, Span>) {
 
 /// Whether a block can end the game somewhere (`win`, `lose` or `draw`).
 pub(super) fn ends_game(block: &Block) -> bool {
-    block.stmts.iter().any(|s| match &s.kind {
-        StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw => true,
-        StmtKind::If {
-            then, otherwise, ..
-        } => ends_game(then) || otherwise.as_ref().is_some_and(ends_game),
-        StmtKind::Either(bs) | StmtKind::First(bs) => bs.iter().any(ends_game),
-        StmtKind::Repeat { body: b, .. }
-        | StmtKind::Distinct(b)
-        | StmtKind::While { body: b, .. } => ends_game(b),
-        _ => false,
-    })
+    block.any_stmt(&|kind| matches!(kind, StmtKind::Win(_) | StmtKind::Lose(_) | StmtKind::Draw))
 }
 
 /// The span of a statement's own text: up to the end of its last expression, or its keyword for

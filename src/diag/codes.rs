@@ -69,6 +69,7 @@ codes! {
     "E0521" => "`repetitions` in a turn with `again`",
     "W0522" => "`repetitions ignore` in a game that never reads `repetitions`",
     "W0601" => "unused declaration",
+    "W0602" => "turn that writes no notation",
     "E0701" => "empty span in a shape",
     "E0702" => "cell listed twice in a shape",
     "E0703" => "foot outside its shape",

@@ -317,6 +317,26 @@ pub struct Block {
     pub span: Span,
 }
 
+impl Block {
+    /// Whether any statement of the block, at any depth of `if`, `either`, `first`, `repeat`,
+    /// `distinct` and `while`, is one that `found` accepts. (Blocks are looked into, not
+    /// offered to `found`.)
+    pub fn any_stmt(&self, found: &dyn Fn(&StmtKind) -> bool) -> bool {
+        self.stmts.iter().any(|stmt| match &stmt.kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => then.any_stmt(found) || otherwise.as_ref().is_some_and(|b| b.any_stmt(found)),
+            StmtKind::Either(blocks) | StmtKind::First(blocks) => {
+                blocks.iter().any(|b| b.any_stmt(found))
+            }
+            StmtKind::Repeat { body, .. }
+            | StmtKind::Distinct(body)
+            | StmtKind::While { body, .. } => body.any_stmt(found),
+            kind => found(kind),
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Stmt {
     pub kind: StmtKind,
