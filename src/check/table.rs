@@ -153,6 +153,23 @@ pub enum Term<A> {
     Theirs(Measure),
 }
 
+impl<A: std::fmt::Display> std::fmt::Display for Term<A> {
+    /// As the game text writes it: `8`, `captures`, `opponent captures`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Term::Amount(a) => write!(f, "{a}"),
+            Term::Mine(m) => f.write_str(m.name()),
+            Term::Theirs(m) => write!(f, "opponent {}", m.name()),
+        }
+    }
+}
+
+impl<A: std::fmt::Display> std::fmt::Display for Compare<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.left, self.op.symbol(), self.right)
+    }
+}
+
 /// `left op right`; a condition is a list of them, all of which must hold.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Compare<A> {

@@ -205,6 +205,7 @@ pub(crate) fn table_part(args: &GameArgs, file: &ast::File, table: &LoadedTable)
         "factions": program.factions,
         "cards": program.cards.len(),
         "armies": armies,
+        "match": program.match_rules(),
         "captures_to_win": program.captures_to_win(),
         "turns": program.turns(),
         "referee": program.referee,
@@ -474,11 +475,10 @@ fn table_text(r: &Value, out: &mut String) {
             );
         }
     }
-    if let Some(n) = r["captures_to_win"].as_u64() {
-        let _ = writeln!(out, "win: {n} captures");
-    }
-    if let Some(n) = r["turns"].as_u64() {
-        let _ = writeln!(out, "turns: {n}");
+    if let Some(rules) = r["match"].as_array() {
+        for rule in rules {
+            let _ = writeln!(out, "match: {}", plain(rule));
+        }
     }
     if r["referee"] == true {
         out.push_str("referee mode: the referee types each shot's outcome\n");

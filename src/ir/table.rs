@@ -145,6 +145,28 @@ impl TableProgram {
         self.after.map(|(t, _)| t)
     }
 
+    /// The match's rules as the game text writes them: `win when ...`, `after N turns: most Q`,
+    /// `tie: ...` (what `info` shows).
+    #[must_use]
+    pub fn match_rules(&self) -> Vec<String> {
+        let mut rules: Vec<String> = self
+            .wins
+            .iter()
+            .map(|all| {
+                let parts: Vec<String> = all.iter().map(ToString::to_string).collect();
+                format!("win when {}", parts.join(" and "))
+            })
+            .collect();
+        if let Some((turns, most)) = self.after {
+            rules.push(format!("after {turns} turns: most {}", most.name()));
+            rules.push(match self.sudden_death {
+                Some(n) => format!("tie: sudden death for {n} turns"),
+                None => "tie: draw".to_string(),
+            });
+        }
+        rules
+    }
+
     /// The captures that win at once, when a rule says just that (`win when captures >= N`).
     #[must_use]
     pub fn captures_to_win(&self) -> Option<u32> {
