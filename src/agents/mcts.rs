@@ -173,6 +173,9 @@ pub struct Mcts<G: Game> {
     /// Reused buffers.
     path: Vec<usize>,
     listed: Vec<G::Decision>,
+    /// Iterations run since the agent was made (a proven root stops a search short of its
+    /// limit, so the limit alone overstates the work).
+    iterations: u64,
 }
 
 impl<G: Game> Mcts<G> {
@@ -186,7 +189,14 @@ impl<G: Game> Mcts<G> {
             observed: false,
             path: Vec::new(),
             listed: Vec::new(),
+            iterations: 0,
         }
+    }
+
+    /// Iterations run since the agent was made, over every search.
+    #[must_use]
+    pub fn iterations(&self) -> u64 {
+        self.iterations
     }
 
     /// One iteration from the root (the game's position); returns the value credited to the
@@ -456,6 +466,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             self.iterate(game);
             done += 1;
         }
+        self.iterations += u64::from(done);
         let mut ranked: Vec<(Proof, G::Decision, f64, u64)> = self.nodes[ROOT]
             .children
             .iter()
