@@ -72,7 +72,7 @@ impl std::fmt::Debug for RuleSpans {
     }
 }
 
-#[derive(Clone, Debug, Hash)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Program {
     pub name: String,
     pub players: Vec<String>,
@@ -166,7 +166,7 @@ impl Program {
     }
 }
 
-#[derive(Clone, Debug, Hash)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Board {
     pub axes: Vec<String>,
     pub names: Vec<String>,
