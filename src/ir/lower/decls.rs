@@ -267,22 +267,7 @@ impl<'a> Lowerer<'a> {
             flip,
             stock,
         });
-        let mut cells = Vec::new();
-        for part in &shape.parts {
-            for v in &part.cells {
-                let [dx, dy] = v.components[..] else {
-                    return err(format!("shape `{}` needs two-component cells", name.name));
-                };
-                let feet = shape.feet.as_ref();
-                cells.push(ShapeCell {
-                    offset: [dx, dy],
-                    bottom: part.bottom,
-                    top: part.top,
-                    foot: feet.is_none_or(|f| f.iter().any(|f| f.components == v.components)),
-                });
-            }
-        }
-        self.shape_cells.push(cells);
+        self.shapes.push(shape);
         self.syms.insert(&name.name, Sym::Shape);
         Ok(())
     }
@@ -298,13 +283,9 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             })
         };
-        let text = |v: &Vec<i64>| {
-            let parts: Vec<String> = v.iter().map(i64::to_string).collect();
-            format!("({})", parts.join(", "))
-        };
         vectors
             .iter()
-            .map(|(v, _)| named(v).unwrap_or_else(|| text(v)))
+            .map(|(v, _)| named(v).unwrap_or_else(|| crate::syntax::ast::vector_text(v)))
             .collect()
     }
 
@@ -319,10 +300,16 @@ impl<'a> Lowerer<'a> {
             instances: Vec::new(),
             parts: Vec::new(),
         };
-        for (s, cells) in self.shape_cells.iter().enumerate() {
+        for (s, shape) in self.shapes.iter().enumerate() {
             let start = table.instances.len() as u32;
-            let height = cells.iter().map(|c| c.top).max().unwrap_or(0);
-            let flip = self.prog.shapes[s].flip.is_some();
+            let parts = shape.parts.iter();
+            let cells: Vec<_> = parts
+                .flat_map(|p| p.cells.iter().map(move |v| (v, p)))
+                .collect();
+            let height = cells.iter().map(|(_, p)| p.top).max().unwrap_or(0);
+            let feet = shape.feet.as_ref();
+            let is_foot =
+                |v: &Vector| feet.is_none_or(|f| f.iter().any(|f| f.components == v.components));
             let mut seen = std::collections::HashSet::new();
             for anchor in 0..self.geo.len() {
                 for (f, (v, _)) in vectors.iter().enumerate() {
@@ -331,22 +318,28 @@ impl<'a> Lowerer<'a> {
                             "`{turned}` needs two-component vectors to turn shapes"
                         ));
                     };
-                    for flipped in [false, true].into_iter().take(1 + usize::from(flip)) {
-                        let placed = cells.iter().map(|c| {
-                            let [dx, dy] = c.offset;
+                    for flipped in [false, true]
+                        .into_iter()
+                        .take(1 + usize::from(shape.flip.is_some()))
+                    {
+                        // Shapes are placed on two axes only (the checker sees to it).
+                        let placed = cells.iter().map(|&(v, part)| {
+                            let [dx, dy] = v.components[..] else {
+                                return None;
+                            };
                             let cell = self
                                 .geo
                                 .offset(anchor, &[dx * ax - dy * ay, dx * ay + dy * ax])?;
                             let (bottom, top) = if flipped {
-                                (height - c.top, height - c.bottom)
+                                (height - part.top, height - part.bottom)
                             } else {
-                                (c.bottom, c.top)
+                                (part.bottom, part.top)
                             };
                             Some(PlacedCell {
                                 cell: cell as u16,
                                 bottom: u8::try_from(bottom).unwrap_or(u8::MAX),
                                 top: u8::try_from(top).unwrap_or(u8::MAX),
-                                foot: c.foot,
+                                foot: is_foot(v),
                             })
                         });
                         let Some(parts) = placed.collect::<Option<Vec<PlacedCell>>>() else {

@@ -17,7 +17,7 @@ use crate::check::Checked;
 use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
     OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, Template as AstTemplate,
-    TemplatePart as AstPart, UnaryOp,
+    TemplatePart as AstPart, UnaryOp, Vector,
 };
 use crate::syntax::{Ident, Span};
 
@@ -117,15 +117,6 @@ impl<'a> Symbols<'a> {
     }
 }
 
-/// A shape's cells as declared: offset, span and whether it is a foot.
-#[derive(Clone, Debug)]
-struct ShapeCell {
-    offset: [i64; 2],
-    bottom: i64,
-    top: i64,
-    foot: bool,
-}
-
 /// A `place` variable: its slot, its table and the turn variable holding its anchor.
 #[derive(Clone, Copy, Debug)]
 struct PlacedVar {
@@ -154,8 +145,8 @@ struct Lowerer<'a> {
     in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
-    /// Each shape's cells, in declaration order.
-    shape_cells: Vec<Vec<ShapeCell>>,
+    /// Each shape's declaration, in declaration order.
+    shapes: Vec<&'a ShapeDecl>,
     placed_vars: HashMap<String, PlacedVar>,
     /// Direction variables (`pick d in R`): their slot and relation.
     dir_vars: HashMap<String, (u8, u16)>,
@@ -197,16 +188,11 @@ impl<'a> Lowerer<'a> {
                 span: Some(board_span),
             });
         }
-        let axes = geo.axes.clone();
-        let coords: Vec<i32> = geo
-            .coords
-            .iter()
-            .flatten()
+        let coords = geo.coords.iter().flatten();
+        let coords = coords
             .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
             .collect();
-        let names = geo.names.clone();
-        let n = geo.len();
-        let axis_tables = Board::build_axis_tables(axes.len(), &coords, n);
+        let board = Board::new(geo.axes.clone(), geo.names.clone(), coords);
         let options = crate::check::options::declared(file)
             .map(|d| {
                 let v = match env.values.get(&d.name.name) {
@@ -226,13 +212,7 @@ impl<'a> Lowerer<'a> {
             syms: Symbols::new(&checked.names),
             vectors: HashMap::new(),
             prog: Program {
-                board: Board {
-                    axes,
-                    axis_tables,
-                    names,
-                    coords,
-                    all: CellSet::first_n(n),
-                },
+                board,
                 options,
                 ..Program::default()
             },
@@ -241,7 +221,7 @@ impl<'a> Lowerer<'a> {
             set_locals: HashMap::new(),
             in_code: false,
             in_where: false,
-            shape_cells: Vec::new(),
+            shapes: Vec::new(),
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
