@@ -6,12 +6,7 @@ use std::collections::HashMap;
 use super::error::ShapeError;
 use super::expr::Ty;
 use super::{Axes, Checker, Constant, Cx};
-use crate::syntax::ast::{Block, ItemKind, StmtKind, Vector};
-
-fn vector_text(v: &Vector) -> String {
-    let parts: Vec<String> = v.components.iter().map(i64::to_string).collect();
-    format!("({})", parts.join(", "))
-}
+use crate::syntax::ast::{vector_text, Block, ItemKind, StmtKind};
 
 /// Every `place` statement of a block, nested blocks included.
 fn places<'b>(block: &'b Block, out: &mut Vec<&'b crate::syntax::Ident>) {
@@ -72,7 +67,7 @@ impl Checker<'_> {
                     if let Some(&first) = seen.get(&v.components) {
                         self.report(ShapeError::RepeatedCell {
                             shape: name.clone(),
-                            cell: vector_text(v),
+                            cell: vector_text(&v.components),
                             span: v.span,
                             first,
                         });
@@ -85,7 +80,7 @@ impl Checker<'_> {
                 if self.shape_cell_vector(foot) && !seen.contains_key(&foot.components) {
                     self.report(ShapeError::FootOutside {
                         shape: name.clone(),
-                        cell: vector_text(foot),
+                        cell: vector_text(&foot.components),
                         span: foot.span,
                     });
                 }

@@ -72,7 +72,7 @@ impl std::fmt::Debug for RuleSpans {
     }
 }
 
-#[derive(Clone, Debug, Hash)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Program {
     pub name: String,
     pub players: Vec<String>,
@@ -166,7 +166,7 @@ impl Program {
     }
 }
 
-#[derive(Clone, Debug, Hash)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Board {
     pub axes: Vec<String>,
     pub names: Vec<String>,
@@ -179,6 +179,19 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board of these cells (`coords[cell * axes + axis]`), with the tables derived from them.
+    #[must_use]
+    pub fn new(axes: Vec<String>, names: Vec<String>, coords: Vec<i32>) -> Board {
+        let axis_tables = Board::build_axis_tables(axes.len(), &coords, names.len());
+        Board {
+            all: CellSet::first_n(names.len()),
+            axes,
+            names,
+            coords,
+            axis_tables,
+        }
+    }
+
     #[must_use]
     pub fn len(&self) -> usize {
         self.names.len()

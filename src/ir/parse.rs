@@ -762,14 +762,7 @@ impl<'t> Parser<'t> {
         }
         self.cells = Refs::new(&names, "cell");
         self.axes = Refs::new(&axes, "axis");
-        let axis_tables = Board::build_axis_tables(axes.len(), &coords, n);
-        Ok(Board {
-            axes,
-            names,
-            coords,
-            all: CellSet::first_n(n),
-            axis_tables,
-        })
+        Ok(Board::new(axes, names, coords))
     }
 
     fn relation(&mut self, mut c: Cur<'t>, i: usize, board: &Board) -> Result<Relation> {

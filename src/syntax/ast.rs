@@ -224,6 +224,13 @@ pub fn parse_hundredths(text: &str) -> Option<i64> {
     i32::try_from(v).is_ok().then_some(v)
 }
 
+/// A vector as written: `(1, -1)`.
+#[must_use]
+pub fn vector_text(components: &[i64]) -> String {
+    let parts: Vec<String> = components.iter().map(i64::to_string).collect();
+    format!("({})", parts.join(", "))
+}
+
 /// A number as text: an integer, or, when `decimal`, a value in hundredths as a decimal
 /// number (`750` is `7.5`).
 #[must_use]

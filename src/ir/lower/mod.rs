@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use super::{
     AssignKind, AssignSlot, Board, BoolExpr, BoolId, CellRef, CellSet, CmpOp, Code, Counter,
     CounterView, DirExpr, Finish, HistoryIgnores, IntExpr, IntId, IntOp, Marker, Op, Pattern,
-    Piece, PlacedCell, Placement, Placements, PlayerRef, Program, Ray, Relation, RuleSpans,
-    SetExpr, SetId, Shape, Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
+    Piece, PlacedCell, Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId,
+    Shape, Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
 };
 use crate::check::consteval::{Const, ConstEnv};
 use crate::check::geometry::{Geometry, GeometryError};
@@ -16,12 +16,14 @@ use crate::check::model::{DeclId, ExprTypes, Names, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
-    OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, TemplatePart as AstPart, UnaryOp,
+    OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, Template as AstTemplate,
+    TemplatePart as AstPart, UnaryOp, Vector,
 };
-use crate::syntax::Ident;
+use crate::syntax::{Ident, Span};
 
 use super::error::LowerError;
 use super::ops::{compare, int_op};
+use super::passes::decisions;
 
 mod decls;
 mod exprs;
@@ -115,15 +117,6 @@ impl<'a> Symbols<'a> {
     }
 }
 
-/// A shape's cells as declared: offset, span and whether it is a foot.
-#[derive(Clone, Debug)]
-struct ShapeCell {
-    offset: [i64; 2],
-    bottom: i64,
-    top: i64,
-    foot: bool,
-}
-
 /// A `place` variable: its slot, its table and the turn variable holding its anchor.
 #[derive(Clone, Copy, Debug)]
 struct PlacedVar {
@@ -152,8 +145,8 @@ struct Lowerer<'a> {
     in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
-    /// Each shape's cells, in declaration order.
-    shape_cells: Vec<Vec<ShapeCell>>,
+    /// Each shape's declaration, in declaration order.
+    shapes: Vec<&'a ShapeDecl>,
     placed_vars: HashMap<String, PlacedVar>,
     /// Direction variables (`pick d in R`): their slot and relation.
     dir_vars: HashMap<String, (u8, u16)>,
@@ -195,16 +188,11 @@ impl<'a> Lowerer<'a> {
                 span: Some(board_span),
             });
         }
-        let axes = geo.axes.clone();
-        let coords: Vec<i32> = geo
-            .coords
-            .iter()
-            .flatten()
+        let coords = geo.coords.iter().flatten();
+        let coords = coords
             .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
             .collect();
-        let names = geo.names.clone();
-        let n = geo.len();
-        let axis_tables = Board::build_axis_tables(axes.len(), &coords, n);
+        let board = Board::new(geo.axes.clone(), geo.names.clone(), coords);
         let options = crate::check::options::declared(file)
             .map(|d| {
                 let v = match env.values.get(&d.name.name) {
@@ -224,46 +212,16 @@ impl<'a> Lowerer<'a> {
             syms: Symbols::new(&checked.names),
             vectors: HashMap::new(),
             prog: Program {
-                name: String::new(),
-                players: Vec::new(),
-                board: Board {
-                    axes,
-                    axis_tables,
-                    names,
-                    coords,
-                    all: CellSet::first_n(n),
-                },
-                relations: Vec::new(),
-                patterns: Vec::new(),
-                zones: Vec::new(),
-                pieces: Vec::new(),
-                counters: Vec::new(),
-                sets: Vec::new(),
-                ints: Vec::new(),
-                bools: Vec::new(),
-                templates: Vec::new(),
-                setup: Code::default(),
-                turn: Code::default(),
-                no_moves: Code::default(),
-                distinct_blocks: 0,
-                layers: Vec::new(),
-                shapes: Vec::new(),
-                placements: Vec::new(),
-                score: None,
-                score_decimal: false,
-                heuristic: None,
-                markers: Vec::new(),
-                status: Vec::new(),
+                board,
                 options,
-                history_ignores: HistoryIgnores::default(),
-                rule_spans: RuleSpans::default(),
+                ..Program::default()
             },
             vars: HashMap::new(),
             next_var: 0,
             set_locals: HashMap::new(),
             in_code: false,
             in_where: false,
-            shape_cells: Vec::new(),
+            shapes: Vec::new(),
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
@@ -276,29 +234,12 @@ impl<'a> Lowerer<'a> {
         self.declare()?;
         let file = self.file;
         for item in &file.items {
-            if let ItemKind::Counter {
-                name,
-                view: AstView::Directions(rel),
-                ..
-            } = &item.kind
-            {
-                let Some(Sym::Relation(r)) = self.syms.get(rel.name.as_str()).copied() else {
-                    return err(format!("`{}` is not a relation", rel.name));
-                };
-                for c in &mut self.prog.counters {
-                    if c.name == name.name {
-                        c.view = CounterView::Directions(r);
-                    }
-                }
-            }
-        }
-        for item in &file.items {
             let at = |e: LowerError| e.at(item.span);
             match &item.kind {
                 ItemKind::Setup(b) => self.prog.setup = self.code(b).map_err(at)?,
                 ItemKind::Turn(b) => {
                     self.prog.turn = self.code(b).map_err(at)?;
-                    let found = decisions_bound(b, self.pick_bytes());
+                    let found = decisions::run(&self.prog, &self.prog.turn);
                     if found > MAX_DECISIONS as u64 {
                         return Err(LowerError::TooManyDecisions {
                             found,
@@ -329,48 +270,50 @@ impl<'a> Lowerer<'a> {
 
     /// Markers, status lines, the score and the heuristic: declarations read like turn code.
     fn late_item(&mut self, item: &'a Item) -> Result<()> {
-        if let ItemKind::Marker {
-            symbol,
-            cells,
-            legend,
-        } = &item.kind
-        {
-            self.in_code = true;
-            let set = self.set(cells)?;
-            let legend = legend
-                .as_ref()
-                .map_or_else(|| default_legend(cells), |(text, _)| text.clone());
-            self.prog.markers.push(Marker {
-                text: symbol.0.clone(),
-                set,
+        self.in_code = true;
+        match &item.kind {
+            ItemKind::Marker {
+                symbol,
+                cells,
                 legend,
-            });
-        }
-        if let ItemKind::Status { text, when } = &item.kind {
-            self.in_code = true;
-            let mut parts = Vec::new();
-            for p in &text.parts {
-                parts.push(match p {
-                    AstPart::Text(s) => TemplatePart::Text(s.clone()),
-                    AstPart::Hole(e) => self.template_part(e)?,
+            } => {
+                let set = self.set(cells)?;
+                let legend = legend.as_ref().map(|(text, _)| text.clone());
+                self.prog.markers.push(Marker {
+                    text: symbol.0.clone(),
+                    set,
+                    legend: legend.unwrap_or_else(|| default_legend(cells)),
                 });
             }
-            let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
-            self.prog.templates.push(Template { parts });
-            let when = match when {
-                Some(w) => Some(self.bool(w)?),
-                None => None,
-            };
-            self.prog.status.push((id, when));
-        }
-        if let ItemKind::Score { player, expr } = &item.kind {
-            self.prog.score = Some(self.per_player_int(player, expr)?);
-            self.prog.score_decimal = self.ty(expr)? == Ty::Decimal;
-        }
-        if let ItemKind::Heuristic { player, expr } = &item.kind {
-            self.prog.heuristic = Some(self.per_player_int(player, expr)?);
+            ItemKind::Status { text, when } => {
+                let id = self.template(text)?;
+                let when = when.as_ref().map(|w| self.bool(w)).transpose()?;
+                self.prog.status.push((id, when));
+            }
+            ItemKind::Score { player, expr } => {
+                self.prog.score = Some(self.per_player_int(player, expr)?);
+                self.prog.score_decimal = self.ty(expr)? == Ty::Decimal;
+            }
+            ItemKind::Heuristic { player, expr } => {
+                self.prog.heuristic = Some(self.per_player_int(player, expr)?);
+            }
+            _ => {}
         }
         Ok(())
+    }
+
+    /// A `write` or `status` text: a new template, its holes lowered.
+    pub(super) fn template(&mut self, text: &AstTemplate) -> Result<u16> {
+        let mut parts = Vec::new();
+        for p in &text.parts {
+            parts.push(match p {
+                AstPart::Text(s) => TemplatePart::Text(s.clone()),
+                AstPart::Hole(e) => self.template_part(e)?,
+            });
+        }
+        let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
+        self.prog.templates.push(Template { parts });
+        Ok(id)
     }
 
     /// `score p = ...` or `heuristic p = ...`: the expression lowered once for each player.
@@ -389,15 +332,6 @@ impl<'a> Lowerer<'a> {
 }
 
 impl Lowerer<'_> {
-    /// Decisions a picked cell takes: two when the board's cell ids may pass 255.
-    fn pick_bytes(&self) -> u64 {
-        if self.geo.len() > 256 {
-            2
-        } else {
-            1
-        }
-    }
-
     /// Expressions and templates are numbered with 16 bits; past that, their ids would name
     /// other expressions. Checked after each item, whose span the error then gets.
     fn ids_fit(&self) -> Result<()> {
@@ -475,67 +409,20 @@ fn default_legend(cells: &Expr) -> String {
     }
 }
 
-/// The most decisions a move of this block can record: a `pick` `pick_bytes` (two on a board
-/// whose cell ids may pass 255; a direction pick is counted as a cell pick), a `roll` one, a
-/// `place` two (its placement index may pass 255), an `either` or `first` one plus its longest
-/// branch, a `repeat lo..hi` its body `hi` times plus a stop-or-go decision for each round past
-/// `lo`. A `while` counts its body once: its rounds are not known before play, so a `while`
-/// whose body chooses is not refused here (the engine drops a move that outgrows the limit).
-fn decisions_bound(block: &Block, pick_bytes: u64) -> u64 {
-    block
-        .stmts
-        .iter()
-        .map(|s| match &s.kind {
-            StmtKind::Pick { .. } => pick_bytes,
-            StmtKind::Roll { .. } => 1,
-            StmtKind::Place { .. } => 2,
-            StmtKind::While { body, .. } | StmtKind::Distinct(body) => {
-                decisions_bound(body, pick_bytes)
-            }
-            StmtKind::If {
-                then, otherwise, ..
-            } => decisions_bound(then, pick_bytes).max(
-                otherwise
-                    .as_ref()
-                    .map_or(0, |b| decisions_bound(b, pick_bytes)),
-            ),
-            StmtKind::Either(branches) | StmtKind::First(branches) => {
-                1 + branches
-                    .iter()
-                    .map(|b| decisions_bound(b, pick_bytes))
-                    .max()
-                    .unwrap_or(0)
-            }
-            StmtKind::Repeat { min, max, body, .. } => u64::from(*max)
-                .saturating_mul(decisions_bound(body, pick_bytes))
-                .saturating_add(u64::from(max.saturating_sub(*min))),
-            _ => 0,
-        })
-        .fold(0, u64::saturating_add)
-}
-
 /// `repetitions ignore ...`: the slots of the counters named (all of a per-player or per-cell
 /// counter's slots) and whether `mover` is named. The checker has made every name one of these.
 fn history_ignores(file: &File, counters: &[Counter]) -> HistoryIgnores {
-    let mut ignores = HistoryIgnores::default();
-    for item in &file.items {
-        let ItemKind::RepetitionsIgnore(names) = &item.kind else {
-            continue;
-        };
-        for name in names {
-            if name.name == "mover" {
-                ignores.mover = true;
-            }
-            let slots = counters
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.name == name.name);
-            ignores
-                .slots
-                .extend(slots.filter_map(|(i, _)| u16::try_from(i).ok()));
-        }
+    let names: Vec<&str> = (file.items.iter())
+        .filter_map(|i| match &i.kind {
+            ItemKind::RepetitionsIgnore(names) => Some(names),
+            _ => None,
+        })
+        .flatten()
+        .map(|n| n.name.as_str())
+        .collect();
+    let slots = (0..counters.len()).filter(|&i| names.contains(&counters[i].name.as_str()));
+    HistoryIgnores {
+        mover: names.contains(&"mover"),
+        slots: slots.filter_map(|i| u16::try_from(i).ok()).collect(),
     }
-    ignores.slots.sort_unstable();
-    ignores.slots.dedup();
-    ignores
 }

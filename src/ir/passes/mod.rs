@@ -4,4 +4,5 @@
 //!
 //! [`Program`]: crate::ir::Program
 
+pub mod decisions;
 pub mod replay_lets;
