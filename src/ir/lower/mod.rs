@@ -21,7 +21,7 @@ use crate::syntax::ast::{
 use crate::syntax::Ident;
 
 use super::error::LowerError;
-use super::ops::{compare, int_op};
+use super::ops::compare;
 
 mod decls;
 mod exprs;
