@@ -3,18 +3,20 @@
 //! context of that use.
 
 use super::error::{BoardError, GameError, ResolveError, TypeError};
-use super::names::{builtin_value, Sym, Want};
+use super::names::{builtin, builtin_value, Sym, Want};
 use super::suggest;
 use super::{Axes, Checker, Constant, Cx};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, ItemKind, Template, TemplatePart, UnaryOp};
 use crate::syntax::{Ident, Span};
 
 pub use super::model::Ty;
+use super::model::{Builtin as Resolved, Func, Value};
 
 /// A built-in function: name, argument types (the trailing ones after `required` optional),
 /// result, and the signature shown in help.
 struct Builtin {
     name: &'static str,
+    id: Func,
     args: &'static [Ty],
     required: usize,
     result: Ty,
@@ -29,6 +31,7 @@ pub(super) fn builtin_functions() -> impl Iterator<Item = (&'static str, &'stati
 const FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "all",
+        id: Func::All,
         args: &[Ty::Relation, Ty::Cells],
         required: 2,
         result: Ty::Cells,
@@ -36,6 +39,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "any",
+        id: Func::Any,
         args: &[Ty::Relation, Ty::Cells],
         required: 2,
         result: Ty::Cells,
@@ -43,6 +47,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "between",
+        id: Func::Between,
         args: &[Ty::Relation, Ty::Cell, Ty::Cells, Ty::Cells],
         required: 4,
         result: Ty::Cells,
@@ -50,6 +55,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "brackets",
+        id: Func::Brackets,
         args: &[Ty::Relation, Ty::Cells, Ty::Cells],
         required: 3,
         result: Ty::Cells,
@@ -57,6 +63,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "completes",
+        id: Func::Completes,
         args: &[Ty::Pattern, Ty::Cell, Ty::Cells],
         required: 3,
         result: Ty::Bool,
@@ -64,6 +71,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "connected",
+        id: Func::Connected,
         args: &[Ty::Relation, Ty::Cells, Ty::Cells, Ty::Cells],
         required: 4,
         result: Ty::Bool,
@@ -71,6 +79,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "count",
+        id: Func::Count,
         args: &[Ty::Cells],
         required: 1,
         result: Ty::Int,
@@ -78,6 +87,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "dir",
+        id: Func::Dir,
         args: &[Ty::Relation, Ty::Int],
         required: 2,
         result: Ty::Dir,
@@ -85,6 +95,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "flip",
+        id: Func::Flip,
         args: &[Ty::Dir, Ty::Int],
         required: 2,
         result: Ty::Dir,
@@ -92,6 +103,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "group",
+        id: Func::Group,
         args: &[Ty::Relation, Ty::Cells, Ty::Cells],
         required: 3,
         result: Ty::Cells,
@@ -99,6 +111,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "index",
+        id: Func::Index,
         args: &[Ty::Dir],
         required: 1,
         result: Ty::Int,
@@ -106,6 +119,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "left",
+        id: Func::Left,
         args: &[Ty::Dir, Ty::Int],
         required: 2,
         result: Ty::Dir,
@@ -113,6 +127,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "letter",
+        id: Func::Letter,
         args: &[Ty::Int],
         required: 1,
         result: Ty::Text,
@@ -120,6 +135,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "none",
+        id: Func::None,
         args: &[Ty::Relation, Ty::Cells],
         required: 2,
         result: Ty::Cells,
@@ -127,6 +143,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "one",
+        id: Func::One,
         args: &[Ty::Cells],
         required: 1,
         result: Ty::Cells,
@@ -134,6 +151,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "owner",
+        id: Func::Owner,
         args: &[Ty::Cell],
         required: 1,
         result: Ty::Player,
@@ -141,6 +159,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "pieces",
+        id: Func::Pieces,
         args: &[Ty::Piece, Ty::Player],
         required: 1,
         result: Ty::Cells,
@@ -148,6 +167,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "points",
+        id: Func::Points,
         args: &[Ty::Player],
         required: 1,
         result: Ty::Int,
@@ -155,6 +175,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "ray",
+        id: Func::Ray,
         args: &[Ty::Relation, Ty::Cell],
         required: 2,
         result: Ty::Cells,
@@ -162,6 +183,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "right",
+        id: Func::Right,
         args: &[Ty::Dir, Ty::Int],
         required: 2,
         result: Ty::Dir,
@@ -169,6 +191,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "run",
+        id: Func::Run,
         args: &[Ty::Relation, Ty::Cell, Ty::Cells],
         required: 3,
         result: Ty::Cells,
@@ -176,6 +199,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "step",
+        id: Func::Step,
         args: &[Ty::Relation, Ty::Cells],
         required: 2,
         result: Ty::Cells,
@@ -183,6 +207,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "unplayed",
+        id: Func::Unplayed,
         args: &[Ty::Player],
         required: 1,
         result: Ty::Shapes,
@@ -190,6 +215,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "waiting",
+        id: Func::Waiting,
         args: &[Ty::Int, Ty::Player],
         required: 1,
         result: Ty::Int,
@@ -197,6 +223,7 @@ const FUNCTIONS: &[Builtin] = &[
     },
     Builtin {
         name: "won",
+        id: Func::Won,
         args: &[Ty::Player],
         required: 1,
         result: Ty::Int,
@@ -486,8 +513,8 @@ impl Checker<'_> {
         match &e.kind {
             ExprKind::Int(_) => Ty::Int,
             ExprKind::Decimal(_) => Ty::Decimal,
-            ExprKind::Name(id) => self.name(id, cx),
-            ExprKind::Call { func, args } => self.call(func, args, e.span, cx),
+            ExprKind::Name(id) => self.name(e, id, cx),
+            ExprKind::Call { func, args } => self.call(e, func, args, cx),
             ExprKind::CellSet(items) => {
                 for item in items {
                     self.expect(item, Ty::Cell, cx);
@@ -732,7 +759,7 @@ impl Checker<'_> {
     }
 
     /// Resolves a name used as a value.
-    pub(super) fn name(&mut self, id: &Ident, cx: Cx) -> Ty {
+    pub(super) fn name(&mut self, e: &Expr, id: &Ident, cx: Cx) -> Ty {
         let n = id.name.as_str();
         if let Some(j) = self.axis_index(n) {
             match cx.axes {
@@ -775,15 +802,18 @@ impl Checker<'_> {
         if let Some((index, sym)) = self.use_global(id) {
             return self.global(id, index, sym, cx);
         }
-        if let Some(t) = builtin_value(n) {
-            if cx.constant == Some(Constant::Board) || (n != "cells" && cx.constant.is_some()) {
-                let reason = if n == "cells" {
+        if let Some((t, value)) = builtin(n) {
+            self.types.record_builtin(e, Resolved::Value(value));
+            if cx.constant == Some(Constant::Board)
+                || (value != Value::Cells && cx.constant.is_some())
+            {
+                let reason = if value == Value::Cells {
                     "the cells are not known while the board is built".to_string()
                 } else {
                     position("built-in")
                 };
                 self.not_constant(cx, id.span, reason);
-            } else if n == "repetitions" {
+            } else if value == Value::Repetitions {
                 self.history_read(id.span);
             }
             return t;
@@ -985,7 +1015,8 @@ impl Checker<'_> {
         t
     }
 
-    fn call(&mut self, func: &Ident, args: &[Expr], span: Span, cx: Cx) -> Ty {
+    fn call(&mut self, e: &Expr, func: &Ident, args: &[Expr], cx: Cx) -> Ty {
+        let span = e.span;
         let Some(f) = FUNCTIONS.iter().find(|f| f.name == func.name) else {
             if let Some(t) = self.call_define(func, args, span, cx) {
                 return t;
@@ -1018,7 +1049,8 @@ impl Checker<'_> {
             }
             return Ty::Error;
         };
-        if matches!(f.name, "unplayed" | "points") {
+        self.types.record_builtin(e, Resolved::Func(f.id));
+        if matches!(f.id, Func::Unplayed | Func::Points) {
             // Every shape is in a stock, so these read them all.
             for entry in &mut self.entries {
                 if entry.sym == Sym::Shape {
@@ -1026,7 +1058,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let constant_ok = f.name == "letter" && cx.constant == Some(Constant::Board);
+        let constant_ok = f.id == Func::Letter && cx.constant == Some(Constant::Board);
         if cx.constant.is_some() && !constant_ok {
             self.not_constant(cx, func.span, format!("`{}` is not allowed here", f.name));
         }
@@ -1052,7 +1084,7 @@ impl Checker<'_> {
             match f.args.get(i) {
                 // A direction value stands for the relation of its one vector here.
                 // `flip(d, x)` names an axis of the board.
-                Some(_) if i == 1 && f.name == "flip" => {
+                Some(_) if i == 1 && f.id == Func::Flip => {
                     let is_axis =
                         matches!(&a.kind, ExprKind::Name(n) if self.axis_index(&n.name).is_some());
                     if !is_axis {
@@ -1069,7 +1101,7 @@ impl Checker<'_> {
                     }
                 }
                 // The pieces waiting at the ends of a track's lanes.
-                Some(_) if i == 0 && f.name == "waiting" => match &a.kind {
+                Some(_) if i == 0 && f.id == Func::Waiting => match &a.kind {
                     ExprKind::Name(id) => self.expect_kind(
                         id,
                         Sym::Track,
@@ -1085,7 +1117,9 @@ impl Checker<'_> {
                         });
                     }
                 },
-                Some(Ty::Relation) if i == 0 && matches!(f.name, "step" | "ray" | "run") => {
+                Some(Ty::Relation)
+                    if i == 0 && matches!(f.id, Func::Step | Func::Ray | Func::Run) =>
+                {
                     let t = self.infer_wanted(a, Want::Ty(Ty::Relation), cx);
                     if !matches!(t, Ty::Relation | Ty::Direction | Ty::Dir | Ty::Error) {
                         self.mismatch(a, Ty::Relation, t);

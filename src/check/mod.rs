@@ -89,7 +89,7 @@ fn names_of(c: &mut Checker<'_>) -> model::Names {
 
 /// The names with a meaning in every expression (`mover`, `empty`, ...).
 pub fn builtin_values() -> impl Iterator<Item = &'static str> {
-    names::BUILTIN_VALUES.iter().map(|(n, _)| *n)
+    names::BUILTIN_VALUES.iter().map(|(n, ..)| *n)
 }
 
 /// The built-in functions, each with its signature.

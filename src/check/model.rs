@@ -211,11 +211,63 @@ impl Ty {
     }
 }
 
+/// A built-in function, as the checker resolved a call (its signature is in the checker's one
+/// table of built-ins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    All,
+    Any,
+    Between,
+    Brackets,
+    Completes,
+    Connected,
+    Count,
+    Dir,
+    Flip,
+    Group,
+    Index,
+    Left,
+    Letter,
+    None,
+    One,
+    Owner,
+    Pieces,
+    Points,
+    Ray,
+    Right,
+    Run,
+    Step,
+    Unplayed,
+    Waiting,
+    Won,
+}
+
+/// A built-in value (a name with a meaning in every expression), as the checker resolved it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Cells,
+    Empty,
+    Enemy,
+    Mover,
+    Occupied,
+    Opponent,
+    Own,
+    Repetitions,
+}
+
+/// The built-in a call or a name resolved to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Func(Func),
+    Value(Value),
+}
+
 /// The type of each checked expression, keyed by the expression's span and kind (a parent and
-/// its child never share both).
+/// its child never share both), and the built-in each call or name of a built-in resolved to.
 #[derive(Clone, Debug, Default)]
 pub struct ExprTypes {
     types: HashMap<(u32, u32, u8), Ty>,
+    builtins: HashMap<(u32, u32, u8), Builtin>,
 }
 
 impl ExprTypes {
@@ -234,6 +286,29 @@ impl ExprTypes {
     #[must_use]
     pub fn of(&self, e: &Expr) -> Option<Ty> {
         self.types.get(&key(e)).copied()
+    }
+
+    /// Records that `e` (a call or a name) is a use of the built-in `b`.
+    pub(super) fn record_builtin(&mut self, e: &Expr, b: Builtin) {
+        self.builtins.insert(key(e), b);
+    }
+
+    /// The built-in function a call resolved to.
+    #[must_use]
+    pub fn func(&self, e: &Expr) -> Option<Func> {
+        match self.builtins.get(&key(e)) {
+            Some(Builtin::Func(f)) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The built-in value a name resolved to.
+    #[must_use]
+    pub fn value(&self, e: &Expr) -> Option<Value> {
+        match self.builtins.get(&key(e)) {
+            Some(Builtin::Value(v)) => Some(*v),
+            _ => None,
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::error::ResolveError;
 use super::expr::Ty;
+use super::model::Value;
 use super::suggest;
 use super::{Axes, Checker};
 use crate::syntax::ast::{ItemKind, OptionType};
@@ -64,22 +65,27 @@ impl Want {
 const LISTED: usize = 6;
 
 /// Names with a meaning in every expression, and their types.
-pub(super) const BUILTIN_VALUES: &[(&str, Ty)] = &[
-    ("cells", Ty::Cells),
-    ("empty", Ty::Cells),
-    ("enemy", Ty::Cells),
-    ("mover", Ty::Player),
-    ("occupied", Ty::Cells),
-    ("opponent", Ty::Player),
-    ("own", Ty::Cells),
-    ("repetitions", Ty::Int),
+pub(super) const BUILTIN_VALUES: &[(&str, Ty, Value)] = &[
+    ("cells", Ty::Cells, Value::Cells),
+    ("empty", Ty::Cells, Value::Empty),
+    ("enemy", Ty::Cells, Value::Enemy),
+    ("mover", Ty::Player, Value::Mover),
+    ("occupied", Ty::Cells, Value::Occupied),
+    ("opponent", Ty::Player, Value::Opponent),
+    ("own", Ty::Cells, Value::Own),
+    ("repetitions", Ty::Int, Value::Repetitions),
 ];
 
 pub(super) fn builtin_value(name: &str) -> Option<Ty> {
+    builtin(name).map(|(t, _)| t)
+}
+
+/// A built-in value's type and id.
+pub(super) fn builtin(name: &str) -> Option<(Ty, Value)> {
     BUILTIN_VALUES
         .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, t, v)| (t, v))
 }
 
 impl Checker<'_> {
@@ -319,7 +325,7 @@ impl Checker<'_> {
 
     fn suggest_name(&self, name: &str, axes: Axes) -> Option<String> {
         let mut candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
-        candidates.extend(BUILTIN_VALUES.iter().map(|(n, _)| *n));
+        candidates.extend(BUILTIN_VALUES.iter().map(|(n, ..)| *n));
         candidates.extend(
             self.frames
                 .iter()

@@ -73,7 +73,7 @@ impl<'a> Lowerer<'a> {
                 self.syms.insert(&o.name.name, sym);
             }
             ItemKind::Direction { name, vector } => {
-                self.relation(&name.name, vec![(vector.components.clone(), None)])?;
+                self.declare_relation(&name.name, vec![(vector.components.clone(), None)])?;
             }
             ItemKind::Relation {
                 name,
@@ -90,7 +90,7 @@ impl<'a> Lowerer<'a> {
                     let vs = self.rel_vectors(m)?;
                     vectors.extend(vs.into_iter().map(|(v, inner)| (v, who.or(inner))));
                 }
-                self.relation(&name.name, vectors)?;
+                self.declare_relation(&name.name, vectors)?;
             }
             ItemKind::Map { name, coords } => self.map(name, coords)?,
             ItemKind::Pattern { name, shape } => {
@@ -444,7 +444,7 @@ impl<'a> Lowerer<'a> {
     /// A direction or relation of `vectors`: per cell the cells they lead to (for each player
     /// when some vector is one player's), each vector's ray, and which vector is each one's
     /// opposite and its mirror image along each axis.
-    fn relation(&mut self, name: &'a str, vectors: Vec<TaggedVector>) -> Result<()> {
+    fn declare_relation(&mut self, name: &'a str, vectors: Vec<TaggedVector>) -> Result<()> {
         let n = self.geo.len();
         let rays: Rays = vectors
             .iter()

@@ -22,7 +22,7 @@ use crate::syntax::ast::{
 use crate::syntax::{Ident, Span};
 
 use super::error::LowerError;
-use super::ops::{compare, int_op};
+use super::ops::compare;
 use super::passes::decisions;
 
 mod decls;

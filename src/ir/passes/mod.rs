@@ -4,5 +4,10 @@
 //!
 //! [`Program`]: crate::ir::Program
 
+pub mod axis_filter;
 pub mod decisions;
+pub mod endless;
+pub mod loop_memo;
 pub mod replay_lets;
+pub mod set_order;
+pub mod static_where;
