@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::error::{GameError, ResolveError, TypeError};
 use super::expr::Ty;
+use super::model::Func;
 use super::names::{builtin_value, Sym};
 use super::{Checker, Cx, Frame};
 use crate::syntax::ast::{AssignOp, Block, ExprKind, Stmt, StmtKind};
@@ -185,9 +186,8 @@ impl Checker<'_> {
                 max,
                 feet,
             } => {
-                let is_unplayed =
-                    matches!(&from.kind, ExprKind::Call { func, .. } if func.name == "unplayed");
                 let found = self.infer(from, cx);
+                let is_unplayed = self.types.func(from) == Some(Func::Unplayed);
                 if !is_unplayed && found != Ty::Error {
                     self.report(TypeError::Mismatch {
                         expected: "`unplayed(player)`".into(),
