@@ -99,6 +99,54 @@ pub fn compile_parsed(
     })
 }
 
+/// The pipeline for a table game: its checked rules and its program for `NAME=VALUE` settings
+/// of its parameters and options (parse aside, as [`compile_parsed`]).
+///
+/// # Errors
+/// As [`compile_parsed`]: checker errors, a bad parameter or option value, or a parameter value
+/// that makes a size, speed, count or clock 0 or negative.
+pub fn compile_table_parsed(
+    file: &syntax::ast::File,
+    sets: &[(String, String)],
+) -> Result<(check::table::TableGame, ir::table::TableProgram), CompileError> {
+    let (checked, diags) = check(file);
+    let Some((checked, game)) = checked
+        .filter(|_| !diag::has_errors(&diags))
+        .and_then(|c| c.table.clone().map(|t| (c, t)))
+    else {
+        let diags = diags
+            .into_iter()
+            .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
+            .collect();
+        return Err(CompileError {
+            diags,
+            bad_options: false,
+        });
+    };
+    let program = lower_table(&checked, &game, sets)?;
+    Ok((game, program))
+}
+
+/// Configures a checked table game's parameters and options and lowers it.
+fn lower_table(
+    checked: &check::Checked,
+    game: &check::table::TableGame,
+    sets: &[(String, String)],
+) -> Result<ir::table::TableProgram, CompileError> {
+    let bad_options = |diags| CompileError {
+        diags,
+        bad_options: true,
+    };
+    let (params, options) = game.configure(sets).map_err(bad_options)?;
+    let env = checked
+        .configure(&options)
+        .map_err(|e| bad_options(vec![Box::new(e)]))?;
+    ir::table::lower(&checked.game_name(), game, &params, &env).map_err(|e| CompileError {
+        diags: vec![Box::new(ir::LowerError::internal(e))],
+        bad_options: false,
+    })
+}
+
 /// What `check` reports on a file called `name` (a path, as shown): [`diagnose`], unless it is
 /// [`not_a_game_file`].
 #[must_use]
@@ -139,15 +187,9 @@ pub fn diagnose(source: &str, options: &[(String, String)]) -> Vec<diag::Diag> {
     let Some(checked) = checked else {
         return diags;
     };
-    if let Some(table) = &checked.table {
-        // A table game's `--set` also takes its parameters, which are not options.
-        let options: Vec<(String, String)> = options
-            .iter()
-            .filter(|(name, _)| !table.params.iter().any(|(p, _)| p == name))
-            .cloned()
-            .collect();
-        if let Err(e) = checked.configure(&options) {
-            diags.push(Box::new(e));
+    if let Some(game) = &checked.table {
+        if let Err(e) = lower_table(&checked, game, options) {
+            diags.extend(e.diags);
         }
         return diags;
     }

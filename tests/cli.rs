@@ -1790,14 +1790,8 @@ fn referee_script() -> String {
     use rulestone::runtime::table::{Choice, TableMatch};
     let source = fs::read_to_string(root().join(WARSTONE)).expect("read");
     let file = rulestone::syntax::parse(&source).expect("parse");
-    let game = rulestone::check::check(&file)
-        .0
-        .and_then(|c| c.table)
-        .expect("table");
     let sets = vec![("mode".to_string(), "referee".to_string())];
-    let (params, options) = rulestone::ir::table::split_params(&game, &sets).expect("params");
-    let env = rulestone::check::options::resolve(&file, &options).expect("options");
-    let p = rulestone::ir::table::lower("WarStone", &game, &params, &env).expect("lower");
+    let (_, p) = rulestone::compile_table_parsed(&file, &sets).expect("a table game");
     let mut m = TableMatch::new(&p, [p.armies.clone(), p.armies.clone()], 5);
     let mut lines = Vec::new();
     let mut warned = false;

@@ -36,14 +36,14 @@ fn load(file: &str, sets: &[(&str, &str)]) -> TableProgram {
     let file = rulestone::syntax::parse(&source).expect("parse");
     let (checked, diags) = rulestone::check::check(&file);
     assert!(diags.is_empty(), "{} diagnostics", diags.len());
-    let game = checked.and_then(|c| c.table).expect("a table game");
+    assert!(checked.and_then(|c| c.table).is_some(), "a table game");
     let sets: Vec<(String, String)> = sets
         .iter()
         .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
         .collect();
-    let (params, options) = tir::split_params(&game, &sets).expect("params");
-    let env: ConstEnv = rulestone::check::options::resolve(&file, &options).expect("options");
-    tir::lower("WarStone", &game, &params, &env).expect("lower")
+    rulestone::compile_table_parsed(&file, &sets)
+        .expect("a table game")
+        .1
 }
 
 /// A match where West brings the game's first army and East its second (or its first, when it

@@ -60,6 +60,21 @@ pub struct Checked {
     pub table: Option<table::TableGame>,
 }
 
+impl Checked {
+    /// The name the `game` declaration gives.
+    #[must_use]
+    pub fn game_name(&self) -> String {
+        self.file
+            .items
+            .iter()
+            .find_map(|i| match &i.kind {
+                ast::ItemKind::Game { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// The declared names of a parsed file and every use the checker resolved, even when the file
 /// has errors: what an editor needs to find and rename names in a file being edited.
 #[must_use]

@@ -17,12 +17,14 @@ pub enum OptionError {
         #[help]
         help: String,
     },
-    #[error("option `{name}` takes {accepted}, not `{value}`")]
+    #[error("{kind} `{name}` takes {accepted}, not `{value}`")]
     #[diagnostic(
         code(E0304),
         help("pick a value the declaration allows, e.g. `--set {name}={example}`")
     )]
     BadValue {
+        /// `option`, or a table game's `parameter`.
+        kind: &'static str,
         name: String,
         value: String,
         accepted: String,
@@ -81,6 +83,7 @@ pub fn accepted(decl: &OptionDecl) -> String {
 /// When the value is outside the option's type.
 pub fn parse_value(decl: &OptionDecl, value: &str) -> Result<Const, OptionError> {
     let bad = || OptionError::BadValue {
+        kind: "option",
         name: decl.name.name.clone(),
         value: value.to_string(),
         accepted: accepted(decl),

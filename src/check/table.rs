@@ -7,7 +7,9 @@ use miette::Diagnostic;
 use thiserror::Error;
 
 use super::error::{GameError, ResolveError};
+use super::options::OptionError;
 use super::Checker;
+use crate::diag::Diag;
 use crate::syntax::ast::{
     self, ArmyRuleKind, BinaryOp, Bound, CaptureEffect, CaptureEvent, ItemKind, MatchRuleKind,
     OptionType, Physics, Quantity, ShotKind, TableItem, TableTerm, TurnStepKind,
@@ -289,6 +291,11 @@ pub struct TableGame {
     pub players: Vec<String>,
     /// Declared parameters and their defaults.
     pub params: Vec<(String, f64)>,
+    /// Where each parameter is declared (its default's span), by parameter.
+    pub param_spans: Vec<Span>,
+    /// Each use of a parameter where the value must be greater than 0: the parameter, what the
+    /// value is, and the use's span. [`TableGame::configure`] tests them for `--set` values.
+    pub positive_params: Vec<(usize, String, Span)>,
     pub length: Option<Amount>,
     pub width: Option<Amount>,
     /// The table's physical constants (those not given keep the runtime's defaults).
@@ -342,7 +349,57 @@ impl TableGame {
     pub fn param(&self, name: &str) -> Option<usize> {
         self.params.iter().position(|(n, _)| n == name)
     }
+
+    /// Splits `--set` pairs into parameter values (real numbers, the defaults where not set)
+    /// and the pairs left for options, and tests every use that must be positive against the
+    /// values set: what the checker tested for the defaults, for these values.
+    ///
+    /// # Errors
+    /// A parameter value that is not a finite number (E0304), or one that makes a size, speed,
+    /// count or clock 0 or negative (E0902, at the use).
+    pub fn configure(&self, sets: &[(String, String)]) -> Result<SplitSets, Vec<Diag>> {
+        let mut params: Vec<f64> = self.params.iter().map(|(_, v)| *v).collect();
+        let mut options = Vec::new();
+        let mut errors: Vec<Diag> = Vec::new();
+        for (name, value) in sets {
+            let Some(i) = self.param(name) else {
+                options.push((name.clone(), value.clone()));
+                continue;
+            };
+            match value.parse::<f64>() {
+                Ok(v) if v.is_finite() => params[i] = v,
+                _ => errors.push(Box::new(OptionError::BadValue {
+                    kind: "parameter",
+                    name: name.clone(),
+                    value: value.clone(),
+                    accepted: "a number".into(),
+                    example: self.params[i].1.to_string(),
+                    declared: self.param_spans.get(i).copied().unwrap_or_default(),
+                })),
+            }
+        }
+        for (i, what, span) in &self.positive_params {
+            let value = params.get(*i).copied().unwrap_or(0.0);
+            if value <= 0.0 || !value.is_finite() {
+                let name = self.params.get(*i).map_or("", |(n, _)| n.as_str());
+                errors.push(Box::new(TableError::NotPositive {
+                    what: what.clone(),
+                    span: *span,
+                    value,
+                    help: format!("`--set {name}=...` must give `{name}` a value greater than 0"),
+                }));
+            }
+        }
+        if errors.is_empty() {
+            Ok((params, options))
+        } else {
+            Err(errors)
+        }
+    }
 }
+
+/// Parameter values, and the `--set` pairs left for options.
+pub type SplitSets = (Vec<f64>, Vec<(String, String)>);
 
 /// Whether a file declares a table game.
 #[must_use]
@@ -468,10 +525,15 @@ impl TableChecker<'_, '_> {
 
     fn declare(&mut self, item: &TableItem) {
         match item {
-            TableItem::Param { name, value, .. } => {
+            TableItem::Param {
+                name,
+                value,
+                value_span,
+            } => {
                 let i = self.game.params.len();
                 if self.add(name, Name::Param(i)) {
                     self.game.params.push((name.name.clone(), *value));
+                    self.game.param_spans.push(*value_span);
                 }
             }
             TableItem::Table { lines, regions, .. } => {
@@ -641,6 +703,11 @@ impl TableChecker<'_, '_> {
             },
         };
         if let Some(what) = positive {
+            if let Amount::Param(i) = amount {
+                self.game
+                    .positive_params
+                    .push((i, what.to_string(), q.span()));
+            }
             if value <= 0.0 || !value.is_finite() {
                 self.c.report(TableError::NotPositive {
                     what: what.to_string(),

@@ -175,7 +175,9 @@ pub(crate) fn table_part(args: &GameArgs, file: &ast::File, table: &LoadedTable)
     let mut params = Vec::new();
     if let Some(game) = checked.and_then(|c| c.table) {
         let sets = split_sets(&args.set)?;
-        let (values, _) = crate::ir::table::split_params(&game, &sets).map_err(CliError::new)?;
+        let (values, _) = game.configure(&sets).map_err(|errors| {
+            CliError::new(errors.first().map_or_else(String::new, ToString::to_string))
+        })?;
         for ((name, default), value) in game.params.iter().zip(values) {
             params.push(json!({"name": name, "default": default, "value": value}));
         }

@@ -70,15 +70,10 @@ pub fn table_program(
     sets: &[(String, String)],
 ) -> Result<(TableProgram, [Vec<Army>; 2]), String> {
     let file = crate::syntax::parse(source).map_err(|_| "error: syntax errors".to_string())?;
-    match super::table::lower_table(&file, sets) {
-        Ok((_, program)) => {
-            let armies = program.armies.clone();
-            Ok((program, [armies.clone(), armies]))
-        }
-        Err(super::table::TableError::Diags(_)) => Err("error: the game has errors".to_string()),
-        Err(super::table::TableError::Refused(e)) => Err(e.to_string()),
-        Err(super::table::TableError::Lowering(e)) => Err(format!("error: {e}")),
-    }
+    let (_, program) =
+        crate::compile_table_parsed(&file, sets).map_err(|e| format!("error: {e}"))?;
+    let armies = program.armies.clone();
+    Ok((program, [armies.clone(), armies]))
 }
 
 /// A command's failure as the text it would print.

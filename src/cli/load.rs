@@ -67,7 +67,7 @@ pub(crate) fn shown(path: &Path) -> String {
 }
 
 /// Renders the errors among `diags` on standard error (warnings are `check`'s business).
-fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
+pub(crate) fn report_errors(diags: Vec<Diag>, source: &str, path: &Path) {
     let errors: Vec<Diag> = diags
         .into_iter()
         .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)

@@ -3,12 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::check::options::resolve;
 use crate::diag;
 use crate::ir::table::{self as tir, Army, TableProgram};
 use crate::runtime::table::TableMatch;
 use crate::runtime::GameResult;
-use crate::syntax::{self, ast};
+use crate::syntax;
 
 use super::load::{parse, shown};
 use super::{CliError, Fail, GameArgs, Result};
@@ -46,18 +45,15 @@ pub(crate) fn load_with(
     specs: &[Vec<String>; 2],
 ) -> Result<LoadedTable> {
     let (source, file) = parse(path)?;
-    let (game, program) = match lower_table(&file, sets) {
-        Ok(lowered) => lowered,
-        Err(TableError::Diags(errors)) => {
-            eprint!(
-                "{}",
-                diag::render(&errors, &source, &shown(path), super::color_stderr())
-            );
-            return Err(Fail::Reported);
-        }
-        Err(TableError::Refused(e)) => return Err(e.into()),
-        Err(TableError::Lowering(e)) => {
-            return Err(CliError::new(format!("cannot build `{}`: {e}", shown(path))).into())
+    let (game, program) = match crate::compile_table_parsed(&file, sets) {
+        Ok(compiled) => compiled,
+        Err(e) => {
+            super::load::report_errors(e.diags, &source, path);
+            return Err(if e.bad_options {
+                Fail::ReportedUsage
+            } else {
+                Fail::Reported
+            });
         }
     };
     let mut armies = [Vec::new(), Vec::new()];
@@ -89,55 +85,6 @@ pub(crate) fn load_with(
         armies,
         army_sources: sources,
     })
-}
-
-/// Why a table game's file gave no program.
-pub(crate) enum TableError {
-    /// The checker's errors.
-    Diags(Vec<diag::Diag>),
-    /// A `--set` value refused.
-    Refused(CliError),
-    /// The lowering failed (its message).
-    Lowering(String),
-}
-
-/// A table game's army rules and program from its parsed file and option and parameter
-/// values (`--set`): check, parameters, options, lowering.
-pub(crate) fn lower_table(
-    file: &ast::File,
-    sets: &[(String, String)],
-) -> std::result::Result<(crate::check::table::TableGame, TableProgram), TableError> {
-    let (checked, diags) = crate::check::check(file);
-    let Some(game) = checked
-        .filter(|_| !diag::has_errors(&diags))
-        .and_then(|c| c.table)
-    else {
-        return Err(TableError::Diags(
-            diags
-                .into_iter()
-                .filter(|d| diag::severity(d.as_ref()) == diag::Severity::Error)
-                .collect(),
-        ));
-    };
-    let (params, options) =
-        tir::split_params(&game, sets).map_err(|e| TableError::Refused(CliError::new(e)))?;
-    let env = resolve(file, &options).map_err(|e| {
-        let params: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
-        TableError::Refused(
-            CliError::new(e.to_string()).note(format!("parameters: {}", params.join(", "))),
-        )
-    })?;
-    let name = file
-        .items
-        .iter()
-        .find_map(|i| match &i.kind {
-            ast::ItemKind::Game { name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let program =
-        tir::lower(&name, &game, &params, &env).map_err(|e| TableError::Lowering(e.to_string()))?;
-    Ok((game, program))
 }
 
 /// The armies of `FILE` or `FILE:NAME`: the game file's own, or a deck file's, checked against

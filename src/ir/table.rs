@@ -185,28 +185,6 @@ impl TableProgram {
     }
 }
 
-/// Parameter values, and the `--set` pairs left for options.
-pub type SplitSets = (Vec<f64>, Vec<(String, String)>);
-
-/// Splits `--set` pairs into parameter values (real numbers) and option values.
-///
-/// # Errors
-/// A parameter value that is not a finite number.
-pub fn split_params(game: &TableGame, sets: &[(String, String)]) -> Result<SplitSets, String> {
-    let mut params: Vec<f64> = game.params.iter().map(|(_, v)| *v).collect();
-    let mut options = Vec::new();
-    for (name, value) in sets {
-        match game.param(name) {
-            Some(i) => match value.parse::<f64>() {
-                Ok(v) if v.is_finite() => params[i] = v,
-                _ => return Err(format!("parameter `{name}` takes a number, not `{value}`")),
-            },
-            None => options.push((name.clone(), value.clone())),
-        }
-    }
-    Ok((params, options))
-}
-
 /// Lowers a checked table game for these parameter and option values.
 ///
 /// # Errors

@@ -208,12 +208,9 @@ pub fn assert_generated_current(generated: &str, units: &[(String, Program)], re
 
 /// A table game's program for its default parameters.
 pub fn table_program(file: &str) -> rulestone::ir::table::TableProgram {
-    use rulestone::ir::table as tir;
     let source = std::fs::read_to_string(root().join(file)).expect("read the game");
     let file = rulestone::syntax::parse(&source).expect("parse");
-    let (checked, _) = rulestone::check::check(&file);
-    let game = checked.and_then(|c| c.table).expect("a table game");
-    let (params, options) = tir::split_params(&game, &[]).expect("params");
-    let env = rulestone::check::options::resolve(&file, &options).expect("options");
-    tir::lower("table", &game, &params, &env).expect("lower")
+    rulestone::compile_table_parsed(&file, &[])
+        .expect("a table game")
+        .1
 }
