@@ -849,3 +849,78 @@ impl Diagnostic for InDefine {
         self.inner.related()
     }
 }
+
+/// A limit the board breaks for one choice of option values (see [`super::configure`]); `check`
+/// reports these for the defaults, for each option's extreme values and for `--set`.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
+pub enum ConfigureError {
+    #[error("the board has no cells")]
+    #[diagnostic(
+        code(E0401),
+        help("the ranges or the `if` filter leave no cell for these option values")
+    )]
+    NoCells {
+        #[label("no cell for these option values")]
+        span: Span,
+    },
+
+    #[error("two cells are named `{name}`")]
+    #[diagnostic(
+        code(E0402),
+        help("make the `name` template tell every cell apart for all option values")
+    )]
+    DuplicateCellName {
+        name: String,
+        #[label("names two cells alike")]
+        span: Span,
+    },
+
+    #[error("the board has no cell `{name}`")]
+    #[diagnostic(
+        code(E0411),
+        help("the cell exists for the default options only; narrow the option's range, or name a cell every board has")
+    )]
+    MissingCell {
+        name: String,
+        #[label("no such cell for these option values")]
+        span: Span,
+    },
+
+    #[error("map `{map}` sends both `{first}` and `{second}` to `{target}`")]
+    #[diagnostic(
+        code(E0419),
+        help("a map moves every piece at once, so it must send different cells to different cells; change its coordinates so that no two cells share an image")
+    )]
+    MapNotOneToOne {
+        map: String,
+        first: String,
+        second: String,
+        target: String,
+        #[label("not one-to-one for these option values")]
+        span: Span,
+    },
+
+    #[error("the board has {found} cells; at most {max} are allowed")]
+    #[diagnostic(
+        code(E0403),
+        help("narrow the option's range so that the board stays within {max} cells")
+    )]
+    TooManyCells {
+        found: usize,
+        max: usize,
+        #[label("these ranges make too many cells")]
+        span: Span,
+    },
+
+    #[error("{what} cannot be computed: {reason}")]
+    #[diagnostic(
+        code(E0408),
+        help("make sure no option value divides by 0 or leaves the range of values")
+    )]
+    NotComputable {
+        what: String,
+        reason: &'static str,
+        #[label("cannot be computed for these option values")]
+        span: Span,
+    },
+}

@@ -16,10 +16,12 @@
 //! | turn, setup, on-no-moves programs | `stmt.rs`   | E0102, E0103, E0204, W0504, E0505       |
 //! | shapes and `place`                | `shapes.rs` | E0203, E0404, E0701–E0704               |
 //! | ending, unused declarations, notation | `game.rs` | E0503, W0601, W0602                  |
+//! | the board of chosen option values | `configure.rs` | E0401–E0403, E0408, E0411, E0419  |
 //!
 //! Every message is defined once, in `error.rs`; codes are registered in `crate::diag::codes`.
 
 mod board;
+pub mod configure;
 pub mod consteval;
 pub mod deck;
 pub mod error;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::error::ShapeError;
 use super::expr::Ty;
 use super::{Axes, Checker, Constant, Cx};
-use crate::syntax::ast::{vector_text, Block, ItemKind, StmtKind};
+use crate::syntax::ast::{vector_text, Block, File, ItemKind, StmtKind};
 
 /// Every `place` statement of a block, nested blocks included.
 fn places<'b>(block: &'b Block, out: &mut Vec<&'b crate::syntax::Ident>) {
@@ -32,6 +32,17 @@ fn places<'b>(block: &'b Block, out: &mut Vec<&'b crate::syntax::Ident>) {
             _ => {}
         }
     }
+}
+
+/// The relations the `place` statements of a game turn shapes along, in source order.
+pub(super) fn turned(file: &File) -> Vec<&crate::syntax::Ident> {
+    let mut turned = Vec::new();
+    for item in &file.items {
+        if let ItemKind::Turn(b) | ItemKind::Setup(b) | ItemKind::NoMoves(b) = &item.kind {
+            places(b, &mut turned);
+        }
+    }
+    turned
 }
 
 impl Checker<'_> {
@@ -86,12 +97,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let mut turned = Vec::new();
-        for item in &file.items {
-            if let ItemKind::Turn(b) | ItemKind::Setup(b) | ItemKind::NoMoves(b) = &item.kind {
-                places(b, &mut turned);
-            }
-        }
+        let turned = turned(file);
         if let Some(board) = self.board {
             let axes = board.axes.len();
             if axes != 2 {

@@ -1,6 +1,6 @@
 //! Why a checked game cannot be lowered for a set of option values: a limit of the IR or the
 //! runtime (each with a stable code, the number found and the limit), or a board the options
-//! make unusable. The checker runs the lowering itself (for the defaults, for each option's
+//! make unusable (the checker's [`ConfigureError`], passed on). The checker runs the lowering itself (for the defaults, for each option's
 //! extreme values and for `check --set`), so these reach a designer from `check`, with a span.
 //!
 //! `Internal` is the one variant no valid input should reach: a construct the checker should
@@ -9,81 +9,17 @@
 use miette::Diagnostic;
 use thiserror::Error;
 
+use crate::check::error::ConfigureError;
 use crate::syntax::Span;
 
 /// A lowering failure; `span` is filled in by the innermost expression, statement or
 /// declaration being lowered when it happened (see [`LowerError::at`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error, Diagnostic)]
 pub enum LowerError {
-    #[error("the board has no cells")]
-    #[diagnostic(
-        code(E0401),
-        help("the ranges or the `if` filter leave no cell for these option values")
-    )]
-    NoCells {
-        #[label("no cell for these option values")]
-        span: Option<Span>,
-    },
-
-    #[error("two cells are named `{name}`")]
-    #[diagnostic(
-        code(E0402),
-        help("make the `name` template tell every cell apart for all option values")
-    )]
-    DuplicateCellName {
-        name: String,
-        #[label("names two cells alike")]
-        span: Option<Span>,
-    },
-
-    #[error("the board has no cell `{name}`")]
-    #[diagnostic(
-        code(E0411),
-        help("the cell exists for the default options only; narrow the option's range, or name a cell every board has")
-    )]
-    MissingCell {
-        name: String,
-        #[label("no such cell for these option values")]
-        span: Option<Span>,
-    },
-
-    #[error("map `{map}` sends both `{first}` and `{second}` to `{target}`")]
-    #[diagnostic(
-        code(E0419),
-        help("a map moves every piece at once, so it must send different cells to different cells; change its coordinates so that no two cells share an image")
-    )]
-    MapNotOneToOne {
-        map: String,
-        first: String,
-        second: String,
-        target: String,
-        #[label("not one-to-one for these option values")]
-        span: Option<Span>,
-    },
-
-    #[error("the board has {found} cells; at most {max} are allowed")]
-    #[diagnostic(
-        code(E0403),
-        help("narrow the option's range so that the board stays within {max} cells")
-    )]
-    TooManyCells {
-        found: usize,
-        max: usize,
-        #[label("these ranges make too many cells")]
-        span: Option<Span>,
-    },
-
-    #[error("{what} cannot be computed: {reason}")]
-    #[diagnostic(
-        code(E0408),
-        help("make sure no option value divides by 0 or leaves the range of values")
-    )]
-    NotComputable {
-        what: String,
-        reason: &'static str,
-        #[label("cannot be computed for these option values")]
-        span: Option<Span>,
-    },
+    /// A limit of the board for these option values, found by the checker.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Configure(#[from] ConfigureError),
 
     #[error("a turn program uses {found} picked cells and repeats; at most {max} fit in a move")]
     #[diagnostic(
@@ -201,22 +137,16 @@ impl LowerError {
     /// Points the error at `span` unless an inner expression already did.
     #[must_use]
     pub fn at(mut self, span: Span) -> LowerError {
-        let slot = self.span_mut();
-        if slot.is_none() {
+        if let Some(slot @ None) = self.span_mut() {
             *slot = Some(span);
         }
         self
     }
 
-    fn span_mut(&mut self) -> &mut Option<Span> {
-        match self {
-            LowerError::NoCells { span }
-            | LowerError::DuplicateCellName { span, .. }
-            | LowerError::MissingCell { span, .. }
-            | LowerError::MapNotOneToOne { span, .. }
-            | LowerError::TooManyCells { span, .. }
-            | LowerError::NotComputable { span, .. }
-            | LowerError::TooManyTurnVariables { span, .. }
+    fn span_mut(&mut self) -> Option<&mut Option<Span>> {
+        Some(match self {
+            LowerError::Configure(_) => return None,
+            LowerError::TooManyTurnVariables { span, .. }
             | LowerError::TooManySetLocals { span, .. }
             | LowerError::TooManyPlaceVariables { span, .. }
             | LowerError::RepeatTooLong { span, .. }
@@ -224,6 +154,6 @@ impl LowerError {
             | LowerError::TooManyDecisions { span, .. }
             | LowerError::TableTooLarge { span, .. }
             | LowerError::Internal { span, .. } => span,
-        }
+        })
     }
 }

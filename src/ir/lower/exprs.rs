@@ -133,7 +133,7 @@ impl<'a> Lowerer<'a> {
             }
             Func::Flip => {
                 let axis = match &arg(args, 1)?.kind {
-                    ExprKind::Name(n) => self.geo.axes.iter().position(|a| *a == n.name),
+                    ExprKind::Name(n) => self.board.geometry.axes.iter().position(|a| *a == n.name),
                     _ => None,
                 };
                 let Some(axis) = axis.and_then(|a| u8::try_from(a).ok()) else {
@@ -155,10 +155,7 @@ impl<'a> Lowerer<'a> {
             return err("expected a relation after `in`");
         };
         let mine = &self.prog.relations[usize::from(relation)].name;
-        let (Some(vs), Some(ws)) = (
-            self.vectors.get(mine.as_str()),
-            self.vectors.get(n.name.as_str()),
-        ) else {
+        let (Some(vs), Some(ws)) = (self.board.vectors(mine), self.board.vectors(&n.name)) else {
             return err(format!("`{}` is not a relation", n.name));
         };
         let mut members = [0u64; 2];
@@ -404,15 +401,16 @@ impl<'a> Lowerer<'a> {
                 if let Some(Sym::Token { slot }) = self.syms.get(name) {
                     return Ok(CellRef::Slot(*slot));
                 }
-                if let Some(&c) = self.geo.by_name.get(name) {
+                if let Some(&c) = self.board.geometry.by_name.get(name) {
                     if !self.vars.contains_key(name) {
                         return Ok(CellRef::Const(u16::try_from(c).unwrap_or(u16::MAX)));
                     }
                 } else if self.syms.names.names_a_cell(n.span) {
-                    return Err(LowerError::MissingCell {
+                    return Err(ConfigureError::MissingCell {
                         name: name.to_string(),
-                        span: Some(n.span),
-                    });
+                        span: n.span,
+                    }
+                    .into());
                 }
                 if !self.in_code {
                     return err(format!("`{name}` is not known yet"));
@@ -450,7 +448,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let axis = |this: &Self, name: &str| {
-            let axis = this.geo.axes.iter().position(|a| a == name)?;
+            let axis = this.board.geometry.axes.iter().position(|a| a == name)?;
             Some(u8::try_from(axis).unwrap_or(0))
         };
         let i = match &e.kind {
@@ -554,7 +552,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Name(n) => {
                 self.vars.contains_key(&n.name)
                     || self.set_locals.contains_key(&n.name)
-                    || (self.in_where && self.geo.axes.contains(&n.name))
+                    || (self.in_where && self.board.geometry.axes.contains(&n.name))
             }
             ExprKind::Unary { operand, .. } => self.mentions_runtime_name(operand),
             ExprKind::Binary { lhs, rhs, .. } => {

@@ -1,6 +1,6 @@
-//! Checked AST + option values → [`Program`]: cells enumerated, names resolved to dense ids,
-//! neighbour and pattern tables precomputed, option tests folded away, statements compiled to
-//! bytecode.
+//! Checked AST + option values → [`Program`]: the checker's board for these options
+//! ([`Configured`]) copied into tables, names resolved to dense ids, option tests folded away,
+//! statements compiled to bytecode.
 
 use std::collections::HashMap;
 
@@ -10,16 +10,16 @@ use super::{
     Piece, PlacedCell, Placement, Placements, PlayerRef, Program, Ray, Relation, SetExpr, SetId,
     Shape, Template, TemplatePart, Zone, MAX_DECISIONS, MAX_VARS, NO_CELL, NO_DIR,
 };
+use crate::check::configure::{Configured, Track};
 use crate::check::consteval::{Const, ConstEnv};
-use crate::check::geometry::{Geometry, GeometryError};
+use crate::check::error::ConfigureError;
 use crate::check::model::{DeclId, ExprTypes, Names, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{
     AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
-    OptionType, PatternShape, RelItem, ShapeDecl, Stmt, StmtKind, Template as AstTemplate,
-    TemplatePart as AstPart, UnaryOp, Vector,
+    OptionType, Stmt, StmtKind, Template as AstTemplate, TemplatePart as AstPart, UnaryOp,
 };
-use crate::syntax::{Ident, Span};
+use crate::syntax::Ident;
 
 use super::error::LowerError;
 use super::ops::compare;
@@ -43,12 +43,6 @@ type Result<T> = std::result::Result<T, LowerError>;
 pub fn lower(checked: &Checked, options: &ConstEnv) -> Result<Program> {
     Lowerer::new(checked, options)?.run()
 }
-
-/// A track's lanes: each lane's player and cells, entry first.
-type Lanes = Vec<(u8, Vec<usize>)>;
-
-/// A step vector and the player it belongs to (`None`: every player).
-type TaggedVector = (Vec<i64>, Option<u8>);
 
 #[derive(Clone, Copy)]
 enum Sym<'a> {
@@ -130,11 +124,9 @@ struct Lowerer<'a> {
     /// The checker's type of every expression.
     types: &'a ExprTypes,
     env: &'a ConstEnv,
-    geo: Geometry,
+    /// The board of these options and its tables, from the checker.
+    board: Configured,
     syms: Symbols<'a>,
-    /// Each direction's and relation's vectors, with the player a vector belongs to (`None`:
-    /// every player).
-    vectors: HashMap<&'a str, Vec<TaggedVector>>,
     prog: Program,
     /// Turn variables: each name gets one slot for the whole program.
     vars: HashMap<String, u8>,
@@ -145,15 +137,11 @@ struct Lowerer<'a> {
     in_code: bool,
     /// Inside the right side of `where`, axis names mean the candidate cell's coordinates.
     in_where: bool,
-    /// Each shape's declaration, in declaration order.
-    shapes: Vec<&'a ShapeDecl>,
     placed_vars: HashMap<String, PlacedVar>,
     /// Direction variables (`pick d in R`): their slot and relation.
     dir_vars: HashMap<String, (u8, u16)>,
     /// The `distinct` blocks being lowered, innermost last.
     distinct_stack: Vec<u8>,
-    /// Each track's lanes: player and cells, entry first.
-    tracks: HashMap<&'a str, Lanes>,
     /// The slots of `carried` tokens, which follow `move`.
     carried: Vec<u16>,
 }
@@ -161,33 +149,8 @@ struct Lowerer<'a> {
 impl<'a> Lowerer<'a> {
     fn new(checked: &'a Checked, env: &'a ConstEnv) -> Result<Self> {
         let (file, types) = (&checked.file, &checked.types);
-        let Some((board, board_span)) = file.items.iter().find_map(|i| match &i.kind {
-            ItemKind::Board(b) => Some((b, i.span)),
-            _ => None,
-        }) else {
-            return err("the game has no board");
-        };
-        let geo = Geometry::build(board, env).map_err(|e| match e {
-            GeometryError::Const(c) => LowerError::NotComputable {
-                what: "the board".to_string(),
-                reason: c.reason(),
-                span: Some(c.span()),
-            },
-            GeometryError::DuplicateName { name, span } => LowerError::DuplicateCellName {
-                name,
-                span: Some(span),
-            },
-            GeometryError::TooManyCells { found, span } => LowerError::TooManyCells {
-                found,
-                max: crate::check::geometry::MAX_CELLS,
-                span: Some(span),
-            },
-        })?;
-        if geo.is_empty() {
-            return Err(LowerError::NoCells {
-                span: Some(board_span),
-            });
-        }
+        let conf = checked.board(env)?;
+        let geo = &conf.geometry;
         let coords = geo.coords.iter().flatten();
         let coords = coords
             .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
@@ -208,9 +171,8 @@ impl<'a> Lowerer<'a> {
             file,
             types,
             env,
-            geo,
+            board: conf,
             syms: Symbols::new(&checked.names),
-            vectors: HashMap::new(),
             prog: Program {
                 board,
                 options,
@@ -221,11 +183,9 @@ impl<'a> Lowerer<'a> {
             set_locals: HashMap::new(),
             in_code: false,
             in_where: false,
-            shapes: Vec::new(),
             placed_vars: HashMap::new(),
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
-            tracks: HashMap::new(),
             carried: Vec::new(),
         })
     }
@@ -362,6 +322,13 @@ fn id16(n: usize) -> Result<u16> {
         max: u64::from(u16::MAX) + 1,
         span: None,
     })
+}
+
+/// The set of `cells`.
+fn cell_set(cells: impl IntoIterator<Item = impl std::borrow::Borrow<usize>>) -> CellSet {
+    let mut set = CellSet::EMPTY;
+    cells.into_iter().for_each(|c| set.insert(*c.borrow()));
+    set
 }
 
 /// Points a placeholder `unless` (its index and condition) past the ops after it.

@@ -193,28 +193,28 @@ impl<'a> Lowerer<'a> {
                 ops.push(Op::Shift { at, relation });
             }
             StmtKind::Enter { track, owner, near } => {
-                let (base, lanes) = self.track(&track.name)?;
+                let (base, track) = self.track(&track.name)?;
                 let owner = self.owner_or_mover(owner.as_ref())?;
                 let near = self.cell(near)?;
                 self.per_player(owner, true, ops, |this, p, ops| {
-                    this.enter(base, &lanes, p, near, ops)
+                    this.enter(base, &track.entries[usize::from(p)], near, ops)
                 })?;
             }
             StmtKind::Advance { track, owner } => {
-                let (base, lanes) = self.track(&track.name)?;
+                let (base, track) = self.track(&track.name)?;
                 let owner = self.owner_or_mover(owner.as_ref())?;
                 self.per_player(owner, false, ops, |this, p, ops| {
-                    for (_, cells) in lanes.iter().filter(|(q, _)| *q == p) {
+                    for (_, cells) in track.lanes.iter().filter(|(q, _)| *q == p) {
                         this.advance_lane(base, cells, ops);
                     }
                     Ok(())
                 })?;
             }
             StmtKind::Take { track, owner } => {
-                let (base, lanes) = self.track(&track.name)?;
+                let (base, track) = self.track(&track.name)?;
                 let owner = self.owner_or_mover(owner.as_ref())?;
                 self.per_player(owner, true, ops, |this, p, ops| {
-                    this.take(base, &lanes, p, ops)
+                    this.take(base, &track.lanes, p, ops)
                 })?;
             }
             StmtKind::Require(c) => {
@@ -472,9 +472,9 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A track's per-cell slots and its lanes.
-    fn track(&self, name: &str) -> Result<(u16, Lanes)> {
-        match (self.syms.get(name), self.tracks.get(name)) {
-            (Some(Sym::Layer { base }), Some(lanes)) => Ok((*base, lanes.clone())),
+    fn track(&self, name: &str) -> Result<(u16, Track)> {
+        match (self.syms.get(name), self.board.tracks.get(name)) {
+            (Some(Sym::Layer { base }), Some(track)) => Ok((*base, track.clone())),
             _ => err(format!("`{name}` is not a track")),
         }
     }
@@ -542,51 +542,30 @@ impl<'a> Lowerer<'a> {
         ops.push(Op::Require(never));
     }
 
-    /// `enter`: one more piece on the entry of player `p`'s lane nearest to `near` (squared
-    /// distance between coordinates; ties go to the lane written first).
+    /// `enter`: one more piece on the entry of player `p`'s lane nearest to `near`: `entries`
+    /// holds each such entry and the cells nearest to it.
     fn enter(
         &mut self,
         base: u16,
-        lanes: &[(u8, Vec<usize>)],
-        p: u8,
+        entries: &[(usize, Vec<usize>)],
         near: CellRef,
         ops: &mut Vec<Op>,
     ) -> Result<()> {
-        let entries: Vec<usize> = lanes
-            .iter()
-            .filter(|(q, _)| *q == p)
-            .filter_map(|(_, cells)| cells.first().copied())
-            .collect();
         if entries.is_empty() {
             self.fail(ops);
             return Ok(());
         }
-        let board = &self.prog.board;
-        let axes = board.axes.len();
-        let dist = |a: usize, b: usize| -> i64 {
-            (0..axes)
-                .map(|k| i64::from(board.coord(a, k)) - i64::from(board.coord(b, k)))
-                .map(|d| d * d)
-                .sum()
-        };
-        let mut regions = vec![CellSet::EMPTY; entries.len()];
-        for c in 0..board.len() {
-            let nearest = (0..entries.len())
-                .min_by_key(|&k| (dist(c, entries[k]), k))
-                .unwrap_or(0);
-            regions[nearest].insert(c);
-        }
         let value = self.push_int(IntExpr::Const(1));
         let mut ends = Vec::new();
-        for (k, &entry) in entries.iter().enumerate() {
+        for (k, (entry, region)) in entries.iter().enumerate() {
             let last = k + 1 == entries.len();
             let guard = if last {
                 None
             } else {
-                let set = self.push_set(SetExpr::Const(regions[k]));
+                let set = self.push_set(SetExpr::Const(cell_set(region)));
                 Some(self.guard(BoolExpr::In { cell: near, set }, ops))
             };
-            let cell = const_cell(entry);
+            let cell = const_cell(*entry);
             let slot = AssignSlot::PerCell { base, cell };
             let op = AssignKind::Add;
             ops.push(Op::Assign { slot, op, value });
@@ -659,7 +638,7 @@ impl<'a> Lowerer<'a> {
         let Some(ExprKind::Name(t)) = args.first().map(|a| &a.kind) else {
             return err("`waiting` expects a track");
         };
-        let (base, lanes) = self.track(&t.name)?;
+        let (base, Track { lanes, .. }) = self.track(&t.name)?;
         let owner = self.owner_or_mover(args.get(1))?;
         let mut sums = [IntExpr::Const(0), IntExpr::Const(0)];
         for (p, sum) in sums.iter_mut().enumerate() {
