@@ -7,8 +7,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use rulestone::check::consteval::ConstEnv;
-use rulestone::ir::table::{self as tir, TableProgram};
+use rulestone::ir::table::TableProgram;
 use rulestone::runtime::table::{Choice, Decision, TableMatch};
 use rulestone::runtime::GameResult;
 
