@@ -6,19 +6,12 @@ use std::path::{Path, PathBuf};
 use crate::runtime::table::{Decision, TableMatch};
 use crate::runtime::{BoardGame, Compiled, Game, Move};
 use crate::syntax::ast;
+use crate::Built;
 
 use super::load::{
     find_move, normalize, parse, play_list, shown, split_moves, split_sets, BadMove,
 };
 use super::{CliError, GameArgs, Result};
-
-/// Whether the game's moves are generated from its rules, so that they can be compiled to
-/// Rust, counted by perft and lowered to a board program; a game whose decisions are
-/// continuous (shots simulated on a table) has none to generate. What `compile` and the
-/// board-only commands ask of a parsed game.
-pub(crate) fn moves_generated(file: &ast::File) -> bool {
-    !crate::check::table::is_table_game(file)
-}
 
 /// A loaded game, ready to start matches at the command line's position.
 pub(crate) struct Games<'l, G> {
@@ -221,37 +214,19 @@ pub(crate) fn with_game_armies<T: OnGame>(
     task: T,
 ) -> Result<T::Output> {
     let (source, file) = parse(&args.file)?;
-    if !moves_generated(&file) {
-        let table = match armies {
-            Some(specs) => super::table::load_with(&args.file, &split_sets(&args.set)?, specs)?,
-            None => super::table::load(args)?,
-        };
-        let start =
-            |deal: u64| -> Result<TableMatch<'_>> { super::table::start(&table, deal, after) };
-        start(args.deal)?;
-        let describe = || super::info::table_part(args, &file, &table);
-        let mut armies = Vec::new();
-        for (p, sources) in table.army_sources.iter().enumerate() {
-            let player = table.program.players.get(p).cloned().unwrap_or_default();
-            armies.extend(sources.iter().map(|s| (player.clone(), s.clone())));
-        }
-        return task.run(&Games {
-            title: format!("{} ({})", table.program.name, shown(&args.file)),
-            name: table.program.name.clone(),
-            options: None,
-            option_values: Vec::new(),
-            start: &start,
-            deal: args.deal,
-            kind: "match",
-            path: table.path.clone(),
-            settings: table.program.settings.clone(),
-            armies,
-            refusal: &|_, _| None,
-            describe: &describe,
-        });
-    }
     let sets = split_sets(&args.set)?;
-    let loaded = super::load::load_parsed(&args.file, &source, &file, &sets, compiled)?;
+    let program = match super::load::build(&args.file, &source, &file, &sets)? {
+        Built::Board(program) => program,
+        Built::Table(game, program) => {
+            let specs = match armies {
+                Some(specs) => specs.clone(),
+                None => super::table::army_specs(args)?,
+            };
+            let table = super::table::with_armies(&args.file, &game, program, &specs)?;
+            return on_table(args, &file, &table, after, task);
+        }
+    };
+    let loaded = super::load::board(&args.file, &source, program, compiled);
     let start = |_: u64| -> Result<BoardGame<'_>> {
         let mut engine = loaded.engine();
         if let Some(list) = after {
@@ -284,6 +259,38 @@ pub(crate) fn with_game_armies<T: OnGame>(
     });
     loaded.steps_ok()?;
     done
+}
+
+/// Runs `task` on a loaded table game, at the position after `after`.
+fn on_table<T: OnGame>(
+    args: &GameArgs,
+    file: &ast::File,
+    table: &super::table::LoadedTable,
+    after: Option<&str>,
+    task: T,
+) -> Result<T::Output> {
+    let start = |deal: u64| -> Result<TableMatch<'_>> { super::table::start(table, deal, after) };
+    start(args.deal)?;
+    let describe = || super::info::table_part(args, file, table);
+    let mut armies = Vec::new();
+    for (p, sources) in table.army_sources.iter().enumerate() {
+        let player = table.program.players.get(p).cloned().unwrap_or_default();
+        armies.extend(sources.iter().map(|s| (player.clone(), s.clone())));
+    }
+    task.run(&Games {
+        title: format!("{} ({})", table.program.name, shown(&args.file)),
+        name: table.program.name.clone(),
+        options: None,
+        option_values: Vec::new(),
+        start: &start,
+        deal: args.deal,
+        kind: "match",
+        path: table.path.clone(),
+        settings: table.program.settings.clone(),
+        armies,
+        refusal: &|_, _| None,
+        describe: &describe,
+    })
 }
 
 /// A game's player names, `0` and `1`.
@@ -324,16 +331,25 @@ pub(crate) fn with_variants<T: OnVariants>(
     compiled: Compiled,
     task: T,
 ) -> Result<T::Output> {
-    let (_, parsed) = parse(file)?;
-    if !moves_generated(&parsed) {
-        let every_army = [Vec::new(), Vec::new()];
-        let tables = sets
-            .iter()
-            .map(|s| super::table::load_with(file, s, &every_army))
-            .collect::<Result<Vec<_>>>()?;
-        let Some(first) = tables.first() else {
-            return Err(CliError::new("no variant to run").into());
-        };
+    let (source, parsed) = parse(file)?;
+    let (mut loaded, mut tables) = (Vec::new(), Vec::new());
+    let every_army = [Vec::new(), Vec::new()];
+    for s in sets {
+        match super::load::build(file, &source, &parsed, s)? {
+            Built::Board(program) => {
+                loaded.push(super::load::board(file, &source, program, compiled))
+            }
+            Built::Table(game, program) => {
+                tables.push(super::table::with_armies(
+                    file,
+                    &game,
+                    program,
+                    &every_army,
+                )?);
+            }
+        }
+    }
+    if let Some(first) = tables.first() {
         let start = |v: usize, deal: u64| {
             let t = &tables[v];
             TableMatch::new(&t.program, t.armies.clone(), deal)
@@ -346,10 +362,6 @@ pub(crate) fn with_variants<T: OnVariants>(
             start: &start,
         });
     }
-    let loaded = sets
-        .iter()
-        .map(|s| super::load::load_with(file, s, compiled))
-        .collect::<Result<Vec<_>>>()?;
     let Some(first) = loaded.first() else {
         return Err(CliError::new("no variant to run").into());
     };

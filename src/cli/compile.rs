@@ -19,9 +19,10 @@ use std::process::Command;
 
 use clap::Args;
 
-use super::load::{load_parsed, parse, shown, split_sets};
+use super::load::{build, parse, shown, split_sets};
 use super::{emit, CliError, Result};
 use crate::runtime::codegen::{self, Unit};
+use crate::Built;
 
 #[derive(Debug, Args)]
 pub struct CompileArgs {
@@ -92,29 +93,28 @@ pub(crate) fn run(args: &CompileArgs) -> Result<()> {
     let mut programs = Vec::new();
     for path in &args.files {
         let (source, file) = parse(path)?;
-        if !super::any::moves_generated(&file) {
-            eprintln!(
-                "note: skipping `{}`: a table game's shots are simulated, not generated",
-                super::load::shown(path)
-            );
-            continue;
-        }
         for mut sets in crate::check::options::variants(&file) {
             sets.retain(|(name, _)| !forced.iter().any(|(n, _)| n == name));
             sets.extend(forced.iter().cloned());
-            let loaded = load_parsed(path, &source, &file, &sets, crate::runtime::Compiled::NONE)?;
+            let Built::Board(program) = build(path, &source, &file, &sets)? else {
+                eprintln!(
+                    "note: skipping `{}`: a table game's shots are simulated, not generated",
+                    shown(path)
+                );
+                break;
+            };
             // The same program twice (one file given twice, an option set to its default)
             // is compiled once; two files of one game name with different rules are both
             // compiled, the later one labelled with its file.
-            let fingerprint = crate::runtime::compiled::fingerprint(&loaded.program);
+            let fingerprint = crate::runtime::compiled::fingerprint(&program);
             if programs.iter().any(|(_, _, f)| *f == fingerprint) {
                 continue;
             }
-            let mut label = label(&loaded.program.name, &sets);
+            let mut label = label(&program.name, &sets);
             if programs.iter().any(|(l, _, _)| *l == label) {
                 label = format!("{label} [{}]", shown(path));
             }
-            programs.push((label, loaded.program, fingerprint));
+            programs.push((label, program, fingerprint));
         }
     }
     let units: Vec<Unit<'_>> = programs

@@ -14,6 +14,7 @@ use crate::ir::Program;
 use crate::runtime::compiled::{Backend, Compiled};
 use crate::runtime::{Engine, GameResult, Move};
 use crate::syntax::{self, ast};
+use crate::Built;
 
 use super::{color_stderr, CliError, Fail, GameArgs, Result};
 
@@ -136,31 +137,44 @@ pub(crate) fn load_parsed(
     sets: &[(String, String)],
     compiled: Compiled,
 ) -> Result<Loaded> {
-    if !super::any::moves_generated(file) {
-        return Err(CliError::new(format!(
+    match build(path, source, file, sets)? {
+        Built::Board(program) => Ok(board(path, source, program, compiled)),
+        Built::Table(..) => Err(CliError::new(format!(
             "`{}` is a table game: its shots are continuous, so this command does not apply",
             shown(path)
         ))
         .note(TABLE_COMMANDS)
-        .into());
+        .into()),
     }
-    match crate::compile_parsed(file, sets) {
-        Ok(program) => Ok(Loaded {
-            path: path.to_path_buf(),
-            backend: compiled.backend_for(&program),
-            exhausted: Arc::default(),
-            program,
-            source: source.to_string(),
-        }),
-        Err(e) if e.bad_options => {
-            report_errors(e.diags, source, path);
-            Err(Fail::ReportedUsage)
-        }
-        Err(e) => {
-            report_errors(e.diags, source, path);
-            Err(Fail::Reported)
-        }
+}
+
+/// A board game's program, loaded for the backend `compiled` offers.
+pub(crate) fn board(path: &Path, source: &str, program: Program, compiled: Compiled) -> Loaded {
+    Loaded {
+        path: path.to_path_buf(),
+        backend: compiled.backend_for(&program),
+        exhausted: Arc::default(),
+        program,
+        source: source.to_string(),
     }
+}
+
+/// The whole pipeline for a parsed file of either kind ([`crate::build_parsed`]); every
+/// problem is rendered against the source (exit 1, or 2 for a refused option).
+pub(crate) fn build(
+    path: &Path,
+    source: &str,
+    file: &ast::File,
+    sets: &[(String, String)],
+) -> Result<Built> {
+    crate::build_parsed(file, sets).map_err(|e| {
+        report_errors(e.diags, source, path);
+        if e.bad_options {
+            Fail::ReportedUsage
+        } else {
+            Fail::Reported
+        }
+    })
 }
 
 /// A player's name, or `player N` if the program has no name for it.

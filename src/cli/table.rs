@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::check::table::TableGame;
 use crate::diag;
 use crate::ir::table::{self as tir, Army, TableProgram};
 use crate::runtime::table::TableMatch;
 use crate::runtime::GameResult;
 use crate::syntax;
 
-use super::load::{parse, shown};
+use super::load::shown;
 use super::{CliError, Fail, GameArgs, Result};
 
 /// A table game loaded for one set of options, with the armies each player may choose from.
@@ -21,41 +22,29 @@ pub(crate) struct LoadedTable {
     pub army_sources: [Vec<String>; 2],
 }
 
-/// Reads, checks and lowers a table game and picks the armies.
-pub(crate) fn load(args: &GameArgs) -> Result<LoadedTable> {
-    let sets = super::load::split_sets(&args.set)?;
+/// The armies `--army` gives each player (`FILE` or `FILE:NAME`): the first player's, then
+/// the second's; none means every army the game file declares.
+pub(crate) fn army_specs(args: &GameArgs) -> Result<[Vec<String>; 2]> {
     if args.army.len() > 2 {
         return Err(
             CliError::new("at most two `--army` (the first player's, then the second's)").into(),
         );
     }
-    let specs = [
+    Ok([
         args.army.first().cloned().into_iter().collect(),
         args.army.get(1).cloned().into_iter().collect(),
-    ];
-    load_with(&args.file, &sets, &specs)
+    ])
 }
 
-/// Loads a table game; `specs[p]` are player `p`'s armies, `FILE` (every army in a deck file)
-/// or `FILE:NAME`, where FILE may be the game file itself; none means every army the game file
-/// declares.
-pub(crate) fn load_with(
+/// A built table game with each player's armies: `specs[p]` are player `p`'s, `FILE` (every
+/// army in a deck file) or `FILE:NAME`, where FILE may be the game file itself; none means
+/// every army the game file declares.
+pub(crate) fn with_armies(
     path: &Path,
-    sets: &[(String, String)],
+    game: &TableGame,
+    program: TableProgram,
     specs: &[Vec<String>; 2],
 ) -> Result<LoadedTable> {
-    let (source, file) = parse(path)?;
-    let (game, program) = match crate::compile_table_parsed(&file, sets) {
-        Ok(compiled) => compiled,
-        Err(e) => {
-            super::load::report_errors(e.diags, &source, path);
-            return Err(if e.bad_options {
-                Fail::ReportedUsage
-            } else {
-                Fail::Reported
-            });
-        }
-    };
     let mut armies = [Vec::new(), Vec::new()];
     let mut sources = [Vec::new(), Vec::new()];
     for p in 0..2 {
@@ -65,7 +54,7 @@ pub(crate) fn load_with(
             specs[p].clone()
         };
         for spec in &own {
-            for (army, src) in armies_of(&game, &program, path, spec)? {
+            for (army, src) in armies_of(game, &program, path, spec)? {
                 armies[p].push(army);
                 sources[p].push(src);
             }
@@ -90,7 +79,7 @@ pub(crate) fn load_with(
 /// The armies of `FILE` or `FILE:NAME`: the game file's own, or a deck file's, checked against
 /// the army rules.
 fn armies_of(
-    game: &crate::check::table::TableGame,
+    game: &TableGame,
     program: &TableProgram,
     game_path: &Path,
     spec: &str,
