@@ -275,7 +275,8 @@ pub(super) fn repetitions(
 ) -> i32 {
     let next = hash ^ zobrist.mover(mover) ^ zobrist.mover(1 - mover);
     let key = history_key(program, zobrist, next, counters, 1 - mover);
-    let earlier = history.iter().filter(|&&h| h == key).count();
+    // A sum of 0s and 1s rather than a filtered count, so that the scan is vectorised.
+    let earlier: usize = history.iter().map(|&h| usize::from(h == key)).sum();
     i32::try_from(earlier + 1).unwrap_or(i32::MAX)
 }
 
