@@ -237,11 +237,7 @@ impl<'a> Lowerer<'a> {
                 (Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
                 (_, Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
                 _ => match self.cell(e)? {
-                    CellRef::Const(c) => {
-                        let mut one = CellSet::EMPTY;
-                        one.insert(usize::from(c));
-                        SetExpr::Const(one)
-                    }
+                    CellRef::Const(c) => SetExpr::Const(cell_set([usize::from(c)])),
                     c => SetExpr::Single(c),
                 },
             },
