@@ -297,16 +297,14 @@ impl<'a> Lowerer<'a> {
 
 /// Per cell, the next cells of the rays that are `player`'s (of every ray for `None`).
 fn masks(n: usize, rays: &[(Option<u8>, Vec<u16>)], player: Option<u8>) -> Vec<CellSet> {
-    let mine = |who: &Option<u8>| player.is_none() || who.is_none() || *who == player;
-    (0..n)
-        .map(|c| {
-            let mut m = CellSet::EMPTY;
-            for (_, next) in rays.iter().filter(|(who, _)| mine(who)) {
-                if next[c] != NO_CELL {
-                    m.insert(usize::from(next[c]));
-                }
-            }
-            m
-        })
-        .collect()
+    let is_mine = |who: &Option<u8>| player.is_none() || who.is_none() || *who == player;
+    let mine: Vec<&Vec<u16>> = (rays.iter().filter(|(who, _)| is_mine(who)))
+        .map(|(_, next)| next)
+        .collect();
+    let next = |c: usize| {
+        mine.iter()
+            .map(move |next| next[c])
+            .filter(|&t| t != NO_CELL)
+    };
+    (0..n).map(|c| cell_set(next(c).map(usize::from))).collect()
 }

@@ -336,17 +336,21 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 let set = self.set(value)?;
-                let full = |found, max| LowerError::TooManySetLocals {
-                    found,
-                    max,
-                    span: Some(name.span),
+                let slot = match self.set_locals.get(&name.name) {
+                    Some(s) => *s,
+                    None if self.set_locals.len() >= crate::ir::MAX_SET_LOCALS => {
+                        return Err(LowerError::TooManySetLocals {
+                            found: self.set_locals.len() + 1,
+                            max: crate::ir::MAX_SET_LOCALS,
+                            span: Some(name.span),
+                        });
+                    }
+                    None => {
+                        let s = u8::try_from(self.set_locals.len()).unwrap_or(0);
+                        self.set_locals.insert(name.name.clone(), s);
+                        s
+                    }
                 };
-                let slot = named_slot(
-                    &mut self.set_locals,
-                    &name.name,
-                    crate::ir::MAX_SET_LOCALS,
-                    full,
-                )?;
                 let replay = true;
                 ops.push(Op::Let { slot, set, replay });
             }
@@ -641,25 +645,6 @@ impl<'a> Lowerer<'a> {
             },
         })
     }
-}
-
-/// The slot of `name` in `slots`, a new one if it has none yet; `full(found, max)` when all
-/// `max` slots are taken.
-fn named_slot(
-    slots: &mut HashMap<String, u8>,
-    name: &str,
-    max: usize,
-    full: impl FnOnce(usize, usize) -> LowerError,
-) -> Result<u8> {
-    if let Some(&s) = slots.get(name) {
-        return Ok(s);
-    }
-    let s = u8::try_from(slots.len())
-        .ok()
-        .filter(|&s| usize::from(s) < max);
-    let s = s.ok_or_else(|| full(slots.len() + 1, max))?;
-    slots.insert(name.to_string(), s);
-    Ok(s)
 }
 
 /// Whether `owner` is player `p`.
