@@ -250,22 +250,26 @@ fn build(checked: &check::Checked, sets: &[(String, String)]) -> Result<ir::Prog
     lower_under(checked, sets, &env)
 }
 
-/// Lowers for configured options; a problem that only these settings show names them.
+/// Configures the board for the option values (once: the lowering receives it) and lowers; a
+/// problem that only these settings show names them.
 fn lower_under(
     checked: &check::Checked,
     sets: &[(String, String)],
     env: &check::consteval::ConstEnv,
 ) -> Result<ir::Program, diag::Diag> {
-    lower(checked, env).map_err(|e| {
-        let inner: diag::Diag = Box::new(e);
-        if sets.is_empty() {
-            inner
-        } else {
-            Box::new(check::options::UnderOptions::new(
-                &checked.file,
-                sets,
-                inner,
-            ))
-        }
-    })
+    let board = checked.board(env).map_err(ir::LowerError::from);
+    board
+        .and_then(|board| lower(checked, env, board))
+        .map_err(|e| {
+            let inner: diag::Diag = Box::new(e);
+            if sets.is_empty() {
+                inner
+            } else {
+                Box::new(check::options::UnderOptions::new(
+                    &checked.file,
+                    sets,
+                    inner,
+                ))
+            }
+        })
 }

@@ -44,7 +44,10 @@ fn run_all_stages(source: &str) -> usize {
     let Ok(env) = rulestone::check::options::resolve(&checked.file, &[]) else {
         return 2;
     };
-    let Ok(program) = rulestone::lower(&checked, &env) else {
+    let Ok(board) = checked.board(&env) else {
+        return 2;
+    };
+    let Ok(program) = rulestone::lower(&checked, &env, board) else {
         return 2;
     };
     let _ = rulestone::ir::dump::dump(&program);

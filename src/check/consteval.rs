@@ -20,6 +20,19 @@ pub enum Const {
     Text(String),
 }
 
+impl Const {
+    /// The value as it is written (a decimal with its point, a word or text as it is).
+    #[must_use]
+    pub fn text(&self) -> String {
+        match self {
+            Const::Int(v) => v.to_string(),
+            Const::Decimal(v) => decimal_text(*v),
+            Const::Bool(b) => b.to_string(),
+            Const::Word(w) | Const::Text(w) => w.clone(),
+        }
+    }
+}
+
 /// Why an expression has no constant value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConstError {
@@ -193,12 +206,7 @@ impl ConstEnv {
         for part in &t.parts {
             match part {
                 TemplatePart::Text(s) => out.push_str(s),
-                TemplatePart::Hole(e) => match self.eval(e)? {
-                    Const::Int(v) => out.push_str(&v.to_string()),
-                    Const::Decimal(v) => out.push_str(&decimal_text(v)),
-                    Const::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-                    Const::Word(w) | Const::Text(w) => out.push_str(&w),
-                },
+                TemplatePart::Hole(e) => out.push_str(&self.eval(e)?.text()),
             }
         }
         Ok(out)

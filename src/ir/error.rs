@@ -134,6 +134,17 @@ impl LowerError {
         }
     }
 
+    /// A table of the IR or the runtime past its limit (`E1005`): `found` entries, `max` fit.
+    pub(crate) fn too_large(what: &'static str, found: usize, max: u64) -> LowerError {
+        let found = found as u64;
+        LowerError::TableTooLarge {
+            what,
+            found,
+            max,
+            span: None,
+        }
+    }
+
     /// Points the error at `span` unless an inner expression already did.
     #[must_use]
     pub fn at(mut self, span: Span) -> LowerError {

@@ -10,12 +10,12 @@ type Rays = Vec<(Option<u8>, Vec<u16>)>;
 
 impl<'a> Lowerer<'a> {
     /// Resolves every declaration. Names may be used before they are declared, so those that
-    /// need no other come first; then relations and zones, which may refer to each other, are
-    /// retried until no more resolve; then patterns and the declarations that take counter
-    /// slots (in file order, which numbers the slots), whose views may name relations.
+    /// need no other come first (the configured relations before all); then zones, which may
+    /// refer to each other, are retried until no more resolve; then patterns and the
+    /// declarations that take counter slots (in file order, which numbers the slots).
     pub(super) fn declare(&mut self) -> Result<()> {
         let round = |item: &Item| match item.kind {
-            ItemKind::Relation { .. } | ItemKind::Zone { .. } => 1,
+            ItemKind::Zone { .. } => 1,
             ItemKind::Pattern { .. }
             | ItemKind::Counter { .. }
             | ItemKind::Shape(_)
@@ -69,17 +69,11 @@ impl<'a> Lowerer<'a> {
                     self.syms.insert(&p.name, Sym::Player(i as u8));
                 }
             }
+            // A word option needs no symbol: its tests fold with its value (`ConstEnv::eval`).
             ItemKind::Option(o) => {
-                if let OptionType::Enum(words) = &o.ty {
-                    for w in words {
-                        self.syms.insert(&w.name, Sym::Word);
-                    }
+                if let Some(Const::Int(v) | Const::Decimal(v)) = self.env.values.get(&o.name.name) {
+                    self.syms.insert(&o.name.name, Sym::IntConst(*v));
                 }
-                let sym = match self.env.values.get(&o.name.name) {
-                    Some(Const::Int(v) | Const::Decimal(v)) => Sym::IntConst(*v),
-                    _ => Sym::Word,
-                };
-                self.syms.insert(&o.name.name, sym);
             }
             ItemKind::Pattern { name, .. } => {
                 let id = id16(self.prog.patterns.len())?;
@@ -137,10 +131,9 @@ impl<'a> Lowerer<'a> {
                 let view = match view {
                     AstView::Plain => CounterView::Plain,
                     AstView::Hidden => CounterView::Hidden,
-                    AstView::Directions(rel) => match self.syms.get(&rel.name) {
-                        Some(Sym::Relation(r)) => CounterView::Directions(*r),
-                        _ => return err(format!("`{}` is not a relation", rel.name)),
-                    },
+                    AstView::Directions(rel) => {
+                        CounterView::Directions(declared!(self, &rel.name, Sym::Relation(r) => r))
+                    }
                 };
                 let initial = self.board.starts.get(&name.name).copied().unwrap_or(0);
                 let players = match (per_cell, per_player) {
@@ -206,13 +199,9 @@ impl<'a> Lowerer<'a> {
     /// A shape's declaration: its stock counters and its cells.
     fn shape(&mut self, shape: &'a crate::syntax::ast::ShapeDecl) -> Result<()> {
         let name = &shape.name;
-        if self.prog.shapes.len() >= usize::from(u8::MAX) {
-            return Err(LowerError::TableTooLarge {
-                what: "shapes",
-                found: self.prog.shapes.len() as u64 + 1,
-                max: u64::from(u8::MAX),
-                span: Some(name.span),
-            });
+        let found = self.prog.shapes.len() + 1;
+        if found > usize::from(u8::MAX) {
+            return Err(LowerError::too_large("shapes", found, u8::MAX.into()).at(name.span));
         }
         let Some(&(count, points)) = self.board.shapes.get(self.prog.shapes.len()) else {
             return err(format!("shape `{}` is not configured", name.name));
@@ -226,7 +215,6 @@ impl<'a> Lowerer<'a> {
             flip,
             stock,
         });
-        self.syms.insert(&name.name, Sym::Shape);
         Ok(())
     }
 
@@ -265,12 +253,12 @@ impl<'a> Lowerer<'a> {
             table.by_shape.push((start, table.instances.len() as u32));
         }
         if table.instances.len() > usize::from(u16::MAX) {
-            return Err(LowerError::TableTooLarge {
-                what: "placements in one `place`",
-                found: table.instances.len() as u64,
-                max: u64::from(u16::MAX),
-                span: None,
-            });
+            let what = "placements in one `place`";
+            return Err(LowerError::too_large(
+                what,
+                table.instances.len(),
+                u16::MAX.into(),
+            ));
         }
         let id = id16(self.prog.placements.len())?;
         self.prog.placements.push(table);
@@ -309,16 +297,14 @@ impl<'a> Lowerer<'a> {
 
 /// Per cell, the next cells of the rays that are `player`'s (of every ray for `None`).
 fn masks(n: usize, rays: &[(Option<u8>, Vec<u16>)], player: Option<u8>) -> Vec<CellSet> {
-    let mine = |who: &Option<u8>| player.is_none() || who.is_none() || *who == player;
-    (0..n)
-        .map(|c| {
-            let mut m = CellSet::EMPTY;
-            for (_, next) in rays.iter().filter(|(who, _)| mine(who)) {
-                if next[c] != NO_CELL {
-                    m.insert(usize::from(next[c]));
-                }
-            }
-            m
-        })
-        .collect()
+    let is_mine = |who: &Option<u8>| player.is_none() || who.is_none() || *who == player;
+    let mine: Vec<&Vec<u16>> = (rays.iter().filter(|(who, _)| is_mine(who)))
+        .map(|(_, next)| next)
+        .collect();
+    let next = |c: usize| {
+        mine.iter()
+            .map(move |next| next[c])
+            .filter(|&t| t != NO_CELL)
+    };
+    (0..n).map(|c| cell_set(next(c).map(usize::from))).collect()
 }

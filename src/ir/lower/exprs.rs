@@ -158,19 +158,19 @@ impl<'a> Lowerer<'a> {
         let (Some(vs), Some(ws)) = (self.board.vectors(mine), self.board.vectors(&n.name)) else {
             return err(format!("`{}` is not a relation", n.name));
         };
-        let mut members = [0u64; 2];
-        for (p, mask) in members.iter_mut().enumerate() {
-            let p = u8::try_from(p).unwrap_or(0);
-            for (i, (v, _)) in vs.iter().enumerate().take(64) {
-                if ws
-                    .iter()
-                    .any(|(w, who)| w == v && who.is_none_or(|o| o == p))
-                {
-                    *mask |= 1 << i;
-                }
-            }
-        }
-        Ok(members)
+        let member = |v: &Vec<i64>, p| {
+            ws.iter()
+                .any(|(w, who)| w == v && who.is_none_or(|o| o == p))
+        };
+        let mask = |p| {
+            let members = vs
+                .iter()
+                .enumerate()
+                .take(64)
+                .filter(|(_, (v, _))| member(v, p));
+            members.fold(0, |mask, (i, _)| mask | 1 << i)
+        };
+        Ok([mask(0), mask(1)])
     }
 
     /// The `place` variable an expression names, if it does.
@@ -237,11 +237,7 @@ impl<'a> Lowerer<'a> {
                 (Some(Value::Cells), _) => SetExpr::Const(self.prog.board.all),
                 (_, Some(Sym::Zone(z))) => SetExpr::Const(self.prog.zones[z as usize].cells),
                 _ => match self.cell(e)? {
-                    CellRef::Const(c) => {
-                        let mut one = CellSet::EMPTY;
-                        one.insert(usize::from(c));
-                        SetExpr::Const(one)
-                    }
+                    CellRef::Const(c) => SetExpr::Const(cell_set([usize::from(c)])),
                     c => SetExpr::Single(c),
                 },
             },

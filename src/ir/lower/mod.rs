@@ -16,14 +16,25 @@ use crate::check::error::ConfigureError;
 use crate::check::model::{DeclId, ExprTypes, Names, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{
-    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind,
-    OptionType, Stmt, StmtKind, Template as AstTemplate, TemplatePart as AstPart, UnaryOp,
+    AssignOp, BinaryOp, Block, CounterView as AstView, Expr, ExprKind, File, Item, ItemKind, Stmt,
+    StmtKind, Template as AstTemplate, TemplatePart as AstPart, UnaryOp,
 };
 use crate::syntax::Ident;
 
 use super::error::LowerError;
 use super::ops::compare;
 use super::passes::decisions;
+
+/// What the declaration `name` lowers to, matched against `pattern`: the checker has made the
+/// name a declaration of that kind, so any other is a bug (`E0999`).
+macro_rules! declared {
+    ($self:ident, $name:expr, $pattern:pat => $value:expr) => {
+        match $self.syms.get($name).copied() {
+            Some($pattern) => $value,
+            _ => return err(format!("`{}` is not the kind the checker found", $name)),
+        }
+    };
+}
 
 mod decls;
 mod exprs;
@@ -36,18 +47,18 @@ fn err<T>(message: impl Into<String>) -> std::result::Result<T, LowerError> {
 
 type Result<T> = std::result::Result<T, LowerError>;
 
-/// Lowers a checked game for the given option values.
+/// Lowers a checked game for the given option values and the board the checker configured
+/// for them ([`Checked::board`]): the lowering receives the board, it never computes one.
 ///
 /// # Errors
-/// When the options produce an unusable board or a construct the runtime cannot run.
-pub fn lower(checked: &Checked, options: &ConstEnv) -> Result<Program> {
-    Lowerer::new(checked, options)?.run()
+/// When the options break a limit of the IR or the runtime.
+pub fn lower(checked: &Checked, options: &ConstEnv, board: Configured) -> Result<Program> {
+    Lowerer::new(checked, options, board).run()
 }
 
 #[derive(Clone, Copy)]
 enum Sym<'a> {
     IntConst(i64),
-    Word,
     Player(u8),
     Relation(u16),
     Pattern(u16),
@@ -64,7 +75,6 @@ enum Sym<'a> {
     Token {
         slot: u16,
     },
-    Shape,
     /// A define: its body and its parameters (none for a plain define).
     Define(&'a Expr, &'a [Ident]),
 }
@@ -101,11 +111,8 @@ impl<'a> Symbols<'a> {
 
     /// Records what the declaration of `name` lowers to.
     fn insert(&mut self, name: &str, sym: Sym<'a>) {
-        if let Some(slot) = self
-            .names
-            .lookup(name)
-            .and_then(|d| self.by_decl.get_mut(d))
-        {
+        let decl = self.names.lookup(name);
+        if let Some(slot) = decl.and_then(|d| self.by_decl.get_mut(d)) {
             *slot = Some(sym);
         }
     }
@@ -147,34 +154,28 @@ struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(checked: &'a Checked, env: &'a ConstEnv) -> Result<Self> {
+    fn new(checked: &'a Checked, env: &'a ConstEnv, board: Configured) -> Self {
         let (file, types) = (&checked.file, &checked.types);
-        let conf = checked.board(env)?;
-        let geo = &conf.geometry;
+        let geo = &board.geometry;
         let coords = geo.coords.iter().flatten();
         let coords = coords
             .map(|&v| i32::try_from(v).unwrap_or(i32::MAX))
             .collect();
-        let board = Board::new(geo.axes.clone(), geo.names.clone(), coords);
+        let cells = Board::new(geo.axes.clone(), geo.names.clone(), coords);
         let options = crate::check::options::declared(file)
             .map(|d| {
-                let v = match env.values.get(&d.name.name) {
-                    Some(Const::Int(v)) => v.to_string(),
-                    Some(Const::Decimal(v)) => crate::syntax::ast::decimal_text(*v),
-                    Some(Const::Word(w) | Const::Text(w)) => w.clone(),
-                    _ => String::new(),
-                };
-                (d.name.name.clone(), v)
+                let value = env.values.get(&d.name.name).map(Const::text);
+                (d.name.name.clone(), value.unwrap_or_default())
             })
             .collect();
-        Ok(Lowerer {
+        Lowerer {
             file,
             types,
             env,
-            board: conf,
+            board,
             syms: Symbols::new(&checked.names),
             prog: Program {
-                board,
+                board: cells,
                 options,
                 ..Program::default()
             },
@@ -187,7 +188,7 @@ impl<'a> Lowerer<'a> {
             dir_vars: HashMap::new(),
             distinct_stack: Vec::new(),
             carried: Vec::new(),
-        })
+        }
     }
 
     fn run(mut self) -> Result<Program> {
@@ -239,11 +240,9 @@ impl<'a> Lowerer<'a> {
             } => {
                 let set = self.set(cells)?;
                 let legend = legend.as_ref().map(|(text, _)| text.clone());
-                self.prog.markers.push(Marker {
-                    text: symbol.0.clone(),
-                    set,
-                    legend: legend.unwrap_or_else(|| default_legend(cells)),
-                });
+                let legend = legend.unwrap_or_else(|| default_legend(cells));
+                let text = symbol.0.clone();
+                self.prog.markers.push(Marker { text, set, legend });
             }
             ItemKind::Status { text, when } => {
                 let id = self.template(text)?;
@@ -279,11 +278,8 @@ impl<'a> Lowerer<'a> {
     /// `score p = ...` or `heuristic p = ...`: the expression lowered once for each player.
     fn per_player_int(&mut self, player: &'a Ident, expr: &'a Expr) -> Result<[IntId; 2]> {
         let mut ids = [0; 2];
-        for (p, id) in ids.iter_mut().enumerate() {
-            self.syms.bound_player = Some((
-                player.name.as_str(),
-                Sym::Player(u8::try_from(p).unwrap_or(0)),
-            ));
+        for (p, id) in (0..).zip(&mut ids) {
+            self.syms.bound_player = Some((player.name.as_str(), Sym::Player(p)));
             *id = self.int(expr)?;
         }
         self.syms.bound_player = None;
@@ -303,12 +299,7 @@ impl Lowerer<'_> {
             ("`write` templates", self.prog.templates.len()),
         ] {
             if len > max {
-                return Err(LowerError::TableTooLarge {
-                    what,
-                    found: len as u64,
-                    max: max as u64,
-                    span: None,
-                });
+                return Err(LowerError::too_large(what, len, max as u64));
             }
         }
         Ok(())
@@ -316,12 +307,8 @@ impl Lowerer<'_> {
 }
 
 fn id16(n: usize) -> Result<u16> {
-    u16::try_from(n).map_err(|_| LowerError::TableTooLarge {
-        what: "entries in one table (counters, relations, sets, ...)",
-        found: n as u64 + 1,
-        max: u64::from(u16::MAX) + 1,
-        span: None,
-    })
+    let what = "entries in one table (counters, relations, sets, ...)";
+    u16::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u16::MAX) + 1))
 }
 
 /// The set of `cells`.
@@ -352,12 +339,8 @@ fn patch_jumps(ops: &mut [Op], ends: &[usize]) -> Result<()> {
 }
 
 fn pc(n: usize) -> Result<u32> {
-    u32::try_from(n).map_err(|_| LowerError::TableTooLarge {
-        what: "instructions in one program",
-        found: n as u64 + 1,
-        max: u64::from(u32::MAX) + 1,
-        span: None,
-    })
+    let what = "instructions in one program";
+    u32::try_from(n).map_err(|_| LowerError::too_large(what, n + 1, u64::from(u32::MAX) + 1))
 }
 
 /// A marker's legend when the game gives none: the names its cells are written with

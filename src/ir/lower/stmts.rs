@@ -77,9 +77,7 @@ impl<'a> Lowerer<'a> {
                     return err("`place` takes shapes from `unplayed(player)`");
                 };
                 let player = self.owner_or_mover(args.first())?;
-                let Some(Sym::Layer { base }) = self.syms.get(&layer.name).copied() else {
-                    return err(format!("`{}` is not a per-cell counter", layer.name));
-                };
+                let base = declared!(self, &layer.name, Sym::Layer { base } => base);
                 let table = self.placements(&turned.name)?;
                 let max = match max {
                     Some(m) => self.int(m)?,
@@ -128,9 +126,7 @@ impl<'a> Lowerer<'a> {
                     return err("a roll range must hold 1 to 256 values");
                 };
                 for c in counters {
-                    let Some(Sym::Counter { base, .. }) = self.syms.get(&c.name).copied() else {
-                        return err(format!("`{}` is not a counter", c.name));
-                    };
+                    let base = declared!(self, &c.name, Sym::Counter { base } => base);
                     ops.push(Op::Roll {
                         slot: base,
                         lo,
@@ -158,9 +154,7 @@ impl<'a> Lowerer<'a> {
                 ops[head] = Op::WhileCheck { var, cond, exit };
             }
             StmtKind::Put { piece, owner, at } => {
-                let Some(Sym::Piece(k)) = self.syms.get(&piece.name).copied() else {
-                    return err(format!("`{}` is not a piece", piece.name));
-                };
+                let k = declared!(self, &piece.name, Sym::Piece(k) => k);
                 let owner = self.owner_or_mover(owner.as_ref())?;
                 let code_base = 1 + 2 * k;
                 ops.push(if self.ty(at)? == Ty::Cells {
@@ -187,9 +181,7 @@ impl<'a> Lowerer<'a> {
             StmtKind::Move { what, to } => self.move_stmt(what, to, ops)?,
             StmtKind::Shift { what, along } => {
                 let at = self.set(what)?;
-                let Some(Sym::Relation(relation)) = self.syms.get(&along.name).copied() else {
-                    return err(format!("`{}` is not a map or direction", along.name));
-                };
+                let relation = declared!(self, &along.name, Sym::Relation(r) => r);
                 ops.push(Op::Shift { at, relation });
             }
             StmtKind::Enter { track, owner, near } => {
@@ -297,13 +289,9 @@ impl<'a> Lowerer<'a> {
                 };
             }
             StmtKind::Distinct(body) => {
+                let found = self.prog.distinct_blocks + 1;
                 let block = u8::try_from(self.prog.distinct_blocks).map_err(|_| {
-                    LowerError::TableTooLarge {
-                        what: "`distinct` blocks",
-                        found: self.prog.distinct_blocks as u64 + 1,
-                        max: u64::from(u8::MAX) + 1,
-                        span: None,
-                    }
+                    LowerError::too_large("`distinct` blocks", found, u64::from(u8::MAX) + 1)
                 })?;
                 self.prog.distinct_blocks += 1;
                 ops.push(Op::DistinctStart { block });
@@ -312,16 +300,7 @@ impl<'a> Lowerer<'a> {
                 self.distinct_stack.pop();
                 ops.push(Op::DistinctEnd { block });
             }
-            StmtKind::Write(t) => {
-                let parts = t.parts.iter().map(|p| match p {
-                    AstPart::Text(s) => Ok(TemplatePart::Text(s.clone())),
-                    AstPart::Hole(e) => self.template_part(e),
-                });
-                let parts = parts.collect::<Result<Vec<_>>>()?;
-                let id = u16::try_from(self.prog.templates.len()).unwrap_or(u16::MAX);
-                self.prog.templates.push(Template { parts });
-                ops.push(Op::Write(id));
-            }
+            StmtKind::Write(t) => ops.push(Op::Write(self.template(t)?)),
             StmtKind::Win(p) => ops.push(Op::Finish(Finish::Win(self.player(p)?))),
             StmtKind::Lose(p) => ops.push(Op::Finish(Finish::Lose(self.player(p)?))),
             StmtKind::Draw => ops.push(Op::Finish(Finish::Draw)),
@@ -497,11 +476,8 @@ impl<'a> Lowerer<'a> {
             if matches!(owner, PlayerRef::Const(q) if q != p) {
                 continue;
             }
-            let guard = if matches!(owner, PlayerRef::Const(_)) {
-                None
-            } else {
-                Some(self.guard(player_is(owner, p), ops))
-            };
+            let known = matches!(owner, PlayerRef::Const(_));
+            let guard = (!known).then(|| self.guard(player_is(owner, p), ops));
             body(self, p, ops)?;
             ends.push(ops.len());
             ops.push(Op::Jump(0));
@@ -559,12 +535,10 @@ impl<'a> Lowerer<'a> {
         let mut ends = Vec::new();
         for (k, (entry, region)) in entries.iter().enumerate() {
             let last = k + 1 == entries.len();
-            let guard = if last {
-                None
-            } else {
+            let guard = (!last).then(|| {
                 let set = self.push_set(SetExpr::Const(cell_set(region)));
-                Some(self.guard(BoolExpr::In { cell: near, set }, ops))
-            };
+                self.guard(BoolExpr::In { cell: near, set }, ops)
+            });
             let cell = const_cell(*entry);
             let slot = AssignSlot::PerCell { base, cell };
             let op = AssignKind::Add;
