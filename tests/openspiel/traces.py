@@ -194,6 +194,7 @@ GAMES = [
     ("havannah", {"board_size": 4}, "games/havannah.game", ["size=4"], same, 4, 3),
     ("havannah", {}, "games/havannah.game", [], same, 8, 2),
     ("einstein_wurfelt_nicht", {}, "games/einstein.game", [], einstein, 5, 2),
+    ("quoridor", {}, "games/quoridor.game", ["length=openspiel"], same, 9, 2),
 ]
 
 WHOLE_TURNS = {amazons, checkers, nine_mens_morris}
