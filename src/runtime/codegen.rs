@@ -1019,22 +1019,31 @@ impl<'a> Emitter<'a> {
         let (generic, host) = self.host();
         let _ = writeln!(
             out,
-            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, mut pos: P, m: Move, g: &mut Gen<'_>) {{"
+            "\n    #[inline]\n    fn at{pc}{generic}(e: &mut {host}, mut v: V, pos: &P, m: Move, g: &mut Gen<'_>) {{"
         );
+        // The position comes by reference: only an op that changes it copies it (a change
+        // that waits copies it where it is made).
         let body = if code.decided[pc] {
             "g.leaf(m);".to_string()
+        } else if let Some(body) = self.sunk(code, pc) {
+            body
         } else {
-            self.op_body(code, pc)
+            let body = self.plain_body(code, pc);
+            let changes = body.contains("pos.set_")
+                || body.contains("let mut pos")
+                || body
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("pos.locals["));
+            if changes {
+                format!("let mut pos = P::clone(pos);\n{body}")
+            } else {
+                body
+            }
         };
         for line in body.lines() {
             let _ = writeln!(out, "        {line}");
         }
         out.push_str("    }\n");
-    }
-
-    fn op_body(&self, code: &Code, pc: usize) -> String {
-        self.sunk(code, pc)
-            .unwrap_or_else(|| self.plain_body(code, pc))
     }
 
     /// What an effect at `pc` writes (its hash too), when it can wait: no guard that ends the
@@ -1135,6 +1144,9 @@ impl<'a> Emitter<'a> {
         for &p in pending {
             s.push_str(&self.effect_code(code, p)?);
         }
+        if s.contains("pos.set_") {
+            s.insert_str(0, "let mut pos = P::clone(&pos);\n");
+        }
         let _ = write!(s, "{};", at(code, q, "v"));
         Some(s)
     }
@@ -1169,7 +1181,7 @@ impl<'a> Emitter<'a> {
                     "g.leaf(m);".to_string()
                 } else {
                     format!(
-                        "let mut pos = pos;\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
+                        "let mut pos = P::clone(&pos);\nlet mut w = v;\nw[{anchor}] = inst.anchor;\npos.locals[{}] = S::from_set(inst.cells);\n{changes}{};",
                         self.placed_local(*slot),
                         at(code, pc + 1, "w")
                     )
@@ -1359,7 +1371,7 @@ impl<'a> Emitter<'a> {
                     &next,
                 );
                 format!(
-                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = pos;\n{}\n    }}\n}}",
+                    "g.set_chance();\nfor k in 0..{count}u16 {{\n    if let Some(m) = g.extend(m, k as u8) {{\n        let mut pos = P::clone(&pos);\n{}\n    }}\n}}",
                     change.lines().map(|l| format!("        {l}")).collect::<Vec<_>>().join("\n")
                 )
             }
@@ -1987,7 +1999,7 @@ fn dir_reads(dir: Option<&DirExpr>) -> Reads {
 /// A call of the function for the walk arriving at `pc`, with variables `vars`.
 fn at(code: &Code, pc: usize, vars: &str) -> String {
     let target = code.busy.get(pc).map_or(pc, |b| *b as usize);
-    format!("at{target}(e, {vars}, pos, m, g)")
+    format!("at{target}(e, {vars}, &pos, m, g)")
 }
 
 /// Marks each walk function with one call site `#[inline(always)]`: folding it into its caller
