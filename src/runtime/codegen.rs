@@ -214,11 +214,9 @@ impl<'a> Emitter<'a> {
             let mut skips = vec![false; ops.len()];
             for (pc, op) in ops.iter().enumerate() {
                 match op {
-                    Op::Unless { .. } => {
-                        if self.replay_resolve(pc, 0) != pc {
-                            skips[pc] = true;
-                            continue;
-                        }
+                    Op::Unless { .. } if self.replay_resolve(pc, 0) != pc => {
+                        skips[pc] = true;
+                        continue;
                     }
                     Op::Let { slot, replay, .. }
                         if !(*replay && self.replay_locals[usize::from(*slot)]) =>
